@@ -1,0 +1,194 @@
+"""The action vocabulary: immutable values with a JSON form.
+
+>>> Activate(3).to_dict()
+{'type': 'activate', 'slot': 3}
+>>> Action.from_dict({'type': 'place_token', 'slot': 0, 'element': 'fire', 'source': 'supply'})
+PlaceToken(slot=0, element='fire', source='supply')
+>>> Action.from_dict({'type': 'fly'})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: unknown action type 'fly'; types are activate, deactivate, end_phase, ...
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+SOURCES = ("supply", "marker", "pool")
+
+
+class Action:
+    """Base of every action. Subclasses are frozen dataclasses."""
+
+    __slots__ = ()
+    type: ClassVar[str] = ""
+    _registry: ClassVar[dict[str, builtins.type[Action]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        Action._registry[cls.type] = cls
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @staticmethod
+    def from_dict(data: Any) -> Action:
+        """Parse an action dict; malformed input raises ``ValueError`` naming the field."""
+        cls: builtins.type[Action] | None
+        if not isinstance(data, Mapping):
+            raise ValueError(f"an action must be an object, got {type(data).__name__}")
+        kind = data.get("type")
+        cls = Action._registry.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise ValueError(
+                f"unknown action type {kind!r}; types are {', '.join(Action._registry)}")
+        return cls._parse(data)
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        raise NotImplementedError
+
+
+def _slot(data: Mapping[str, Any], kind: str, key: str = "slot") -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{kind} needs an integer {key!r}, got {value!r}")
+    return value
+
+
+def _text(data: Mapping[str, Any], kind: str, key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        raise ValueError(f"{kind} needs a string {key!r}, got {value!r}")
+    return value
+
+
+def _only(data: Mapping[str, Any], kind: str, keys: tuple[str, ...]) -> None:
+    extra = sorted(str(k) for k in data if k not in keys and k != "type")
+    if extra:
+        raise ValueError(f"{kind} has unexpected field(s) {', '.join(extra)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Activate(Action):
+    """Flip the inert card in ``slot`` to its Element side (Phase 2)."""
+
+    slot: int
+    type: ClassVar[str] = "activate"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "activate", "slot": self.slot}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ("slot",))
+        return cls(_slot(data, cls.type))
+
+
+@dataclass(frozen=True, slots=True)
+class Deactivate(Action):
+    """Flip an activated card back and refund its activation (Phase 2)."""
+
+    slot: int
+    type: ClassVar[str] = "deactivate"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "deactivate", "slot": self.slot}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ("slot",))
+        return cls(_slot(data, cls.type))
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase(Action):
+    """Finish the current phase: skip abilities, pass or resolve Phase 2, end the turn."""
+
+    type: ClassVar[str] = "end_phase"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "end_phase"}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ())
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Refill(Action):
+    """Place the top card of the Leyline deck into the empty ``slot``."""
+
+    slot: int
+    type: ClassVar[str] = "refill"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "refill", "slot": self.slot}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ("slot",))
+        return cls(_slot(data, cls.type))
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceToken(Action):
+    """Place one Binding Spell token of ``element`` on ``slot``, paid from ``source``.
+
+    ``source`` is ``"supply"`` (discard a Study card, which becomes a Spent marker),
+    ``"marker"`` (a token stacked on your own Spent marker) or ``"pool"`` (the Token Pool,
+    needs a matching marker).
+    """
+
+    slot: int
+    element: str
+    source: str
+    type: ClassVar[str] = "place_token"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "place_token", "slot": self.slot, "element": self.element,
+                "source": self.source}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ("slot", "element", "source"))
+        source = _text(data, cls.type, "source")
+        if source not in SOURCES:
+            raise ValueError(f"place_token source must be one of {', '.join(SOURCES)}, "
+                             f"got {source!r}")
+        return cls(_slot(data, cls.type), _text(data, cls.type, "element"), source)
+
+
+@dataclass(frozen=True, slots=True)
+class UsePower(Action):
+    """Use the Minor or Major power of ``element`` in Phase 1, on target slots."""
+
+    element: str
+    tier: str
+    targets: tuple[int, ...] = ()
+    type: ClassVar[str] = "use_power"
+
+    def __post_init__(self) -> None:
+        targets: Any = self.targets
+        if not isinstance(targets, tuple):
+            object.__setattr__(self, "targets", tuple(targets))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "use_power", "element": self.element, "tier": self.tier,
+                "targets": list(self.targets)}
+
+    @classmethod
+    def _parse(cls, data: Mapping[str, Any]) -> Action:
+        _only(data, cls.type, ("element", "tier", "targets"))
+        tier = _text(data, cls.type, "tier")
+        if tier not in ("minor", "major"):
+            raise ValueError(f"use_power tier must be 'minor' or 'major', got {tier!r}")
+        targets = data.get("targets", [])
+        if not isinstance(targets, (list, tuple)) or len(targets) > 64 or any(
+                isinstance(t, bool) or not isinstance(t, int) for t in targets):
+            raise ValueError(f"use_power targets must be a list of slot numbers, got {targets!r}")
+        return cls(_text(data, cls.type, "element"), tier, tuple(targets))

@@ -1,0 +1,816 @@
+"""The Leyline referee: state, legal actions, transitions and per-player views.
+
+The engine is the functional core: it knows nothing of widgets. A :class:`Game` is a
+mutable position with its history; :meth:`Game.clone` gives an independent copy.
+
+>>> game = Game.new(players=2, seed=7)
+>>> game.phase, game.turn, game.active_player
+(<Phase.ACTIVATION: 'activation'>, 1, 0)
+>>> events = game.apply(Activate(0))
+>>> events[0]["type"], game.observation(1)["grid"][0]["card"]
+('activate', 'active')
+>>> game.apply(Activate(0))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+leyline_widget.engine.IllegalActionError: slot 0 is already activated; ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from . import powers as _powers
+from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .rules import Power, Rules
+
+if TYPE_CHECKING:
+    from .replay import Replay
+
+Event = dict[str, Any]
+
+MAX_PLAYERS = 4
+
+
+class Phase(StrEnum):
+    """The phase of the turn; the value is what observations carry."""
+
+    ABILITIES = "abilities"
+    ACTIVATION = "activation"
+    REFILL = "refill"
+    BINDING = "binding"
+    GAME_OVER = "game_over"
+
+
+class IllegalActionError(ValueError):
+    """An action the rules forbid now. ``rule`` names the rule; the state is unchanged."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+_END_PHASE = EndPhase()
+_ACTIVATE: list[Activate] = []
+_DEACTIVATE: list[Deactivate] = []
+_REFILL: list[Refill] = []
+_PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+
+
+def _cached(cache: list[Any], cls: type, slot: int) -> Any:
+    # Legal action lists are rebuilt on every step of a simulation: share the values.
+    while len(cache) <= slot:
+        cache.append(cls(len(cache)))
+    return cache[slot]
+
+
+def _place(slot: int, element: str, source: str) -> PlaceToken:
+    key = (slot, element, source)
+    action = _PLACE.get(key)
+    if action is None:
+        action = _PLACE[key] = PlaceToken(slot, element, source)
+    return action
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Game:
+    """One game of Leyline: the position, whose turn it is, and how it got here."""
+
+    __slots__ = (
+        "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
+        "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
+        "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
+        "_initial_deck", "_actions", "_events",
+    )
+
+    rules: Rules
+    players: tuple[str, ...]
+    seed: int | None
+
+    # ------------------------------------------------------------------ set-up
+    @classmethod
+    def new(cls, players: int | Sequence[str] = 1, seed: int | None = None,
+            rules: Rules | None = None, deck: Sequence[str] | None = None) -> Game:
+        """Deal a new game.
+
+        ``players`` is a count (1 to 4) or a list of names; ``deck`` an explicit order, top
+        first, which must hold exactly the rules' cards; otherwise the deck is shuffled from
+        ``seed`` (a random seed is drawn and kept in ``game.seed`` when none is given).
+        """
+        rules = Rules.default() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+        names = _player_names(players)
+        if deck is None:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**32)
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise ValueError(f"seed must be an integer, got {seed!r}")
+            cards = [e for e in rules.elements for _ in range(rules.cards_per_element)]
+            random.Random(seed).shuffle(cards)
+        else:
+            cards = check_deck(rules, deck)
+        game = cls.__new__(cls)
+        game._setup(rules, names, seed, tuple(cards))
+        return game
+
+    def _setup(self, rules: Rules, names: tuple[str, ...], seed: int | None,
+               deck: tuple[str, ...]) -> None:
+        self.rules = rules
+        self.players = names
+        self.seed = seed
+        n = self._n = len(names)
+        e = self._e = len(rules.elements)
+        self._eidx = {el: i for i, el in enumerate(rules.elements)}
+        self._initial_deck = deck
+        self._deck = tuple(self._eidx[c] for c in deck)
+        self._deck_pos = 0
+        self._grid = [-1] * rules.grid_size
+        self._active: list[int] = []
+        self._tokens = [0] * (rules.grid_size * e)
+        self._study = [0] * (n * e)
+        self._markers = [0] * (n * e)
+        self._mtokens = [0] * (n * e)
+        self._supply = [rules.tokens_per_element] * e
+        self._pool = [0] * e
+        self._turn = 1
+        self._player = 0
+        self._reset_turn()
+        self._end_reason: str | None = None
+        self._actions: list[Action] = []
+        events: list[Event] = []
+        for slot in range(rules.grid_size):
+            self._draw_into(slot, "setup", events)
+        self._begin_turn(events)
+        self._events: list[list[Event]] = [events]
+
+    def _reset_turn(self) -> None:
+        self._phase = Phase.ACTIVATION
+        self._bonus = 0
+        self._wildfire = False
+        self._sanctuary = False
+        self._used = 0  # bitmask over rules.powers: powers used this turn
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def active_player(self) -> int:
+        return self._player
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.GAME_OVER
+
+    @property
+    def end_reason(self) -> str | None:
+        """``"deck"``, ``"stalemate"`` or ``"turn_limit"`` once the game is over."""
+        return self._end_reason
+
+    @property
+    def initial_deck(self) -> tuple[str, ...]:
+        """The deck as dealt, top first (the grid took the first cards)."""
+        return self._initial_deck
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied since set-up, in order."""
+        return tuple(self._actions)
+
+    @property
+    def event_log(self) -> tuple[tuple[Event, ...], ...]:
+        """Events per step: entry 0 is set-up, entry i the events of action i."""
+        return tuple(tuple(ev) for ev in self._events)
+
+    @property
+    def replay(self) -> Replay:
+        """The :class:`~leyline_widget.replay.Replay` of this game so far."""
+        from .replay import Replay
+
+        return Replay.from_game(self)
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The cards left in the deck, top first (all-seeing: only the top is public)."""
+        els = self.rules.elements
+        return tuple(els[c] for c in self._deck[self._deck_pos:])
+
+    def card(self, slot: int) -> str | None:
+        """The element of the card in ``slot`` (all-seeing), or None for an empty slot."""
+        c = self._grid[slot]
+        return None if c < 0 else self.rules.elements[c]
+
+    def study(self, player: int) -> dict[str, int]:
+        e = self._e
+        return dict(zip(self.rules.elements, self._study[player * e:(player + 1) * e]))
+
+    def scores(self) -> list[int]:
+        """Cards in each player's Study (Spent markers do not score)."""
+        e = self._e
+        return [sum(self._study[p * e:(p + 1) * e]) for p in range(self._n)]
+
+    def winners(self) -> list[int]:
+        """The players with the top score once the game is over (ties share); [] before."""
+        if not self.is_over:
+            return []
+        scores = self.scores()
+        top = max(scores)
+        return [p for p, s in enumerate(scores) if s == top]
+
+    def activations_left(self) -> int:
+        return self.rules.activations_per_turn + self._bonus - len(self._active)
+
+    def unlocked(self, player: int) -> list[Power]:
+        """The powers ``player``'s Study unlocks now."""
+        base = player * self._e
+        return [p for p in self.rules.powers
+                if self._study[base + self._eidx[p.element]] >= self.rules.threshold(p.tier)]
+
+    # ------------------------------------------------------------------ views
+    def observation(self, viewer: int | None = None) -> dict[str, Any]:
+        """The position as ``viewer`` sees it (JSON-safe); ``None`` is the all-seeing view.
+
+        Inert cards carry ``element: None`` for every player viewer: what a player glimpsed
+        reaches them as events, never as state.
+        """
+        if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                                   or not 0 <= viewer < self._n):
+            raise ValueError(f"viewer must be None or a player from 0 to {self._n - 1}, "
+                             f"got {viewer!r}")
+        els = self.rules.elements
+        e = self._e
+        active = set(self._active)
+        grid = []
+        for slot, c in enumerate(self._grid):
+            base = slot * e
+            tokens = {els[i]: t for i, t in enumerate(self._tokens[base:base + e]) if t}
+            if c < 0:
+                grid.append({"card": "empty", "element": None, "tokens": tokens})
+            elif slot in active:
+                grid.append({"card": "active", "element": els[c], "tokens": tokens})
+            else:
+                grid.append({"card": "inert", "element": els[c] if viewer is None else None,
+                             "tokens": tokens})
+        players = []
+        for p, name in enumerate(self.players):
+            lo, hi = p * e, (p + 1) * e
+            players.append({
+                "name": name,
+                "study": dict(zip(els, self._study[lo:hi])),
+                "markers": dict(zip(els, self._markers[lo:hi])),
+                "marker_tokens": dict(zip(els, self._mtokens[lo:hi])),
+                "score": sum(self._study[lo:hi]),
+                "unlocked": [pw.key for pw in self.unlocked(p)],
+            })
+        deck_count = len(self._deck) - self._deck_pos
+        return {
+            "viewer": viewer,
+            "phase": self._phase.value,
+            "turn": self._turn,
+            "active_player": self._player,
+            "elements": list(els),
+            "grid_rows": self.rules.grid_rows,
+            "grid_cols": self.rules.grid_cols,
+            "deck": {"count": deck_count,
+                     "top": els[self._deck[self._deck_pos]] if deck_count else None},
+            "grid": grid,
+            "players": players,
+            "supply": dict(zip(els, self._supply)),
+            "pool": dict(zip(els, self._pool)),
+            "activations": {"used": len(self._active),
+                            "limit": self.rules.activations_per_turn + self._bonus},
+            "collect_threshold": self._threshold(),
+            "effects": [name for name, on in (("wildfire", self._wildfire),
+                                              ("sanctuary", self._sanctuary)) if on],
+            "powers_used": [pw.key for i, pw in enumerate(self.rules.powers)
+                            if self._used >> i & 1],
+            "is_over": self.is_over,
+            "end_reason": self._end_reason,
+            "scores": self.scores(),
+            "winners": self.winners(),
+        }
+
+    def state_hash(self) -> str:
+        """A stable digest of the whole position (hidden cards included), as hex."""
+        state = (self.rules.elements, self.players, self._deck[self._deck_pos:], self._grid,
+                 sorted(self._active), self._tokens, self._study, self._markers, self._mtokens,
+                 self._supply, self._pool, self._phase.value, self._turn, self._player,
+                 self._bonus, self._wildfire, self._sanctuary, self._used, self._end_reason)
+        return hashlib.blake2b(repr(state).encode(), digest_size=16).hexdigest()
+
+    def clone(self) -> Game:
+        """An independent copy (history included)."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g.players = self.players
+        g.seed = self.seed
+        g._n = self._n
+        g._e = self._e
+        g._eidx = self._eidx
+        g._deck = self._deck
+        g._deck_pos = self._deck_pos
+        g._grid = self._grid[:]
+        g._active = self._active[:]
+        g._tokens = self._tokens[:]
+        g._study = self._study[:]
+        g._markers = self._markers[:]
+        g._mtokens = self._mtokens[:]
+        g._supply = self._supply[:]
+        g._pool = self._pool[:]
+        g._phase = self._phase
+        g._turn = self._turn
+        g._player = self._player
+        g._bonus = self._bonus
+        g._wildfire = self._wildfire
+        g._sanctuary = self._sanctuary
+        g._used = self._used
+        g._end_reason = self._end_reason
+        g._initial_deck = self._initial_deck
+        g._actions = self._actions[:]
+        g._events = self._events[:]
+        return g
+
+    def __repr__(self) -> str:
+        return (f"<Game {len(self.players)}p turn {self._turn} player {self._player} "
+                f"{self._phase.value} scores {self.scores()}>")
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> list[Action]:
+        """Every action legal now, in a fixed order (see DESIGN.md)."""
+        phase = self._phase
+        if phase is Phase.ACTIVATION:
+            out: list[Action] = []
+            if len(self._active) < self.rules.activations_per_turn + self._bonus:
+                grid = self._grid
+                active = self._active
+                if self._sanctuary:
+                    for s in range(len(grid)):
+                        if grid[s] >= 0 and s not in active:
+                            out.append(_cached(_ACTIVATE, Activate, s))
+                else:
+                    e = self._e
+                    tokens = self._tokens
+                    study = self._study[self._player * e:(self._player + 1) * e]
+                    rng = range(e)
+                    for s in range(len(grid)):
+                        if grid[s] >= 0 and s not in active:
+                            base = s * e
+                            for i in rng:
+                                if tokens[base + i] > study[i]:
+                                    break
+                            else:
+                                out.append(_cached(_ACTIVATE, Activate, s))
+            for s in sorted(self._active):
+                out.append(_cached(_DEACTIVATE, Deactivate, s))
+            out.append(_END_PHASE)
+            return out
+        if phase is Phase.BINDING:
+            out = []
+            sources = self._sources()
+            if sources:
+                for s, c in enumerate(self._grid):
+                    if c >= 0:
+                        for element, source in sources:
+                            out.append(_place(s, element, source))
+            out.append(_END_PHASE)
+            return out
+        if phase is Phase.REFILL:
+            return [_cached(_REFILL, Refill, s) for s, c in enumerate(self._grid) if c < 0]
+        if phase is Phase.ABILITIES:
+            out = []
+            for i, pw in enumerate(self.rules.powers):
+                if self._power_ready(i, pw):
+                    for targets in _powers.target_choices(self, pw.effect):
+                        out.append(UsePower(pw.element, pw.tier, targets))
+            out.append(_END_PHASE)
+            return out
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        return self.why_illegal(action) is None
+
+    def why_illegal(self, action: Action) -> str | None:
+        """The rule ``action`` breaks now, in words, or None when it is legal."""
+        try:
+            self._check(action)
+        except IllegalActionError as err:
+            return str(err)
+        return None
+
+    def _sources(self) -> list[tuple[str, str]]:
+        """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
+        out = []
+        base = self._player * self._e
+        for i, el in enumerate(self.rules.elements):
+            if self._supply[i] and self._study[base + i]:
+                out.append((el, "supply"))
+            if self._mtokens[base + i]:
+                out.append((el, "marker"))
+            if self._pool[i] and self._markers[base + i]:
+                out.append((el, "pool"))
+        return out
+
+    def _power_ready(self, index: int, pw: Power) -> bool:
+        """Unlocked, unused this turn, and with at least one legal target."""
+        if self._used >> index & 1:
+            return False
+        if self._study[self._player * self._e + self._eidx[pw.element]] < self.rules.threshold(
+                pw.tier):
+            return False
+        return _powers.has_target(self, pw.effect)
+
+    def _threshold(self) -> int:
+        return 1 if self._wildfire else self.rules.collect_threshold
+
+    def _slot_error(self, slot: int) -> None:
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(self._grid):
+            raise IllegalActionError(
+                f"slot {slot!r} does not exist: the grid has slots 0 to {len(self._grid) - 1}",
+                "grid")
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalActionError naming the rule when ``action`` is not legal now."""
+        phase = self._phase
+        if phase is Phase.GAME_OVER:
+            raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
+                                     "game end")
+        if isinstance(action, EndPhase):
+            if phase is Phase.REFILL:
+                left = self._grid.count(-1)
+                raise IllegalActionError(
+                    f"every empty grid slot must be refilled before Phase 3 "
+                    f"({_plural(left, 'empty slot')} left)", "refill")
+            return
+        if isinstance(action, Activate):
+            self._check_phase(Phase.ACTIVATION, "cards are activated")
+            s = action.slot
+            self._slot_error(s)
+            if self._grid[s] < 0:
+                raise IllegalActionError(f"slot {s} is empty", "activation")
+            if s in self._active:
+                raise IllegalActionError(
+                    f"slot {s} is already activated; select it again to deactivate it and refund "
+                    f"the activation", "activation")
+            limit = self.rules.activations_per_turn + self._bonus
+            if len(self._active) >= limit:
+                raise IllegalActionError(
+                    f"you have used all {limit} activations this turn; deactivate a card to "
+                    f"get one back", "activation")
+            if not self._sanctuary:
+                e = self._e
+                base, pbase = s * e, self._player * e
+                for i, el in enumerate(self.rules.elements):
+                    need = self._tokens[base + i]
+                    have = self._study[pbase + i]
+                    if need > have:
+                        raise IllegalActionError(
+                            f"slot {s} is bound by {_plural(need, el + ' token')} and your "
+                            f"Study holds {have} {el}", "binding")
+            return
+        if isinstance(action, Deactivate):
+            self._check_phase(Phase.ACTIVATION, "cards are deactivated")
+            self._slot_error(action.slot)
+            if action.slot not in self._active:
+                raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
+            return
+        if isinstance(action, Refill):
+            self._check_phase(Phase.REFILL, "empty slots are refilled")
+            self._slot_error(action.slot)
+            if self._grid[action.slot] >= 0:
+                raise IllegalActionError(
+                    f"slot {action.slot} holds a card; only empty slots are refilled", "refill")
+            return
+        if isinstance(action, PlaceToken):
+            self._check_place(action)
+            return
+        if isinstance(action, UsePower):
+            self._check_power(action)
+            return
+        raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
+
+    def _check_phase(self, phase: Phase, what: str) -> None:
+        if self._phase is not phase:
+            raise IllegalActionError(
+                f"{what} in the {phase.value} phase; it is now the {self._phase.value} phase",
+                "turn structure")
+
+    def _element(self, element: object) -> int:
+        index = self._eidx.get(element) if isinstance(element, str) else None
+        if index is None:
+            raise IllegalActionError(
+                f"unknown element {element!r}; elements are {', '.join(self.rules.elements)}",
+                "elements")
+        return index
+
+    def _check_place(self, action: PlaceToken) -> None:
+        self._check_phase(Phase.BINDING, "Binding Spell tokens are placed")
+        self._slot_error(action.slot)
+        i = self._element(action.element)
+        el = action.element
+        if self._grid[action.slot] < 0:
+            raise IllegalActionError(f"slot {action.slot} is empty; tokens go on cards", "tokens")
+        pi = self._player * self._e + i
+        if action.source == "supply":
+            if not self._supply[i]:
+                raise IllegalActionError(f"the supply has no {el} tokens left", "placing tokens")
+            if not self._study[pi]:
+                raise IllegalActionError(
+                    f"a {el} token from the supply is paid by discarding a {el} card from your "
+                    f"Study, and your Study holds no {el}", "placing tokens")
+        elif action.source == "marker":
+            if not self._mtokens[pi]:
+                raise IllegalActionError(
+                    f"no {el} tokens are stacked on your Spent {el} marker", "placing tokens")
+        elif action.source == "pool":
+            if not self._pool[i]:
+                raise IllegalActionError(f"the Token Pool holds no {el} tokens", "placing tokens")
+            if not self._markers[pi]:
+                raise IllegalActionError(
+                    f"taking a {el} token from the Token Pool needs a Spent {el} marker, and you "
+                    f"have none", "placing tokens")
+        else:
+            raise IllegalActionError(
+                f"token source must be one of {', '.join(SOURCES)}, got {action.source!r}",
+                "placing tokens")
+
+    def _check_power(self, action: UsePower) -> None:
+        self._check_phase(Phase.ABILITIES, "powers are used")
+        self._element(action.element)
+        found = [(i, pw) for i, pw in enumerate(self.rules.powers)
+                 if pw.element == action.element and pw.tier == action.tier]
+        if not found:
+            raise IllegalActionError(
+                f"{action.element} has no {action.tier} power in these rules", "powers")
+        index, pw = found[0]
+        need = self.rules.threshold(pw.tier)
+        have = self._study[self._player * self._e + self._eidx[pw.element]]
+        if have < need:
+            raise IllegalActionError(
+                f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}",
+                "powers")
+        if self._used >> index & 1:
+            raise IllegalActionError(f"{pw.name} was already used this turn", "powers")
+        problem = _powers.target_problem(self, pw, action.targets)
+        if problem:
+            raise IllegalActionError(f"{pw.name}: {problem}", "powers")
+
+    # ------------------------------------------------------------------ transitions
+    def apply(self, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Apply a legal action and return its events (JSON-safe dicts).
+
+        Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
+        An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
+        """
+        if not isinstance(action, Action):
+            try:
+                action = Action.from_dict(action)
+            except ValueError as err:
+                raise IllegalActionError(f"malformed action: {err}", "actions") from None
+        self._check(action)
+        events: list[Event] = []
+        if isinstance(action, Activate):
+            self._active.append(action.slot)
+            events.append({"type": "activate", "player": self._player, "slot": action.slot,
+                           "element": self.rules.elements[self._grid[action.slot]]})
+        elif isinstance(action, Deactivate):
+            self._active.remove(action.slot)
+            events.append({"type": "deactivate", "player": self._player, "slot": action.slot})
+        elif isinstance(action, EndPhase):
+            self._end_phase(events)
+        elif isinstance(action, Refill):
+            self._draw_into(action.slot, "refill", events)
+            if -1 not in self._grid:
+                self._enter(Phase.BINDING, events)
+            elif self._deck_pos >= len(self._deck):
+                self._game_over("deck", events)
+        elif isinstance(action, PlaceToken):
+            self._place_token(action, events)
+        elif isinstance(action, UsePower):
+            self._use_power(action, events)
+        self._actions.append(action)
+        self._events.append(events)
+        return events
+
+    def _enter(self, phase: Phase, events: list[Event]) -> None:
+        self._phase = phase
+        events.append({"type": "phase", "phase": phase.value, "player": self._player})
+
+    def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
+        card = self._deck[self._deck_pos]
+        self._deck_pos += 1
+        self._grid[slot] = card
+        events.append({"type": "reveal", "slot": slot, "element": self.rules.elements[card],
+                       "cause": cause, "visible_to": "all"})
+
+    def _end_phase(self, events: list[Event]) -> None:
+        phase = self._phase
+        if phase is Phase.ABILITIES:
+            self._enter(Phase.ACTIVATION, events)
+        elif phase is Phase.ACTIVATION:
+            self._collect(events)
+        elif phase is Phase.BINDING:
+            self._end_turn(events)
+
+    def _collect(self, events: list[Event]) -> None:
+        """End of Phase 2: collect every element with enough activations, flip back the rest."""
+        p = self._player
+        els = self.rules.elements
+        if not self._active:
+            events.append({"type": "pass", "player": p})
+        by_element: dict[int, list[int]] = {}
+        for s in sorted(self._active):
+            by_element.setdefault(self._grid[s], []).append(s)
+        threshold = self._threshold()
+        flipped: list[int] = []
+        freed: list[tuple[int, int, int]] = []  # (slot, element, count)
+        e = self._e
+        for c in sorted(by_element):
+            slots = by_element[c]
+            if len(slots) < threshold:
+                flipped.extend(slots)
+                continue
+            self._study[p * e + c] += len(slots)
+            events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
+                           "count": len(slots)})
+            for s in slots:
+                self._grid[s] = -1
+                for i in range(e):
+                    if self._tokens[s * e + i]:
+                        freed.append((s, i, self._tokens[s * e + i]))
+                        self._tokens[s * e + i] = 0
+        if flipped:
+            events.append({"type": "flip_back", "player": p, "slots": sorted(flipped)})
+        self._active = []
+        for s, i, count in freed:
+            self._return_tokens(s, i, count, events)
+        if -1 in self._grid:
+            if self._deck_pos >= len(self._deck):
+                self._game_over("deck", events)
+            else:
+                self._enter(Phase.REFILL, events)
+        else:
+            self._enter(Phase.BINDING, events)
+
+    def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
+        """Freed tokens go to the active player's matching Spent marker, else to the pool."""
+        pi = self._player * self._e + i
+        if self._markers[pi]:
+            self._mtokens[pi] += count
+            to = "marker"
+        else:
+            self._pool[i] += count
+            to = "pool"
+        events.append({"type": "token_return", "player": self._player, "slot": slot,
+                       "element": self.rules.elements[i], "count": count, "to": to})
+
+    def _place_token(self, action: PlaceToken, events: list[Event]) -> None:
+        i = self._eidx[action.element]
+        pi = self._player * self._e + i
+        if action.source == "supply":
+            self._supply[i] -= 1
+            self._study[pi] -= 1
+            self._markers[pi] += 1
+        elif action.source == "marker":
+            self._mtokens[pi] -= 1
+        else:
+            self._pool[i] -= 1
+        self._tokens[action.slot * self._e + i] += 1
+        events.append({"type": "place_token", "player": self._player, "slot": action.slot,
+                       "element": action.element, "source": action.source})
+
+    def _use_power(self, action: UsePower, events: list[Event]) -> None:
+        index = next(i for i, pw in enumerate(self.rules.powers)
+                     if pw.element == action.element and pw.tier == action.tier)
+        pw = self.rules.powers[index]
+        self._used |= 1 << index
+        events.append({"type": "power", "player": self._player, "element": pw.element,
+                       "tier": pw.tier, "name": pw.name, "effect": pw.effect,
+                       "targets": list(action.targets)})
+        _powers.resolve(self, pw.effect, action.targets, events)
+        if not any(self._power_ready(i, p) for i, p in enumerate(self.rules.powers)):
+            self._enter(Phase.ACTIVATION, events)
+
+    def _end_turn(self, events: list[Event]) -> None:
+        limit = self.rules.turn_limit
+        if limit is not None and self._turn >= limit:
+            self._game_over("turn_limit", events)
+            return
+        self._turn += 1
+        self._player = (self._player + 1) % self._n
+        self._reset_turn()
+        self._begin_turn(events)
+
+    def _begin_turn(self, events: list[Event]) -> None:
+        if self._stalemate():
+            self._game_over("stalemate", events)
+            return
+        ready = any(self._power_ready(i, pw) for i, pw in enumerate(self.rules.powers))
+        self._phase = Phase.ABILITIES if ready else Phase.ACTIVATION
+        events.append({"type": "turn", "turn": self._turn, "player": self._player,
+                       "phase": self._phase.value})
+
+    def _game_over(self, reason: str, events: list[Event]) -> None:
+        self._phase = Phase.GAME_OVER
+        self._end_reason = reason
+        self._active = []
+        events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
+                       "winners": self.winners(), "turns": self._turn})
+
+    def _has_effect(self, player: int, effect: str) -> bool:
+        base = player * self._e
+        return any(pw.effect == effect
+                   and self._study[base + self._eidx[pw.element]] >= self.rules.threshold(pw.tier)
+                   for pw in self.rules.powers)
+
+    def _stalemate(self) -> bool:
+        """True when no player can ever collect again (DESIGN.md, interpretation 8).
+
+        Without Unbind or Tide, the grid's cards and their tokens only change through a
+        collection, tokens only ever get added, and Studies only fall until someone
+        collects: so if nobody can collect now, nobody ever will.
+        """
+        players = range(self._n)
+        if any(self._has_effect(q, "unbind") or self._has_effect(q, "tide") for q in players):
+            return False
+        e = self._e
+        for q in players:
+            acts = self.rules.activations_per_turn + (1 if self._has_effect(q, "spark") else 0)
+            need = 1 if self._has_effect(q, "wildfire") else self.rules.collect_threshold
+            if need > acts:
+                continue
+            free = self._has_effect(q, "sanctuary")
+            study = self._study[q * e:(q + 1) * e]
+            counts = [0] * e
+            for s, c in enumerate(self._grid):
+                if c >= 0 and (free or all(self._tokens[s * e + i] <= study[i]
+                                           for i in range(e))):
+                    counts[c] += 1
+            if max(counts) >= need:
+                return False
+        return True
+
+
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, bool):
+        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names")
+    if isinstance(players, int):
+        if not 1 <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players}")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names, "
+                         f"got {players!r}")
+    names = tuple(players)
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"player names must be non-empty strings, got {name!r}")
+    return names
+
+
+def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:
+    """Validate an explicit deck (top first) against ``rules``; return it as a list."""
+    if isinstance(deck, str) or not isinstance(deck, Sequence):
+        raise ValueError(f"deck must be a list of element names, got {type(deck).__name__}")
+    cards = list(deck)
+    for i, card in enumerate(cards):
+        if card not in rules.elements:
+            raise ValueError(f"deck card {i} is {card!r}, not one of {', '.join(rules.elements)}")
+    if len(cards) != rules.deck_size:
+        raise ValueError(f"deck has {len(cards)} cards; these rules need {rules.deck_size} "
+                         f"({rules.cards_per_element} of each element)")
+    for el in rules.elements:
+        count = cards.count(el)
+        if count != rules.cards_per_element:
+            raise ValueError(f"deck has {count} {el} cards; these rules need "
+                             f"{rules.cards_per_element} of each element")
+    return cards
+
+
+def visible_events(events: Sequence[Event], viewer: int | None) -> list[Event]:
+    """The events as ``viewer`` may see them: private reveals of others lose their element.
+
+    >>> visible_events([{"type": "reveal", "slot": 1, "element": "fire", "cause": "whisper",
+    ...                  "visible_to": [0]}], 1)
+    [{'type': 'reveal', 'slot': 1, 'element': None, 'cause': 'whisper', 'visible_to': [0]}]
+    """
+    out = []
+    for ev in events:
+        seen = ev.get("visible_to", "all")
+        if viewer is not None and seen != "all" and viewer not in seen:
+            ev = {**ev, "element": None}
+        out.append(ev)
+    return out

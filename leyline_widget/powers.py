@@ -1,0 +1,134 @@
+"""What each power does: its legal targets and its effect on a game.
+
+Powers are declared as data in :mod:`leyline_widget.rules` (element, tier, effect id,
+words); this module is the code behind the eight effect ids. The engine calls it only for
+Phase 1, when every slot holds an inert card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .engine import Game
+    from .rules import Power
+
+#: Effects that take no target; they only change this turn's limits.
+NO_TARGET = ("spark", "wildfire", "sanctuary")
+
+
+def _cards(game: Game) -> list[int]:
+    return [s for s, c in enumerate(game._grid) if c >= 0]
+
+
+def _bound(game: Game, slot: int) -> bool:
+    e = game._e
+    return any(game._tokens[slot * e:(slot + 1) * e])
+
+
+def has_target(game: Game, effect: str) -> bool:
+    """Whether ``effect`` has at least one legal target choice now."""
+    if effect in NO_TARGET:
+        return True
+    if effect == "ripple":
+        return len(_cards(game)) >= 2
+    if effect == "tide":
+        return game._deck_pos < len(game._deck) and any(
+            not _bound(game, s) for s in _cards(game))
+    if effect == "unbind":
+        return any(_bound(game, s) for s in _cards(game))
+    return bool(_cards(game))  # whisper, gale
+
+
+def target_choices(game: Game, effect: str) -> list[tuple[int, ...]]:
+    """Every legal target tuple for ``effect``, each in ascending slot order."""
+    if effect in NO_TARGET:
+        return [()]
+    cards = _cards(game)
+    if effect == "ripple":
+        return list(combinations(cards, 2))
+    if effect == "tide":
+        if game._deck_pos >= len(game._deck):
+            return []
+        return [(s,) for s in cards if not _bound(game, s)]
+    if effect == "unbind":
+        return [(s,) for s in cards if _bound(game, s)]
+    if effect == "whisper":
+        return [(s,) for s in cards]
+    # gale: one to three distinct cards
+    return [t for k in (1, 2, 3) for t in combinations(cards, k)]
+
+
+def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | None:
+    """Why ``targets`` are not a legal choice for ``power``, or None when they are."""
+    effect = power.effect
+    targets = tuple(targets)
+    size = len(game._grid)
+    for t in targets:
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
+            return f"slot {t!r} does not exist: the grid has slots 0 to {size - 1}"
+    if list(targets) != sorted(set(targets)):
+        return "target slots must be distinct and in ascending order"
+    expected = {"ripple": (2, 2), "tide": (1, 1), "unbind": (1, 1), "whisper": (1, 1),
+                "gale": (1, 3)}.get(effect, (0, 0))
+    low, high = expected
+    if not low <= len(targets) <= high:
+        want = {0: "no target", 1: "one slot", 2: "two slots"}.get(low, "")
+        if (low, high) == (1, 3):
+            want = "one to three slots"
+        return f"takes {want}, got {len(targets)}"
+    for t in targets:
+        if game._grid[t] < 0:
+            return f"slot {t} is empty"
+    if effect == "tide":
+        if game._deck_pos >= len(game._deck):
+            return "the Leyline deck is empty, so there is no top card to swap with"
+        if _bound(game, targets[0]):
+            return f"slot {targets[0]} carries Binding tokens; Tide needs a token-free card"
+    if effect == "unbind" and not _bound(game, targets[0]):
+        return f"slot {targets[0]} carries no Binding tokens"
+    return None
+
+
+def resolve(game: Game, effect: str, targets: Sequence[int], events: list[dict[str, Any]]) -> None:
+    """Carry out ``effect`` on ``game`` (targets already checked)."""
+    els = game.rules.elements
+    if effect == "spark":
+        game._bonus += 1
+    elif effect == "wildfire":
+        game._wildfire = True
+    elif effect == "sanctuary":
+        game._sanctuary = True
+    elif effect == "ripple":
+        a, b = targets
+        e = game._e
+        g, tk = game._grid, game._tokens
+        g[a], g[b] = g[b], g[a]
+        tk[a * e:(a + 1) * e], tk[b * e:(b + 1) * e] = tk[b * e:(b + 1) * e], tk[a * e:(a + 1) * e]
+        events.append({"type": "swap", "slots": [a, b]})
+    elif effect == "tide":
+        (s,) = targets
+        pos = game._deck_pos
+        old, new = game._grid[s], game._deck[pos]
+        game._grid[s] = new
+        game._deck = (*game._deck[:pos], old, *game._deck[pos + 1:])
+        # The old card becomes the face-up top of the deck: public, like any deck top.
+        events.append({"type": "tide", "slot": s, "to_deck": els[old]})
+        events.append({"type": "reveal", "slot": s, "element": els[new], "cause": "tide",
+                       "visible_to": "all"})
+    elif effect == "unbind":
+        (s,) = targets
+        e = game._e
+        for i in range(e):
+            count = game._tokens[s * e + i]
+            if count:
+                game._tokens[s * e + i] = 0
+                game._return_tokens(s, i, count, events)
+    elif effect in ("whisper", "gale"):
+        for s in targets:
+            events.append({"type": "reveal", "slot": s, "element": els[game._grid[s]],
+                           "cause": effect, "visible_to": [game._player]})
+    else:  # pragma: no cover - Rules validation admits only the effects above
+        raise AssertionError(effect)

@@ -1,0 +1,236 @@
+"""The ruleset: a frozen, validated value that every other module reads.
+
+>>> rules = Rules.default()
+>>> rules.grid_size, rules.deck_size
+(12, 48)
+>>> rules.replace(grid_cols=5).grid_size
+15
+>>> rules.replace(collect_threshold=0)
+Traceback (most recent call last):
+...
+ValueError: collect_threshold must be at least 1, got 0
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+TIERS = ("minor", "major")
+
+#: What each power does, by effect id. The element a power belongs to is a
+#: ruleset choice (a variant may give Ripple to fire); the effect is code.
+EFFECTS = ("spark", "wildfire", "ripple", "tide", "unbind", "sanctuary", "whisper", "gale")
+
+_ELEMENT_ID = re.compile(r"^[a-z][a-z0-9_]{0,23}$")
+
+
+@dataclass(frozen=True)
+class Power:
+    """One Minor or Major power: who owns it, what it does, and its words.
+
+    >>> Power("fire", "minor", "spark", "Spark", "+1 activation this turn", "...").key
+    'fire:minor'
+    """
+
+    element: str
+    tier: str
+    effect: str
+    name: str
+    text: str
+    instructions: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.element}:{self.tier}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Power:
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a power must be an object, got {type(data).__name__}")
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in data]
+        if missing:
+            raise ValueError(f"power is missing field(s) {', '.join(missing)}")
+        for n in names:
+            if not isinstance(data[n], str):
+                raise ValueError(f"power field {n!r} must be a string, got {data[n]!r}")
+        return cls(**{n: data[n] for n in names})
+
+
+DEFAULT_POWERS: tuple[Power, ...] = (
+    Power("fire", "minor", "spark", "Spark", "+1 activation this turn.",
+          "Click Spark in Phase 1: you may activate one more card this turn."),
+    Power("fire", "major", "wildfire", "Wildfire",
+          "This turn the collect threshold is 1: every activated card is collected.",
+          "Click Wildfire in Phase 1: at the end of Phase 2 every card you activated is "
+          "collected, even a lone one."),
+    Power("water", "minor", "ripple", "Ripple",
+          "Swap two grid cards (tokens move with their card).",
+          "Click Ripple in Phase 1, then click two cards on the grid: they trade places, "
+          "carrying their tokens."),
+    Power("water", "major", "tide", "Tide",
+          "Swap a token-free grid card with the top deck card; the new grid card is briefly "
+          "revealed.",
+          "Click Tide in Phase 1, then click a card without tokens: it goes on top of the deck "
+          "and the deck's top card takes its slot."),
+    Power("earth", "minor", "unbind", "Unbind",
+          "Remove all tokens from one card (returned as on collection).",
+          "Click Unbind in Phase 1, then click a card with tokens: they go to your matching "
+          "Spent markers, or to the Token Pool."),
+    Power("earth", "major", "sanctuary", "Sanctuary",
+          "Ignore Binding tokens when activating this turn.",
+          "Click Sanctuary in Phase 1: in Phase 2 you may activate any card, bound or not."),
+    Power("wind", "minor", "whisper", "Whisper",
+          "Peek at one inert card (only you see it).",
+          "Click Whisper in Phase 1, then click one card: only you see its element."),
+    Power("wind", "major", "gale", "Gale",
+          "Peek at up to three inert cards.",
+          "Click Gale in Phase 1, then click one to three cards and confirm: only you see "
+          "their elements."),
+)
+
+
+def _check_int(name: str, value: object, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete, validated ruleset. Build variants with :meth:`replace`."""
+
+    elements: tuple[str, ...] = ("fire", "water", "earth", "wind")
+    cards_per_element: int = 12
+    grid_rows: int = 3
+    grid_cols: int = 4
+    activations_per_turn: int = 3
+    collect_threshold: int = 2
+    minor_threshold: int = 2
+    major_threshold: int = 5
+    tokens_per_element: int = 5
+    turn_limit: int | None = None
+    powers: tuple[Power, ...] = field(default=DEFAULT_POWERS)
+
+    def __post_init__(self) -> None:
+        # Accept lists and dicts from callers and JSON, but store immutable values.
+        elements: Any = self.elements
+        if isinstance(elements, str) or not isinstance(elements, Iterable):
+            raise ValueError(f"elements must be a list of element names, got {elements!r}")
+        object.__setattr__(self, "elements", tuple(elements))
+        powers: Any = self.powers
+        if isinstance(powers, (str, Mapping)) or not isinstance(powers, Iterable):
+            raise ValueError(f"powers must be a list of powers, got {powers!r}")
+        powers = tuple(p if isinstance(p, Power) else Power.from_dict(p) for p in powers)
+        if powers == DEFAULT_POWERS:
+            # A variant with other elements keeps the default powers of those it still has.
+            powers = tuple(p for p in powers if p.element in self.elements)
+        object.__setattr__(self, "powers", powers)
+        self._validate()
+
+    def _validate(self) -> None:
+        if not self.elements:
+            raise ValueError("elements must name at least one element")
+        for e in self.elements:
+            if not isinstance(e, str) or not _ELEMENT_ID.match(e):
+                raise ValueError(
+                    f"element {e!r} is not a valid id (lower-case letters, digits, _; "
+                    "starting with a letter)")
+        if len(set(self.elements)) != len(self.elements):
+            raise ValueError(f"elements must be distinct, got {list(self.elements)}")
+        for name in ("cards_per_element", "grid_rows", "grid_cols", "activations_per_turn",
+                     "collect_threshold", "minor_threshold", "major_threshold"):
+            _check_int(name, getattr(self, name), 1)
+        _check_int("tokens_per_element", self.tokens_per_element, 0)
+        if self.turn_limit is not None:
+            _check_int("turn_limit", self.turn_limit, 1)
+        if self.grid_size > self.deck_size:
+            raise ValueError(
+                f"the grid ({self.grid_rows}x{self.grid_cols} = {self.grid_size} slots) is larger "
+                f"than the deck ({self.deck_size} cards)")
+        if self.collect_threshold > self.activations_per_turn:
+            raise ValueError(
+                f"collect_threshold ({self.collect_threshold}) exceeds activations_per_turn "
+                f"({self.activations_per_turn}): no element could ever be collected")
+        if self.collect_threshold > self.cards_per_element:
+            raise ValueError(
+                f"collect_threshold ({self.collect_threshold}) exceeds cards_per_element "
+                f"({self.cards_per_element}): no element could ever be collected")
+        if self.major_threshold < self.minor_threshold:
+            raise ValueError(
+                f"major_threshold ({self.major_threshold}) must not be below minor_threshold "
+                f"({self.minor_threshold})")
+        seen: set[str] = set()
+        for p in self.powers:
+            if p.element not in self.elements:
+                raise ValueError(f"power {p.name!r} belongs to unknown element {p.element!r}")
+            if p.tier not in TIERS:
+                raise ValueError(f"power {p.name!r} has tier {p.tier!r}; tiers are minor, major")
+            if p.effect not in EFFECTS:
+                raise ValueError(
+                    f"power {p.name!r} has unknown effect {p.effect!r}; effects are "
+                    f"{', '.join(EFFECTS)}")
+            if p.key in seen:
+                raise ValueError(f"two powers for {p.key}")
+            seen.add(p.key)
+
+    @classmethod
+    def default(cls) -> Rules:
+        """The ruleset of DESIGN.md: 4 elements x 12 cards, a 3x4 grid."""
+        return cls()
+
+    @property
+    def grid_size(self) -> int:
+        return self.grid_rows * self.grid_cols
+
+    @property
+    def deck_size(self) -> int:
+        return self.cards_per_element * len(self.elements)
+
+    def threshold(self, tier: str) -> int:
+        """Cards of an element a Study needs to unlock a power of ``tier``."""
+        return self.minor_threshold if tier == "minor" else self.major_threshold
+
+    def power(self, element: str, tier: str) -> Power | None:
+        for p in self.powers:
+            if p.element == element and p.tier == tier:
+                return p
+        return None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A validated variant; unknown fields and nonsense raise ``ValueError``.
+
+        >>> Rules.default().replace(activations_per_turn=2).activations_per_turn
+        2
+        """
+        known = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise ValueError(f"unknown rules field(s) {', '.join(unknown)}; "
+                             f"fields are {', '.join(sorted(known))}")
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "elements" in changes and "powers" not in changes and set(self.powers) <= set(
+                DEFAULT_POWERS):
+            values["powers"] = DEFAULT_POWERS
+        values.update(changes)
+        return Rules(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict; :meth:`from_dict` reads it back."""
+        d: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["elements"] = list(self.elements)
+        d["powers"] = [p.to_dict() for p in self.powers]
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        if not isinstance(data, Mapping):
+            raise ValueError(f"rules must be an object, got {type(data).__name__}")
+        return cls.default().replace(**dict(data))
