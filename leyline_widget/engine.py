@@ -190,6 +190,18 @@ class Game:
         return tuple(self._actions)
 
     @property
+    def step(self) -> int:
+        """How many actions have been applied since set-up."""
+        return len(self._actions)
+
+    def events_since(self, step: int) -> list[Event]:
+        """The events of every step from ``step`` on (0 includes set-up), in order, all-seeing.
+
+        Filter them with :func:`visible_events` before they reach a player.
+        """
+        return [ev for evs in self._events[step:] for ev in evs]
+
+    @property
     def event_log(self) -> tuple[tuple[Event, ...], ...]:
         """Events per step: entry 0 is set-up, entry i the events of action i."""
         return tuple(tuple(ev) for ev in self._events)
