@@ -86,7 +86,7 @@ class Game:
         "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
         "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
         "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_actions", "_events",
+        "_initial_deck", "_actions", "_events", "_start",
     )
 
     rules: Rules
@@ -129,6 +129,7 @@ class Game:
         e = self._e = len(rules.elements)
         self._eidx = {el: i for i, el in enumerate(rules.elements)}
         self._initial_deck = deck
+        self._start: dict[str, Any] | None = None
         self._deck = tuple(self._eidx[c] for c in deck)
         self._deck_pos = 0
         self._grid = [-1] * rules.grid_size
@@ -350,9 +351,70 @@ class Game:
         g._used = self._used
         g._end_reason = self._end_reason
         g._initial_deck = self._initial_deck
+        g._start = self._start
         g._actions = self._actions[:]
         g._events = self._events[:]
         return g
+
+    # ------------------------------------------------------------------ positions
+    @property
+    def start_position(self) -> dict[str, Any] | None:
+        """The position this game started from when made by :meth:`from_position`, else None
+        (a dealt game starts from ``initial_deck``)."""
+        return self._start
+
+    def position(self) -> dict[str, Any]:
+        """The whole position, hidden cards included, as a JSON-safe dict.
+
+        :meth:`from_position` reads it back; lessons and scenarios are written in this form.
+
+        >>> game = Game.new(players=1, seed=3)
+        >>> Game.from_position(game.position()).state_hash() == game.state_hash()
+        True
+        """
+        els = self.rules.elements
+        e = self._e
+
+        def counts(values: list[int], row: int) -> dict[str, int]:
+            return {els[i]: v for i, v in enumerate(values[row * e:(row + 1) * e]) if v}
+
+        return {
+            "rules": self.rules.to_dict(),
+            "players": list(self.players),
+            "deck": list(self.deck),
+            "grid": [None if c < 0 else els[c] for c in self._grid],
+            "active": list(self._active),
+            "tokens": [counts(self._tokens, s) for s in range(len(self._grid))],
+            "study": [counts(self._study, p) for p in range(self._n)],
+            "markers": [counts(self._markers, p) for p in range(self._n)],
+            "marker_tokens": [counts(self._mtokens, p) for p in range(self._n)],
+            "pool": counts(self._pool, 0),
+            "phase": self._phase.value,
+            "turn": self._turn,
+            "active_player": self._player,
+            "bonus_activations": self._bonus,
+            "effects": [name for name, on in (("wildfire", self._wildfire),
+                                              ("sanctuary", self._sanctuary)) if on],
+            "powers_used": [pw.key for i, pw in enumerate(self.rules.powers)
+                            if self._used >> i & 1],
+            "end_reason": self._end_reason,
+        }
+
+    @classmethod
+    def from_position(cls, position: Mapping[str, Any]) -> Game:
+        """A game starting at ``position`` (the form :meth:`position` writes).
+
+        Fields other than ``grid`` and ``deck`` may be left out (empty Studies, no tokens,
+        turn 1, player 0, the ACTIVATION phase). The supply is what the rules' tokens leave once
+        cards, marker stacks and the pool have theirs. Nonsense raises ``ValueError`` naming the
+        field: every card of the rules must be somewhere exactly once, tokens cannot exceed the
+        rules' supply, and the phase must fit the grid (empty slots only while refilling).
+        """
+        from .position import load_position
+
+        game = cls.__new__(cls)
+        load_position(game, position)
+        return game
 
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self._turn} player {self._player} "

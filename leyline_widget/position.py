@@ -1,0 +1,185 @@
+"""Reading a whole position (the form :meth:`Game.position` writes) into a :class:`Game`.
+
+Kept apart from the engine's hot paths: this is validation of untrusted data (scenario files,
+lessons, replays), where every refusal must name the field at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+_FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
+           "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
+           "effects", "powers_used", "end_reason")
+
+
+def _int(value: object, field: str, low: int = 0, high: int = 10**6) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{field} must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _list(value: object, field: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{field} must be a list, got {type(value).__name__}")
+    if length is not None and len(value) != length:
+        raise ValueError(f"{field} must have {length} entries, got {len(value)}")
+    return list(value)
+
+
+def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
+    """An {element: n} mapping as a list over ``elements`` (missing elements are 0)."""
+    if value is None:
+        return [0] * len(elements)
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{field} must be an object of element counts, got {value!r}")
+    out = [0] * len(elements)
+    for key, n in value.items():
+        if key not in elements:
+            raise ValueError(f"{field}: unknown element {key!r}; elements are "
+                             f"{', '.join(elements)}")
+        out[elements.index(key)] = _int(n, f"{field}.{key}")
+    return out
+
+
+def load_position(game: Game, position: Mapping[str, Any]) -> None:
+    """Fill the fresh ``game`` from ``position``, or raise ``ValueError`` naming the field."""
+    from .engine import MAX_PLAYERS, Phase, _player_names
+
+    if not isinstance(position, Mapping):
+        raise ValueError(f"a position must be an object, got {type(position).__name__}")
+    unknown = sorted(str(k) for k in position if k not in _FIELDS)
+    if unknown:
+        raise ValueError(f"unknown position field(s) {', '.join(unknown)}; fields are "
+                         f"{', '.join(_FIELDS)}")
+    raw_rules = position.get("rules")
+    if raw_rules is None:
+        rules = Rules.default()
+    elif isinstance(raw_rules, Rules):
+        rules = raw_rules
+    else:
+        try:
+            rules = Rules.from_dict(raw_rules)
+        except ValueError as err:
+            raise ValueError(f"rules: {err}") from None
+    els = rules.elements
+    e = len(els)
+    try:
+        names = _player_names(position.get("players", 1))
+    except ValueError as err:
+        raise ValueError(f"players: {err}") from None
+    n = len(names)
+    size = rules.grid_size
+
+    def element(value: object, field: str) -> int:
+        if value not in els:
+            raise ValueError(f"{field} must be one of {', '.join(els)}, got {value!r}")
+        return els.index(str(value))
+
+    if "grid" not in position or "deck" not in position:
+        raise ValueError("a position needs both 'grid' and 'deck'")
+    grid = [-1 if c is None else element(c, f"grid[{s}]")
+            for s, c in enumerate(_list(position["grid"], "grid", size))]
+    deck = tuple(element(c, f"deck[{i}]") for i, c in enumerate(_list(position["deck"], "deck")))
+
+    def per_player(field: str) -> list[int]:
+        rows = _list(position.get(field, [{}] * n), field, n)
+        return [v for p, row in enumerate(rows) for v in _counts(row, f"{field}[{p}]", els)]
+
+    study, markers, mtokens = per_player("study"), per_player("markers"), per_player(
+        "marker_tokens")
+    tokens = [v for s, row in enumerate(_list(position.get("tokens", [{}] * size), "tokens", size))
+              for v in _counts(row, f"tokens[{s}]", els)]
+    for s in range(size):
+        if grid[s] < 0 and any(tokens[s * e:(s + 1) * e]):
+            raise ValueError(f"tokens[{s}]: slot {s} is empty, and tokens lie only on cards")
+    pool = _counts(position.get("pool"), "pool", els)
+
+    # Every card of the rules is somewhere exactly once: deck, grid, Studies or Spent markers.
+    for i, el in enumerate(els):
+        held = (deck.count(i) + grid.count(i) + sum(study[p * e + i] for p in range(n))
+                + sum(markers[p * e + i] for p in range(n)))
+        if held != rules.cards_per_element:
+            raise ValueError(
+                f"the position holds {held} {el} cards (deck, grid, Studies and Spent markers); "
+                f"these rules have {rules.cards_per_element}")
+    supply = []
+    for i, el in enumerate(els):
+        used = (sum(tokens[s * e + i] for s in range(size)) + pool[i]
+                + sum(mtokens[p * e + i] for p in range(n)))
+        if used > rules.tokens_per_element:
+            raise ValueError(f"the position uses {used} {el} tokens (cards, marker stacks and "
+                             f"pool); these rules have {rules.tokens_per_element}")
+        supply.append(rules.tokens_per_element - used)
+    for p in range(n):
+        for i, el in enumerate(els):
+            if mtokens[p * e + i] and not markers[p * e + i]:
+                raise ValueError(f"marker_tokens[{p}].{el}: tokens are stacked on a Spent {el} "
+                                 f"marker that player {p} does not have")
+
+    phase_name = position.get("phase", "activation")
+    try:
+        phase = Phase(phase_name)
+    except ValueError:
+        raise ValueError(f"phase must be one of {', '.join(p.value for p in Phase)}, "
+                         f"got {phase_name!r}") from None
+    turn = _int(position.get("turn", 1), "turn", 1)
+    player = _int(position.get("active_player", 0), "active_player", 0, n - 1)
+    bonus = _int(position.get("bonus_activations", 0), "bonus_activations", 0, size)
+    active = [_int(s, "active", 0, size - 1) for s in _list(position.get("active", []), "active")]
+    if len(set(active)) != len(active):
+        raise ValueError(f"active lists a slot twice: {active}")
+    if active and phase is not Phase.ACTIVATION:
+        raise ValueError("active cards exist only in the activation phase")
+    for s in active:
+        if grid[s] < 0:
+            raise ValueError(f"active: slot {s} is empty")
+    if len(active) > rules.activations_per_turn + bonus:
+        raise ValueError(f"active: {len(active)} cards activated, but only "
+                         f"{rules.activations_per_turn + bonus} activations this turn")
+    empty = grid.count(-1)
+    if phase is Phase.REFILL and (not empty or not deck):
+        raise ValueError("phase refill needs an empty grid slot and a card in the deck")
+    if phase in (Phase.ABILITIES, Phase.ACTIVATION, Phase.BINDING) and empty:
+        raise ValueError(f"phase {phase.value} needs a full grid; {empty} slot(s) are empty")
+    effects = _list(position.get("effects", []), "effects")
+    for name in effects:
+        if name not in ("wildfire", "sanctuary"):
+            raise ValueError(f"effects: unknown effect {name!r}; effects are wildfire, sanctuary")
+    keys = [pw.key for pw in rules.powers]
+    used = 0
+    for key in _list(position.get("powers_used", []), "powers_used"):
+        if key not in keys:
+            raise ValueError(f"powers_used: no power {key!r} in these rules")
+        used |= 1 << keys.index(key)
+    end_reason = position.get("end_reason")
+    if (end_reason is None) != (phase is not Phase.GAME_OVER) or end_reason not in (
+            None, "deck", "stalemate", "turn_limit"):
+        raise ValueError("end_reason must be deck, stalemate or turn_limit exactly when the phase "
+                         f"is game_over, got {end_reason!r}")
+    assert n <= MAX_PLAYERS
+
+    game.rules = rules
+    game.players = names
+    game.seed = None
+    game._n, game._e = n, e
+    game._eidx = {el: i for i, el in enumerate(els)}
+    game._initial_deck = tuple(els[c] for c in deck)
+    game._deck, game._deck_pos = deck, 0
+    game._grid, game._active, game._tokens = grid, active, tokens
+    game._study, game._markers, game._mtokens = study, markers, mtokens
+    game._supply, game._pool = supply, pool
+    game._phase, game._turn, game._player = phase, turn, player
+    game._bonus = bonus
+    game._wildfire = "wildfire" in effects
+    game._sanctuary = "sanctuary" in effects
+    game._used = used
+    game._end_reason = end_reason
+    game._actions, game._events = [], [[]]
+    game._start = game.position()
