@@ -1,0 +1,546 @@
+"""Bots: seeded policies that play Leyline from what their seat may see.
+
+A :class:`Bot` never receives a :class:`~leyline_widget.engine.Game`. It is fed the events
+its seat was shown (private reveals of other players arrive without their element) and, on
+its turn, the seat's observation and the legal actions (which depend only on public state).
+:class:`BotSeat` is the only code that touches the game, so a bot cannot read hidden cards.
+
+>>> from leyline_widget import Game
+>>> game = Game.new(players=2, seed=3)
+>>> seats = [BotSeat(make_bot("greedy", seed=1), 0), BotSeat(make_bot("random", seed=2), 1)]
+>>> while not game.is_over:
+...     _ = game.apply(seats[game.active_player].act(game))
+>>> game.end_reason in ("deck", "stalemate")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, UsePower
+from .engine import Game, visible_events
+from .rules import Rules
+
+Event = dict[str, Any]
+Observation = dict[str, Any]
+
+_END = EndPhase()
+
+
+class Bot:
+    """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rules = Rules.default()
+        self.seat = 0
+
+    def start(self, rules: Rules, seat: int) -> None:
+        """Learn the (public) ruleset and the seat before the first event arrives."""
+        self.rules = rules
+        self.seat = seat
+
+    def observe(self, events: list[Event]) -> None:
+        """Take in events already filtered for this bot's seat (oldest first)."""
+
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        """Pick one of ``legal`` (never empty) from the seat's ``observation``."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions.
+
+    >>> RandomBot(seed=1).choose({}, [Activate(0), Activate(1), _END]) in (Activate(0),
+    ...                                                                   Activate(1), _END)
+    True
+    """
+
+    name = "random"
+
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyBot(Bot):
+    """Perfect memory of every card it was shown; plays for the best provable collection.
+
+    What it remembers: the element of each grid slot it has seen (set-up and refill reveals,
+    activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
+    the card is collected; and which of those facts every player saw (for denial with Binding
+    tokens). Card counting completes the picture: when only one element has unseen cards
+    left, every unknown card is of that element.
+
+    Policy, phase by phase:
+
+    - Abilities: peek with Whisper/Gale at unknown cards, Unbind a card that locks it out,
+      Tide the face-up deck top in when it completes a set, then Spark, Wildfire and
+      Sanctuary (they never hurt). Ripple is never used: swaps are public, so they cannot
+      fool a player who remembers.
+    - Activation: activate known cards of the element with the largest collection it can
+      prove; with activations to spare, turn over unknown cards only while a collection
+      could still come of it; never uses Deactivate (see ``scout``).
+    - Refill: between players who remember every public reveal, where a refilled card goes
+      changes nothing (empty slots carry no tokens); against a forgetful player it helps to
+      place each card far from the known cards of its element, so it does that.
+    - Binding: spend free tokens (own Spent marker, Token Pool) to lock the next player out
+      of the best collection they could make from publicly seen cards, keeping its own access
+      when it can; pay from the supply (a Study card) only when that removes at least two
+      cards from their best collection.
+
+    ``scout=True`` also uses the seed rules' Deactivate refund to look at cards: activate an
+    unknown card, see it, deactivate it, repeat. It is off by default because it turns the
+    memory game into full information (see examples/04_rule_variants.ipynb).
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, scout: bool = False) -> None:
+        super().__init__(seed)
+        self.scout = bool(scout)
+        self._known: dict[int, str] = {}   # slot -> element this bot remembers
+        self._public: set[int] = set()     # remembered slots whose element everyone saw
+        self._peeked: set[int] = set()     # scouted this turn (activated to look, then undone)
+
+    # ------------------------------------------------------------------ memory
+    def _learn(self, slot: int, element: str, public: bool) -> None:
+        self._known[slot] = element
+        if public:
+            self._public.add(slot)
+
+    def _drop(self, slot: int) -> None:
+        self._known.pop(slot, None)
+        self._public.discard(slot)
+
+    def _swap(self, a: int, b: int) -> None:
+        ka, kb = self._known.pop(a, None), self._known.pop(b, None)
+        pa, pb = a in self._public, b in self._public
+        self._public.discard(a)
+        self._public.discard(b)
+        if kb is not None:
+            self._known[a] = kb
+            if pb:
+                self._public.add(a)
+        if ka is not None:
+            self._known[b] = ka
+            if pa:
+                self._public.add(b)
+
+    def _recall(self) -> None:
+        """Hook for forgetful bots: called before each decision."""
+
+    def known(self) -> dict[int, str]:
+        """What this bot remembers now: slot -> element."""
+        self._recall()
+        return dict(self._known)
+
+    def observe(self, events: list[Event]) -> None:
+        for ev in events:
+            kind = ev["type"]
+            if kind == "reveal":
+                element = ev["element"]
+                if element is not None:
+                    self._learn(ev["slot"], element, ev["visible_to"] == "all")
+            elif kind == "activate":
+                self._learn(ev["slot"], ev["element"], True)
+            elif kind == "collect":
+                for s in ev["slots"]:
+                    self._drop(s)
+            elif kind == "swap":
+                a, b = ev["slots"]
+                self._swap(a, b)
+            elif kind == "tide":
+                self._drop(ev["slot"])
+            elif kind == "turn":
+                self._peeked.clear()
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        self._recall()
+        phase = observation["phase"]
+        if phase == "activation":
+            return self._activation(observation, legal)
+        if phase == "refill":
+            return self._refill(observation, legal)
+        if phase == "binding":
+            return self._binding(observation, legal)
+        if phase == "abilities":
+            return self._abilities(observation, legal)
+        return legal[0]
+
+    def _deduced(self, obs: Observation) -> str | None:
+        """The element every unknown card must have, when card counting proves it."""
+        unseen: dict[str, int] = {}
+        total = self.rules.cards_per_element
+        for el in obs["elements"]:
+            gone = sum(p["study"][el] + p["markers"][el] for p in obs["players"])
+            unseen[el] = total - gone
+        for s, cell in enumerate(obs["grid"]):
+            if cell["card"] == "active":
+                unseen[cell["element"]] -= 1
+            elif cell["card"] == "inert":
+                el = self._known.get(s)
+                if el is not None:
+                    unseen[el] -= 1
+        top = obs["deck"]["top"]
+        if top is not None:
+            unseen[top] -= 1
+        left = [el for el, n in unseen.items() if n > 0]
+        return left[0] if len(left) == 1 else None
+
+    def _activation(self, obs: Observation, legal: list[Action]) -> Action:
+        grid = obs["grid"]
+        thr = obs["collect_threshold"]
+        acts = obs["activations"]
+        left = acts["limit"] - acts["used"]
+        if self.scout and self._peeked:
+            # Undo a scouting activation as soon as its card is seen.
+            for a in legal:
+                if isinstance(a, Deactivate) and a.slot in self._peeked:
+                    self._peeked.discard(a.slot)
+                    return a
+        active: dict[str, int] = {}
+        for cell in grid:
+            if cell["card"] == "active":
+                active[cell["element"]] = active.get(cell["element"], 0) + 1
+        avail: dict[str, list[int]] = {}
+        unknown: list[int] = []
+        known = self._known
+        for a in legal:
+            if isinstance(a, Activate):
+                el = known.get(a.slot)
+                if el is None:
+                    unknown.append(a.slot)
+                else:
+                    avail.setdefault(el, []).append(a.slot)
+        if unknown:
+            el = self._deduced(obs)
+            if el is not None:
+                avail.setdefault(el, []).extend(unknown)
+                unknown = []
+        if left <= 0:
+            return _END
+        study = obs["players"][obs["viewer"]]["study"]
+        best: tuple[float, int, str] | None = None
+        for el, slots in avail.items():
+            have = active.get(el, 0)
+            take = min(have + len(slots), have + left)
+            if take < thr or take <= have:
+                continue
+            score = take + self._unlock_bonus(study.get(el, 0), take - have)
+            key = (score, have, el)
+            if best is None or key > best:
+                best = key
+        if best is not None:
+            return Activate(avail[best[2]][0])
+        if unknown and self.scout and left >= 1:
+            slot = unknown[self.rng.randrange(len(unknown))]
+            self._peeked.add(slot)
+            return Activate(slot)
+        if unknown:
+            # Turn over an unknown card only if some element it might be could be collected.
+            for el in obs["elements"]:
+                have = active.get(el, 0)
+                if have + len(avail.get(el, ())) + 1 >= thr and have + left >= thr:
+                    return Activate(unknown[self.rng.randrange(len(unknown))])
+        return _END
+
+    def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
+        powers: dict[str, list[UsePower]] = {}
+        for a in legal:
+            if isinstance(a, UsePower):
+                pw = self.rules.power(a.element, a.tier)
+                if pw is not None:
+                    powers.setdefault(pw.effect, []).append(a)
+        grid = obs["grid"]
+        unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in self._known]
+        if unknown and ("gale" in powers or "whisper" in powers):
+            open_ = self._open_slots(obs)
+            unknown.sort(key=lambda s: (s not in open_, s))
+            if "gale" in powers:
+                el, tier = powers["gale"][0].element, powers["gale"][0].tier
+                return UsePower(el, tier, tuple(sorted(unknown[:3])))
+            el, tier = powers["whisper"][0].element, powers["whisper"][0].tier
+            return UsePower(el, tier, (unknown[0],))
+        if "unbind" in powers:
+            open_ = self._open_slots(obs)
+            locked = [a for a in powers["unbind"] if a.targets[0] not in open_]
+            if locked:
+                locked.sort(key=lambda a: (a.targets[0] not in self._known, a.targets[0]))
+                return locked[0]
+        if "tide" in powers:
+            action = self._tide(obs, powers["tide"])
+            if action is not None:
+                return action
+        for effect in ("spark", "wildfire"):
+            if effect in powers:
+                return powers[effect][0]
+        if "sanctuary" in powers and any(c["tokens"] for c in grid):
+            return powers["sanctuary"][0]
+        return _END
+
+    def _open_slots(self, obs: Observation) -> set[int]:
+        """Cards this bot may activate under their Binding tokens."""
+        study = obs["players"][obs["viewer"]]["study"]
+        if "sanctuary" in obs["effects"]:
+            return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert"}
+        return {s for s, c in enumerate(obs["grid"])
+                if c["card"] == "inert" and all(n <= study[el] for el, n in c["tokens"].items())}
+
+    def _tide(self, obs: Observation, options: list[UsePower]) -> UsePower | None:
+        top = obs["deck"]["top"]
+        if top is None:
+            return None
+        open_ = self._open_slots(obs)
+        mates = sum(1 for s in open_ if self._known.get(s) == top)
+        if mates + 1 < obs["collect_threshold"] or mates + 1 > obs["activations"]["limit"]:
+            return None
+        targets = [a for a in options if self._known.get(a.targets[0]) != top]
+        if not targets:
+            return None
+        # Swap out an unknown card first: a known one of another element may pair later.
+        targets.sort(key=lambda a: (a.targets[0] in self._known, a.targets[0]))
+        return targets[0]
+
+    def _refill(self, obs: Observation, legal: list[Action]) -> Action:
+        top = obs["deck"]["top"]
+        cols = obs["grid_cols"]
+        same = [s for s, el in self._known.items() if el == top]
+        if not same:
+            return legal[0]
+        best, best_d = legal[0], -1
+        for a in legal:
+            s = a.slot  # type: ignore[attr-defined]
+            r, c = divmod(s, cols)
+            d = min(abs(r - t // cols) + abs(c - t % cols) for t in same)
+            if d > best_d:
+                best, best_d = a, d
+        return best
+
+    def _binding(self, obs: Observation, legal: list[Action]) -> Action:
+        n = len(obs["players"])
+        me = obs["viewer"]
+        if n == 1:
+            return _END
+        free: dict[str, PlaceToken] = {}
+        paid: dict[str, PlaceToken] = {}
+        for a in legal:
+            if isinstance(a, PlaceToken):
+                if a.source == "supply":
+                    paid.setdefault(a.element, a)
+                else:
+                    free.setdefault(a.element, a)
+        if not free and not paid:
+            return _END
+        opp = (me + 1) % n
+        my_study = obs["players"][me]["study"]
+        opp_p = obs["players"][opp]
+        opp_study = opp_p["study"]
+        acts, thr = self._reach(opp_p["unlocked"])
+        grid = obs["grid"]
+        base = self._threat(grid, opp_study, acts, thr, {})
+        if base <= 0:
+            return _END
+        best: tuple[int, bool, int, str, str] | None = None
+        for source, options in (("free", free), ("supply", paid)):
+            for el in options:
+                for s in self._public:
+                    if grid[s]["card"] != "inert":
+                        continue
+                    extra = {(s, el): 1}
+                    after = self._threat(grid, opp_study, acts, thr, extra)
+                    gain = base - after
+                    if gain <= 0:
+                        continue
+                    cost = 1 if source == "supply" else 0
+                    new = grid[s]["tokens"].get(el, 0) + 1
+                    keep = new <= my_study.get(el, 0) - cost
+                    key = (gain - cost, keep, -s, el, source)
+                    if best is None or key > best:
+                        best = key
+        if best is None:
+            return _END
+        gain_net, _keep, neg_s, el, source = best
+        if source == "supply":
+            if gain_net + 1 < 2:
+                return _END
+            return paid[el]
+        if gain_net <= 0:
+            return _END
+        action = free[el]
+        return PlaceToken(-neg_s, el, action.source)
+
+    def _reach(self, unlocked: list[str]) -> tuple[int, int]:
+        """Activations and collect threshold a player with these powers unlocked can reach."""
+        acts, thr = self.rules.activations_per_turn, self.rules.collect_threshold
+        for pw in self.rules.powers:
+            if pw.key in unlocked:
+                if pw.effect == "spark":
+                    acts += 1
+                elif pw.effect == "wildfire":
+                    thr = 1
+        return acts, thr
+
+    def _unlock_bonus(self, have: int, gain: int) -> float:
+        # A collection that unlocks a power is worth a little more than its cards.
+        bonus = 0.0
+        for t in (self.rules.minor_threshold, self.rules.major_threshold):
+            if have < t <= have + gain:
+                bonus += 0.25
+        return bonus
+
+    def _threat(self, grid: list[dict[str, Any]], study: dict[str, int], acts: int, thr: int,
+                extra: dict[tuple[int, str], int]) -> int:
+        """The most cards a player with ``study`` could collect from publicly seen cards."""
+        counts: dict[str, int] = {}
+        for s in self._public:
+            cell = grid[s]
+            if cell["card"] != "inert":
+                continue
+            ok = True
+            for el, t in cell["tokens"].items():
+                if t + extra.get((s, el), 0) > study[el]:
+                    ok = False
+                    break
+            if ok:
+                for (xs, el), t in extra.items():
+                    if xs == s and el not in cell["tokens"] and t > study[el]:
+                        ok = False
+            if ok:
+                el = self._known[s]
+                counts[el] = counts.get(el, 0) + 1
+        best = 0
+        for c in counts.values():
+            take = min(c, acts)
+            if take >= thr:
+                best = max(best, take)
+        return best
+
+
+class MemoryBot(GreedyBot):
+    """GreedyBot with a human-like memory; at ``capacity=inf, decay=0`` it is GreedyBot.
+
+    - ``capacity``: how many grid cards it can hold in mind at once (default 7, "seven plus
+      or minus two"); learning one more pushes out the one it learned or refreshed longest ago.
+    - ``decay``: the chance that a remembered card fades each time another card is seen
+      (default 0.05); a fact survives ``n`` later cards with probability ``(1 - decay)**n``.
+
+    Forgetting is drawn from its own seeded generator, so the same seed forgets the same
+    things, and the play choices draw from the same generator as GreedyBot's.
+
+    >>> MemoryBot(seed=1, capacity=2).capacity
+    2
+    """
+
+    name = "memory"
+
+    def __init__(self, seed: int | None = None, capacity: float = 7, decay: float = 0.05,
+                 scout: bool = False) -> None:
+        super().__init__(seed, scout=scout)
+        if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
+                capacity >= 0):
+            raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got {capacity!r}")
+        if capacity != math.inf and capacity != int(capacity):
+            raise ValueError(f"capacity must be a whole number or inf, got {capacity!r}")
+        if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay <= 1:
+            raise ValueError(f"decay must be a probability from 0 to 1, got {decay!r}")
+        self.capacity = capacity
+        self.decay = float(decay)
+        self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
+        self._seen = 0                        # cards seen so far
+        self._stamp: dict[int, int] = {}      # slot -> when it was learned or refreshed
+        self._expires: dict[int, float] = {}  # slot -> card count at which it fades
+
+    def _learn(self, slot: int, element: str, public: bool) -> None:
+        self._seen += 1
+        if self.capacity <= 0:
+            return
+        super()._learn(slot, element, public)
+        self._stamp[slot] = self._seen
+        if self.decay <= 0:
+            self._expires[slot] = math.inf
+        elif self.decay >= 1:
+            self._expires[slot] = self._seen + 1
+        else:
+            u = 1.0 - self._forget_rng.random()  # in (0, 1]
+            self._expires[slot] = self._seen + 1 + math.floor(
+                math.log(u) / math.log1p(-self.decay))
+        if len(self._known) > self.capacity:
+            oldest = min(self._stamp, key=self._stamp.__getitem__)
+            self._drop(oldest)
+
+    def _drop(self, slot: int) -> None:
+        super()._drop(slot)
+        self._stamp.pop(slot, None)
+        self._expires.pop(slot, None)
+
+    def _swap(self, a: int, b: int) -> None:
+        super()._swap(a, b)
+        for d in (self._stamp, self._expires):
+            va, vb = d.pop(a, None), d.pop(b, None)
+            if vb is not None:
+                d[a] = vb  # type: ignore[assignment]
+            if va is not None:
+                d[b] = va  # type: ignore[assignment]
+
+    def _recall(self) -> None:
+        faded = [s for s, t in self._expires.items() if t <= self._seen]
+        for s in faded:
+            self._drop(s)
+
+
+BOT_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "memory": MemoryBot}
+
+
+def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
+    """A new bot of ``kind`` (a key of :data:`BOT_KINDS`), seeded.
+
+    >>> make_bot("greedy", seed=4).name
+    'greedy'
+    >>> make_bot("clever")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot kind 'clever'; kinds are random, greedy, memory
+    """
+    cls = BOT_KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown bot kind {kind!r}; kinds are {', '.join(BOT_KINDS)}")
+    try:
+        return cls(seed=seed, **params)
+    except TypeError as err:
+        raise ValueError(f"bad parameters for {kind} bot: {err}") from None
+
+
+class BotSeat:
+    """Drives one bot from a game: the only place where a bot and a Game meet."""
+
+    def __init__(self, bot: Bot, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise ValueError(f"seat must be a player number, got {seat!r}")
+        self.bot = bot
+        self.seat = seat
+        self._fed = 0
+
+    def act(self, game: Game) -> Action:
+        """Feed the bot what its seat saw since its last move and return its choice."""
+        if game.is_over:
+            raise ValueError("the game is over; no action is legal")
+        if game.active_player != self.seat:
+            raise ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
+        if self._fed == 0:
+            self.bot.start(game.rules, self.seat)
+        events = visible_events(game.events_since(self._fed), self.seat)
+        self._fed = game.step + 1
+        self.bot.observe([dict(ev) for ev in events])
+        return self.bot.choose(game.observation(self.seat), game.legal_actions())
