@@ -40,11 +40,16 @@ class Bot:
         self.rng = random.Random(seed)
         self.rules = Rules.default()
         self.seat = 0
+        self._effects: dict[tuple[str, str], str] = {}
+        self._by_key: dict[str, str] = {}
+        self.start(self.rules, 0)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event arrives."""
         self.rules = rules
         self.seat = seat
+        self._effects = {(pw.element, pw.tier): pw.effect for pw in rules.powers}
+        self._by_key = {pw.key: pw.effect for pw in rules.powers}
 
     def observe(self, events: list[Event]) -> None:
         """Take in events already filtered for this bot's seat (oldest first)."""
@@ -258,11 +263,13 @@ class GreedyBot(Bot):
 
     def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
         powers: dict[str, list[UsePower]] = {}
+        effects = self._effects
         for a in legal:
             if isinstance(a, UsePower):
-                pw = self.rules.power(a.element, a.tier)
-                if pw is not None:
-                    powers.setdefault(pw.effect, []).append(a)
+                effect = effects[a.element, a.tier]
+                if effect == "gale" and "gale" in powers:
+                    continue  # its targets are chosen below, not from the ~300 listed
+                powers.setdefault(effect, []).append(a)
         grid = obs["grid"]
         unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in self._known]
         if unknown and ("gale" in powers or "whisper" in powers):
@@ -329,8 +336,8 @@ class GreedyBot(Bot):
         return best
 
     def _binding(self, obs: Observation, legal: list[Action]) -> Action:
-        n = len(obs["players"])
-        me = obs["viewer"]
+        players = obs["players"]
+        n = len(players)
         if n == 1:
             return _END
         free: dict[str, PlaceToken] = {}
@@ -343,53 +350,58 @@ class GreedyBot(Bot):
                     free.setdefault(a.element, a)
         if not free and not paid:
             return _END
-        opp = (me + 1) % n
-        my_study = obs["players"][me]["study"]
-        opp_p = obs["players"][opp]
-        opp_study = opp_p["study"]
-        acts, thr = self._reach(opp_p["unlocked"])
+        me = obs["viewer"]
+        opp = players[(me + 1) % n]
+        if any(self._by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
+            return _END  # Sanctuary ignores every token: binding cannot stop them
+        acts, thr = self._reach(opp["unlocked"])
+        opp_study = opp["study"]
         grid = obs["grid"]
-        base = self._threat(grid, opp_study, acts, thr, {})
-        if base <= 0:
+        known = self._known
+        members: dict[str, list[int]] = {}
+        for s in self._public:
+            cell = grid[s]
+            if cell["card"] == "inert" and all(
+                    t <= opp_study[el] for el, t in cell["tokens"].items()):
+                members.setdefault(known[s], []).append(s)
+        counts = {el: len(slots) for el, slots in members.items()}
+        threat = _best_take(counts.values(), acts, thr)
+        if threat == 0:
             return _END
+        my_study = players[me]["study"]
         best: tuple[int, bool, int, str, str] | None = None
-        for source, options in (("free", free), ("supply", paid)):
-            for el in options:
-                for s in self._public:
-                    if grid[s]["card"] != "inert":
-                        continue
-                    extra = {(s, el): 1}
-                    after = self._threat(grid, opp_study, acts, thr, extra)
-                    gain = base - after
-                    if gain <= 0:
-                        continue
-                    cost = 1 if source == "supply" else 0
-                    new = grid[s]["tokens"].get(el, 0) + 1
-                    keep = new <= my_study.get(el, 0) - cost
-                    key = (gain - cost, keep, -s, el, source)
-                    if best is None or key > best:
-                        best = key
+        for k, slots in members.items():
+            counts[k] -= 1
+            gain = threat - _best_take(counts.values(), acts, thr)
+            counts[k] += 1
+            if gain <= 0:
+                continue
+            for cost, options in ((0, free), (1, paid)):
+                if cost and gain < 2:
+                    continue  # a Study card is worth paying only to break a whole collection
+                for el in options:
+                    for s in slots:
+                        new = grid[s]["tokens"].get(el, 0) + 1
+                        if new <= opp_study[el]:
+                            continue
+                        keep = new <= my_study[el] - cost
+                        key = (gain - cost, keep, -s, el, options[el].source)
+                        if best is None or key > best:
+                            best = key
         if best is None:
             return _END
-        gain_net, _keep, neg_s, el, source = best
-        if source == "supply":
-            if gain_net + 1 < 2:
-                return _END
-            return paid[el]
-        if gain_net <= 0:
-            return _END
-        action = free[el]
-        return PlaceToken(-neg_s, el, action.source)
+        _net, _keep, neg_s, el, source = best
+        return PlaceToken(-neg_s, el, source)
 
     def _reach(self, unlocked: list[str]) -> tuple[int, int]:
         """Activations and collect threshold a player with these powers unlocked can reach."""
         acts, thr = self.rules.activations_per_turn, self.rules.collect_threshold
-        for pw in self.rules.powers:
-            if pw.key in unlocked:
-                if pw.effect == "spark":
-                    acts += 1
-                elif pw.effect == "wildfire":
-                    thr = 1
+        for key in unlocked:
+            effect = self._by_key.get(key)
+            if effect == "spark":
+                acts += 1
+            elif effect == "wildfire":
+                thr = 1
         return acts, thr
 
     def _unlock_bonus(self, have: int, gain: int) -> float:
@@ -400,32 +412,15 @@ class GreedyBot(Bot):
                 bonus += 0.25
         return bonus
 
-    def _threat(self, grid: list[dict[str, Any]], study: dict[str, int], acts: int, thr: int,
-                extra: dict[tuple[int, str], int]) -> int:
-        """The most cards a player with ``study`` could collect from publicly seen cards."""
-        counts: dict[str, int] = {}
-        for s in self._public:
-            cell = grid[s]
-            if cell["card"] != "inert":
-                continue
-            ok = True
-            for el, t in cell["tokens"].items():
-                if t + extra.get((s, el), 0) > study[el]:
-                    ok = False
-                    break
-            if ok:
-                for (xs, el), t in extra.items():
-                    if xs == s and el not in cell["tokens"] and t > study[el]:
-                        ok = False
-            if ok:
-                el = self._known[s]
-                counts[el] = counts.get(el, 0) + 1
-        best = 0
-        for c in counts.values():
-            take = min(c, acts)
-            if take >= thr:
-                best = max(best, take)
-        return best
+
+def _best_take(counts: Any, acts: int, thr: int) -> int:
+    """The most cards one collection can take, given cards per element it may activate."""
+    best = 0
+    for c in counts:
+        take = c if c < acts else acts
+        if take >= thr and take > best:
+            best = take
+    return best
 
 
 class MemoryBot(GreedyBot):

@@ -1,0 +1,319 @@
+"""Batch simulation of bot games under rule variants.
+
+Every game draws its deal seed and its bots' seeds from ``(seed, game index)`` alone, so the
+rows are the same whatever executor runs them, with however many workers, in whatever order.
+Games run in chunks on any :class:`concurrent.futures.Executor`: by default a local process
+pool; at scale a Dask cluster's executor::
+
+    from distributed import Client
+    client = Client("tcp://scheduler:8786")          # or Client(LocalCluster(...))
+    rows = simulate(rules, ["greedy", "memory"], games=100_000, seed=1,
+                    executor=client.get_executor())
+
+(``pip install leyline_widget[dask]`` installs ``dask[distributed]``.)
+
+>>> rows = simulate(Rules.default(), ["greedy", "random"], games=3, seed=5, jobs=1)
+>>> [r["game"] for r in rows], rows[0]["variant"], rows[0]["seats"]
+([0, 1, 2], 'default', 'greedy,random')
+>>> rows == simulate(Rules.default(), ["greedy", "random"], games=3, seed=5, jobs=1)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from typing import Any
+
+from .bots import BOT_KINDS, BotSeat, make_bot
+from .engine import MAX_PLAYERS, Game
+from .rules import Rules
+
+#: A seat: a bot kind, or a (kind, params) pair such as ("memory", {"capacity": 4}).
+SeatSpec = str | tuple[str, Mapping[str, Any]]
+Row = dict[str, Any]
+
+#: Actions after which a game is stopped (end_reason "action_cap"); bots end far sooner.
+MAX_ACTIONS = 20_000
+
+
+class Rows(list[Row]):
+    """The rows of a simulation: a plain list of dicts, sorted by game index.
+
+    :meth:`to_frame` gives a pandas DataFrame (pandas is an optional dependency).
+    """
+
+    def to_frame(self) -> Any:
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - pandas is in the dev extra
+            raise ImportError(
+                "Rows.to_frame() needs pandas: pip install leyline_widget[pandas]") from None
+        return pd.DataFrame(list(self))
+
+
+def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:
+    """Validate a seat: ``"greedy"`` or ``("memory", {"capacity": 4})``.
+
+    >>> parse_seat(("memory", {"capacity": 4}))
+    ('memory', {'capacity': 4})
+    >>> parse_seat("smart")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot kind 'smart'; kinds are random, greedy, memory
+    """
+    if isinstance(spec, str):
+        kind, params = spec, {}
+    elif (isinstance(spec, (tuple, list)) and len(spec) == 2 and isinstance(spec[0], str)
+          and isinstance(spec[1], Mapping)):
+        kind, params = spec[0], dict(spec[1])
+    else:
+        raise ValueError(f"a seat is a bot kind or a (kind, params) pair, got {spec!r}")
+    make_bot(kind, seed=0, **params)  # the bot's own validation, before any game runs
+    return kind, params
+
+
+def seat_label(kind: str, params: Mapping[str, Any]) -> str:
+    """``greedy`` or ``memory(capacity=4,decay=0.1)``: how rows name a seat."""
+    if not params:
+        return kind
+    return f"{kind}({','.join(f'{k}={v}' for k, v in sorted(params.items()))})"
+
+
+def variant_label(rules: Rules, base: Rules | None = None) -> str:
+    """The fields in which ``rules`` differ from ``base`` (default rules), as ``k=v,...``.
+
+    >>> variant_label(Rules.default().replace(grid_cols=5, turn_limit=30))
+    'grid_cols=5,turn_limit=30'
+    """
+    base = Rules.default() if base is None else base
+    mine, theirs = rules.to_dict(), base.to_dict()
+    changed = [k for k in mine if mine[k] != theirs[k]]
+    if not changed:
+        return "default"
+    parts = []
+    for k in changed:
+        v = mine[k]
+        if k == "powers":
+            v = "+".join(f"{p['element']}:{p['tier']}:{p['effect']}" for p in v)
+        elif k == "elements":
+            v = "+".join(v)
+        parts.append(f"{k}={v}")
+    return ",".join(parts)
+
+
+def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
+    """The deal seed and one bot seed per player for game ``index`` of a run.
+
+    String seeds hash with SHA-512 in :mod:`random`, so they are the same in every process.
+
+    >>> game_seeds(1, 0, 2) == game_seeds(1, 0, 2) != game_seeds(1, 1, 2)
+    True
+    """
+    rng = random.Random(f"leyline:{seed}:{index}")
+    deal = rng.getrandbits(32)
+    return deal, [rng.getrandbits(32) for _ in range(players)]
+
+
+def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: int, index: int,
+              variant: str = "", rotate: bool = False,
+              max_actions: int = MAX_ACTIONS) -> Row:
+    """Play game ``index`` of a run to its end and describe it in one row."""
+    n = len(seats)
+    order = list(seats)
+    if rotate:
+        shift = index % n
+        order = order[shift:] + order[:shift]
+    deal, bot_seeds = game_seeds(seed, index, n)
+    game = Game.new(players=n, seed=deal, rules=rules)
+    drivers = [BotSeat(make_bot(kind, seed=bot_seeds[p], **params), p)
+               for p, (kind, params) in enumerate(order)]
+    collections = [0] * n
+    tokens = [0] * n
+    paid = [0] * n
+    powers = [0] * n
+    actions = 0
+    while not game.is_over and actions < max_actions:
+        for ev in game.apply(drivers[game.active_player].act(game)):
+            kind = ev["type"]
+            if kind == "collect":
+                collections[ev["player"]] += 1
+            elif kind == "place_token":
+                tokens[ev["player"]] += 1
+                if ev["source"] == "supply":
+                    paid[ev["player"]] += 1
+            elif kind == "power":
+                powers[ev["player"]] += 1
+        actions += 1
+    scores = game.scores()
+    top = max(scores)
+    row: Row = {
+        "game": index,
+        "seed": deal,
+        "variant": variant or variant_label(rules),
+        "players": n,
+        "seats": ",".join(seat_label(k, p) for k, p in order),
+        "end_reason": game.end_reason or "action_cap",
+        "turns": game.turn,
+        "actions": actions,
+        "scores": scores,
+        "winners": [p for p, s in enumerate(scores) if s == top],
+        "collections": sum(collections),
+        "tokens_placed": sum(tokens),
+        "tokens_paid": sum(paid),
+        "powers_used": sum(powers),
+    }
+    for p in range(MAX_PLAYERS):
+        row[f"score_{p}"] = scores[p] if p < n else None
+    for p in range(n):
+        row[f"collections_{p}"] = collections[p]
+        row[f"tokens_{p}"] = tokens[p]
+        row[f"powers_{p}"] = powers[p]
+    return row
+
+
+def _play_chunk(jobs: list[tuple[Rules, str, dict[str, Any]]],
+                seats: list[tuple[str, dict[str, Any]]], seed: int, indices: list[int],
+                rotate: bool, max_actions: int) -> list[Row]:
+    """Play the games ``indices`` of each variant job; run inside a worker."""
+    out = []
+    for index in indices:
+        for rules, label, extra in jobs:
+            row = play_game(rules, seats, seed, index, label, rotate, max_actions)
+            row.update(extra)
+            out.append(row)
+    return out
+
+
+def _check_games(games: object) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a whole number >= 0, got {games!r}")
+    return games
+
+
+def _check_seats(seats: Sequence[SeatSpec]) -> list[tuple[str, dict[str, Any]]]:
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
+        raise ValueError(f"seats must be a list of bot kinds, got {seats!r}")
+    if not 1 <= len(seats) <= MAX_PLAYERS:
+        raise ValueError(f"a game has 1 to {MAX_PLAYERS} seats, got {len(seats)}")
+    return [parse_seat(s) for s in seats]
+
+
+def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec], games: int,
+         seed: int, executor: Executor | None, jobs_n: int | None, rotate: bool,
+         progress: Callable[[int, int], None] | None, max_actions: int) -> Rows:
+    parsed = _check_seats(seats)
+    games = _check_games(games)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if jobs_n is not None and (isinstance(jobs_n, bool) or not isinstance(jobs_n, int)
+                               or jobs_n < 1):
+        raise ValueError(f"jobs must be a whole number >= 1, got {jobs_n!r}")
+    total = games * len(jobs)
+    workers = jobs_n or (os.cpu_count() or 1)
+    rows: list[Row] = []
+    done = 0
+    if progress:
+        progress(0, total)
+    if executor is None and workers == 1:
+        for start in range(0, games, 50):
+            chunk = list(range(start, min(games, start + 50)))
+            rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions))
+            done += len(chunk) * len(jobs)
+            if progress:
+                progress(done, total)
+        return _sorted(rows)
+    # Enough chunks to balance the workers and to move the progress bar, each big enough
+    # to make the cost of shipping it negligible.
+    per = max(1, min(200, games // (workers * 8) or 1))
+    chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
+    own = executor is None
+    pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
+    try:
+        futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions)
+                   for c in chunks]
+        for fut in as_completed(futures):
+            part = fut.result()
+            rows.extend(part)
+            done += len(part)
+            if progress:
+                progress(done, total)
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+    return _sorted(rows)
+
+
+def _sorted(rows: list[Row]) -> Rows:
+    return Rows(sorted(rows, key=lambda r: (r["game"], r.get("variant_index", 0))))
+
+
+def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
+             executor: Executor | None = None, *, jobs: int | None = None,
+             rotate: bool = False, progress: Callable[[int, int], None] | None = None,
+             max_actions: int = MAX_ACTIONS) -> Rows:
+    """Play ``games`` games of ``rules`` between ``seats`` and return one row per game.
+
+    ``seats`` lists one bot per player: a kind of :data:`~leyline_widget.bots.BOT_KINDS` or a
+    ``(kind, params)`` pair. ``rotate=True`` shifts the seating by one for each game, so every
+    bot plays first equally often. ``executor`` runs the games (any
+    :class:`concurrent.futures.Executor`, such as ``distributed.Client(...).get_executor()``);
+    without one, ``jobs`` local processes do (default: one per CPU; ``jobs=1`` plays in this
+    process). ``progress(done, total)`` is called as games finish.
+
+    Each row holds: ``game`` (index), ``seed`` (deal seed), ``variant``, ``players``,
+    ``seats``, ``end_reason`` ("deck", "stalemate", "turn_limit", or "action_cap" after
+    ``max_actions``), ``turns``, ``actions``, ``scores`` and ``score_0..score_3``, ``winners``,
+    ``collections``, ``tokens_placed``, ``tokens_paid`` (from the supply), ``powers_used``,
+    and per seat ``collections_p``, ``tokens_p``, ``powers_p``.
+    """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
+    return _run([(rules, variant_label(rules), {})], seats, games, seed, executor, jobs, rotate,
+                progress, max_actions)
+
+
+def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[SeatSpec],
+          games: int, seed: int, executor: Executor | None = None, *, jobs: int | None = None,
+          rotate: bool = False, progress: Callable[[int, int], None] | None = None,
+          max_actions: int = MAX_ACTIONS) -> Rows:
+    """Simulate every combination of ``grid``'s values over ``base_rules``.
+
+    ``grid`` maps a Rules field to the values to try; each row gains one column per field.
+    Game ``i`` of every variant uses the same seeds, so variants are compared on the same
+    deals (a variant that changes the deck size still shuffles from the same seed). Every
+    variant is validated before any game runs.
+
+    >>> rows = sweep(Rules.default(), {"grid_cols": [3, 4]}, ["greedy", "greedy"], games=2,
+    ...              seed=1, jobs=1)
+    >>> [(r["game"], r["grid_cols"]) for r in rows]
+    [(0, 3), (0, 4), (1, 3), (1, 4)]
+    """
+    if not isinstance(base_rules, Rules):
+        raise ValueError(f"base_rules must be a Rules, got {type(base_rules).__name__}")
+    if not isinstance(grid, Mapping) or not grid:
+        raise ValueError("the sweep grid must map at least one Rules field to a list of values")
+    fields = list(grid)
+    values = []
+    for f in fields:
+        vs = grid[f]
+        if isinstance(vs, (str, bytes)) or not isinstance(vs, Iterable):
+            raise ValueError(f"sweep values for {f} must be a list, got {vs!r}")
+        vs = list(vs)
+        if not vs:
+            raise ValueError(f"sweep values for {f} are empty")
+        values.append(vs)
+    jobs_list: list[tuple[Rules, str, dict[str, Any]]] = []
+    for i, combo in enumerate(itertools.product(*values)):
+        change = dict(zip(fields, combo))
+        rules = base_rules.replace(**change)
+        extra = {**change, "variant_index": i}
+        jobs_list.append((rules, variant_label(rules), extra))
+    return _run(jobs_list, seats, games, seed, executor, jobs, rotate, progress, max_actions)
+
+
+__all__ = ["BOT_KINDS", "MAX_ACTIONS", "Rows", "game_seeds", "parse_seat", "play_game",
+           "seat_label", "simulate", "sweep", "variant_label"]
