@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -54,10 +54,35 @@ class IllegalActionError(ValueError):
 
 
 _END_PHASE = EndPhase()
-_ACTIVATE: list[Activate] = []
-_DEACTIVATE: list[Deactivate] = []
+_ACTIVATE: list[Action] = []
+_DEACTIVATE: list[Action] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 3 legal lists by (grid size, paying sources): the grid is always full then.
+_BINDING: dict[tuple[int, tuple[tuple[str, str], ...]], list[Action]] = {}
+
+
+_POWER_USES: dict[tuple[str, str, tuple[int, ...]], UsePower] = {}
+
+
+def _use_power(element: str, tier: str, targets: tuple[int, ...]) -> UsePower:
+    key = (element, tier, targets)
+    action = _POWER_USES.get(key)
+    if action is None:
+        action = UsePower(element, tier, targets)
+        if len(_POWER_USES) < 65536:
+            _POWER_USES[key] = action
+    return action
+
+
+def _activates(size: int) -> list[Action]:
+    _cached(_ACTIVATE, Activate, size - 1)
+    return _ACTIVATE
+
+
+def _deactivates(size: int) -> list[Action]:
+    _cached(_DEACTIVATE, Deactivate, size - 1)
+    return _DEACTIVATE
 
 
 def _cached(cache: list[Any], cls: type, slot: int) -> Any:
@@ -86,7 +111,7 @@ class Game:
         "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
         "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
         "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_actions", "_events", "_start",
+        "_initial_deck", "_actions", "_events", "_start", "_ptab", "_blk",
     )
 
     rules: Rules
@@ -128,6 +153,8 @@ class Game:
         n = self._n = len(names)
         e = self._e = len(rules.elements)
         self._eidx = {el: i for i, el in enumerate(rules.elements)}
+        self._ptab = _power_table(rules)
+        self._blk: list[int] | None = None
         self._initial_deck = deck
         self._start: dict[str, Any] | None = None
         self._deck = tuple(self._eidx[c] for c in deck)
@@ -332,6 +359,8 @@ class Game:
         g._n = self._n
         g._e = self._e
         g._eidx = self._eidx
+        g._ptab = self._ptab
+        g._blk = self._blk
         g._deck = self._deck
         g._deck_pos = self._deck_pos
         g._grid = self._grid[:]
@@ -425,41 +454,38 @@ class Game:
         """Every action legal now, in a fixed order (see DESIGN.md)."""
         phase = self._phase
         if phase is Phase.ACTIVATION:
-            out: list[Action] = []
-            if len(self._active) < self.rules.activations_per_turn + self._bonus:
-                grid = self._grid
-                active = self._active
+            # Phase 2 always starts on a full grid and removes nothing before it ends.
+            active = self._active
+            size = len(self._grid)
+            if len(active) >= self.rules.activations_per_turn + self._bonus:
+                out: list[Action] = []
+            else:
+                acts = _activates(size)
                 if self._sanctuary:
-                    for s in range(len(grid)):
-                        if grid[s] >= 0 and s not in active:
-                            out.append(_cached(_ACTIVATE, Activate, s))
+                    blocked: list[int] = []
                 else:
-                    e = self._e
-                    tokens = self._tokens
-                    study = self._study[self._player * e:(self._player + 1) * e]
-                    rng = range(e)
-                    for s in range(len(grid)):
-                        if grid[s] >= 0 and s not in active:
-                            base = s * e
-                            for i in rng:
-                                if tokens[base + i] > study[i]:
-                                    break
-                            else:
-                                out.append(_cached(_ACTIVATE, Activate, s))
-            for s in sorted(self._active):
-                out.append(_cached(_DEACTIVATE, Deactivate, s))
+                    # Tokens and Studies stand still during Phase 2: compute once per phase.
+                    blocked = self._blk if self._blk is not None else self._blocked()
+                    self._blk = blocked
+                if active or blocked:
+                    out = [acts[s] for s in range(size) if s not in active and s not in blocked]
+                else:
+                    out = acts[:size]
+            if active:
+                deacts = _deactivates(size)
+                out.extend(deacts[s] for s in sorted(active))
             out.append(_END_PHASE)
             return out
         if phase is Phase.BINDING:
-            out = []
-            sources = self._sources()
-            if sources:
-                for s, c in enumerate(self._grid):
-                    if c >= 0:
-                        for element, source in sources:
-                            out.append(_place(s, element, source))
-            out.append(_END_PHASE)
-            return out
+            key = (len(self._grid), tuple(self._sources()))
+            cached = _BINDING.get(key)
+            if cached is None:
+                cached = [_place(s, element, source)
+                          for s in range(key[0]) for element, source in key[1]]
+                cached.append(_END_PHASE)
+                if len(_BINDING) < 4096:
+                    _BINDING[key] = cached
+            return cached[:]
         if phase is Phase.REFILL:
             return [_cached(_REFILL, Refill, s) for s, c in enumerate(self._grid) if c < 0]
         if phase is Phase.ABILITIES:
@@ -467,7 +493,7 @@ class Game:
             for i, pw in enumerate(self.rules.powers):
                 if self._power_ready(i, pw):
                     for targets in _powers.target_choices(self, pw.effect):
-                        out.append(UsePower(pw.element, pw.tier, targets))
+                        out.append(_use_power(pw.element, pw.tier, targets))
             out.append(_END_PHASE)
             return out
         return []
@@ -482,6 +508,21 @@ class Game:
         except IllegalActionError as err:
             return str(err)
         return None
+
+    def _blocked(self) -> list[int]:
+        """Slots whose Binding tokens the active player's Study does not satisfy."""
+        tokens = self._tokens
+        if not any(tokens):
+            return []
+        e = self._e
+        study = self._study[self._player * e:(self._player + 1) * e]
+        out = []
+        for s in range(len(self._grid)):
+            base = s * e
+            here = tokens[base:base + e]
+            if any(here) and any(t > h for t, h in zip(here, study)):
+                out.append(s)
+        return out
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -505,6 +546,15 @@ class Game:
             return False
         return _powers.has_target(self, pw.effect)
 
+    def _any_power_ready(self) -> bool:
+        base = self._player * self._e
+        study = self._study
+        for index, element, need, effect in self._ptab:
+            if (study[base + element] >= need and not self._used >> index & 1
+                    and _powers.has_target(self, effect)):
+                return True
+        return False
+
     def _threshold(self) -> int:
         return 1 if self._wildfire else self.rules.collect_threshold
 
@@ -516,63 +566,59 @@ class Game:
 
     def _check(self, action: Action) -> None:
         """Raise IllegalActionError naming the rule when ``action`` is not legal now."""
-        phase = self._phase
-        if phase is Phase.GAME_OVER:
+        move = _MOVES.get(type(action))
+        if move is None:
+            raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
+        if self._phase is Phase.GAME_OVER:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
-        if isinstance(action, EndPhase):
-            if phase is Phase.REFILL:
-                left = self._grid.count(-1)
-                raise IllegalActionError(
-                    f"every empty grid slot must be refilled before Phase 3 "
-                    f"({_plural(left, 'empty slot')} left)", "refill")
-            return
-        if isinstance(action, Activate):
-            self._check_phase(Phase.ACTIVATION, "cards are activated")
-            s = action.slot
-            self._slot_error(s)
-            if self._grid[s] < 0:
-                raise IllegalActionError(f"slot {s} is empty", "activation")
-            if s in self._active:
-                raise IllegalActionError(
-                    f"slot {s} is already activated; select it again to deactivate it and refund "
-                    f"the activation", "activation")
-            limit = self.rules.activations_per_turn + self._bonus
-            if len(self._active) >= limit:
-                raise IllegalActionError(
-                    f"you have used all {limit} activations this turn; deactivate a card to "
-                    f"get one back", "activation")
-            if not self._sanctuary:
-                e = self._e
-                base, pbase = s * e, self._player * e
-                for i, el in enumerate(self.rules.elements):
-                    need = self._tokens[base + i]
-                    have = self._study[pbase + i]
-                    if need > have:
-                        raise IllegalActionError(
-                            f"slot {s} is bound by {_plural(need, el + ' token')} and your "
-                            f"Study holds {have} {el}", "binding")
-            return
-        if isinstance(action, Deactivate):
-            self._check_phase(Phase.ACTIVATION, "cards are deactivated")
-            self._slot_error(action.slot)
-            if action.slot not in self._active:
-                raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
-            return
-        if isinstance(action, Refill):
-            self._check_phase(Phase.REFILL, "empty slots are refilled")
-            self._slot_error(action.slot)
-            if self._grid[action.slot] >= 0:
-                raise IllegalActionError(
-                    f"slot {action.slot} holds a card; only empty slots are refilled", "refill")
-            return
-        if isinstance(action, PlaceToken):
-            self._check_place(action)
-            return
-        if isinstance(action, UsePower):
-            self._check_power(action)
-            return
-        raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
+        move[0](self, action)
+
+    def _check_end_phase(self, action: EndPhase) -> None:
+        if self._phase is Phase.REFILL:
+            left = self._grid.count(-1)
+            raise IllegalActionError(
+                f"every empty grid slot must be refilled before Phase 3 "
+                f"({_plural(left, 'empty slot')} left)", "refill")
+
+    def _check_activate(self, action: Activate) -> None:
+        self._check_phase(Phase.ACTIVATION, "cards are activated")
+        s = action.slot
+        self._slot_error(s)
+        if self._grid[s] < 0:
+            raise IllegalActionError(f"slot {s} is empty", "activation")
+        if s in self._active:
+            raise IllegalActionError(
+                f"slot {s} is already activated; select it again to deactivate it and refund "
+                f"the activation", "activation")
+        limit = self.rules.activations_per_turn + self._bonus
+        if len(self._active) >= limit:
+            raise IllegalActionError(
+                f"you have used all {limit} activations this turn; deactivate a card to "
+                f"get one back", "activation")
+        if not self._sanctuary:
+            e = self._e
+            base, pbase = s * e, self._player * e
+            for i, el in enumerate(self.rules.elements):
+                need = self._tokens[base + i]
+                have = self._study[pbase + i]
+                if need > have:
+                    raise IllegalActionError(
+                        f"slot {s} is bound by {_plural(need, el + ' token')} and your "
+                        f"Study holds {have} {el}", "binding")
+
+    def _check_deactivate(self, action: Deactivate) -> None:
+        self._check_phase(Phase.ACTIVATION, "cards are deactivated")
+        self._slot_error(action.slot)
+        if action.slot not in self._active:
+            raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
+
+    def _check_refill(self, action: Refill) -> None:
+        self._check_phase(Phase.REFILL, "empty slots are refilled")
+        self._slot_error(action.slot)
+        if self._grid[action.slot] >= 0:
+            raise IllegalActionError(
+                f"slot {action.slot} holds a card; only empty slots are refilled", "refill")
 
     def _check_phase(self, phase: Phase, what: str) -> None:
         if self._phase is not phase:
@@ -654,31 +700,30 @@ class Game:
                 raise IllegalActionError(f"malformed action: {err}", "actions") from None
         self._check(action)
         events: list[Event] = []
-        if isinstance(action, Activate):
-            self._active.append(action.slot)
-            events.append({"type": "activate", "player": self._player, "slot": action.slot,
-                           "element": self.rules.elements[self._grid[action.slot]]})
-        elif isinstance(action, Deactivate):
-            self._active.remove(action.slot)
-            events.append({"type": "deactivate", "player": self._player, "slot": action.slot})
-        elif isinstance(action, EndPhase):
-            self._end_phase(events)
-        elif isinstance(action, Refill):
-            self._draw_into(action.slot, "refill", events)
-            if -1 not in self._grid:
-                self._enter(Phase.BINDING, events)
-            elif self._deck_pos >= len(self._deck):
-                self._game_over("deck", events)
-        elif isinstance(action, PlaceToken):
-            self._place_token(action, events)
-        elif isinstance(action, UsePower):
-            self._use_power(action, events)
+        _MOVES[type(action)][1](self, action, events)
         self._actions.append(action)
         self._events.append(events)
         return events
 
+    def _do_activate(self, action: Activate, events: list[Event]) -> None:
+        self._active.append(action.slot)
+        events.append({"type": "activate", "player": self._player, "slot": action.slot,
+                       "element": self.rules.elements[self._grid[action.slot]]})
+
+    def _do_deactivate(self, action: Deactivate, events: list[Event]) -> None:
+        self._active.remove(action.slot)
+        events.append({"type": "deactivate", "player": self._player, "slot": action.slot})
+
+    def _do_refill(self, action: Refill, events: list[Event]) -> None:
+        self._draw_into(action.slot, "refill", events)
+        if -1 not in self._grid:
+            self._enter(Phase.BINDING, events)
+        elif self._deck_pos >= len(self._deck):
+            self._game_over("deck", events)
+
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._phase = phase
+        self._blk = None
         events.append({"type": "phase", "phase": phase.value, "player": self._player})
 
     def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
@@ -688,7 +733,7 @@ class Game:
         events.append({"type": "reveal", "slot": slot, "element": self.rules.elements[card],
                        "cause": cause, "visible_to": "all"})
 
-    def _end_phase(self, events: list[Event]) -> None:
+    def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
         phase = self._phase
         if phase is Phase.ABILITIES:
             self._enter(Phase.ACTIVATION, events)
@@ -749,7 +794,7 @@ class Game:
         events.append({"type": "token_return", "player": self._player, "slot": slot,
                        "element": self.rules.elements[i], "count": count, "to": to})
 
-    def _place_token(self, action: PlaceToken, events: list[Event]) -> None:
+    def _do_place(self, action: PlaceToken, events: list[Event]) -> None:
         i = self._eidx[action.element]
         pi = self._player * self._e + i
         if action.source == "supply":
@@ -764,7 +809,7 @@ class Game:
         events.append({"type": "place_token", "player": self._player, "slot": action.slot,
                        "element": action.element, "source": action.source})
 
-    def _use_power(self, action: UsePower, events: list[Event]) -> None:
+    def _do_power(self, action: UsePower, events: list[Event]) -> None:
         index = next(i for i, pw in enumerate(self.rules.powers)
                      if pw.element == action.element and pw.tier == action.tier)
         pw = self.rules.powers[index]
@@ -773,7 +818,7 @@ class Game:
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
                        "targets": list(action.targets)})
         _powers.resolve(self, pw.effect, action.targets, events)
-        if not any(self._power_ready(i, p) for i, p in enumerate(self.rules.powers)):
+        if not self._any_power_ready():
             self._enter(Phase.ACTIVATION, events)
 
     def _end_turn(self, events: list[Event]) -> None:
@@ -790,8 +835,8 @@ class Game:
         if self._stalemate():
             self._game_over("stalemate", events)
             return
-        ready = any(self._power_ready(i, pw) for i, pw in enumerate(self.rules.powers))
-        self._phase = Phase.ABILITIES if ready else Phase.ACTIVATION
+        self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
+        self._blk = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
                        "phase": self._phase.value})
 
@@ -802,11 +847,12 @@ class Game:
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
                        "winners": self.winners(), "turns": self._turn})
 
-    def _has_effect(self, player: int, effect: str) -> bool:
+    def _effects(self, player: int) -> set[str]:
+        """The effects of every power ``player``'s Study unlocks now."""
         base = player * self._e
-        return any(pw.effect == effect
-                   and self._study[base + self._eidx[pw.element]] >= self.rules.threshold(pw.tier)
-                   for pw in self.rules.powers)
+        study = self._study
+        return {effect for _, element, need, effect in self._ptab
+                if study[base + element] >= need}
 
     def _stalemate(self) -> bool:
         """True when no player can ever collect again (DESIGN.md, interpretation 8).
@@ -815,25 +861,53 @@ class Game:
         collection, tokens only ever get added, and Studies only fall until someone
         collects: so if nobody can collect now, nobody ever will.
         """
-        players = range(self._n)
-        if any(self._has_effect(q, "unbind") or self._has_effect(q, "tide") for q in players):
-            return False
         e = self._e
-        for q in players:
-            acts = self.rules.activations_per_turn + (1 if self._has_effect(q, "spark") else 0)
-            need = 1 if self._has_effect(q, "wildfire") else self.rules.collect_threshold
+        tokens = self._tokens
+        free = [0] * e  # token-free cards per element: anyone may activate them
+        bound: list[tuple[int, list[int]]] = []
+        for s, c in enumerate(self._grid):
+            if c >= 0:
+                here = tokens[s * e:(s + 1) * e]
+                if any(here):
+                    bound.append((c, here))
+                else:
+                    free[c] += 1
+        # Rules validation keeps the threshold within one turn's activations.
+        if max(free) >= self.rules.collect_threshold:
+            return False
+        effects = [self._effects(q) for q in range(self._n)]
+        if any("unbind" in fx or "tide" in fx for fx in effects):
+            return False
+        for q, fx in enumerate(effects):
+            acts = self.rules.activations_per_turn + (1 if "spark" in fx else 0)
+            need = 1 if "wildfire" in fx else self.rules.collect_threshold
             if need > acts:
                 continue
-            free = self._has_effect(q, "sanctuary")
+            counts = free[:]
             study = self._study[q * e:(q + 1) * e]
-            counts = [0] * e
-            for s, c in enumerate(self._grid):
-                if c >= 0 and (free or all(self._tokens[s * e + i] <= study[i]
-                                           for i in range(e))):
+            for c, here in bound:
+                if "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
                     counts[c] += 1
             if max(counts) >= need:
                 return False
         return True
+
+
+#: The moves of Leyline, declared in one place: each action type's check and effect.
+_MOVES: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]] = {
+    Activate: (Game._check_activate, Game._do_activate),
+    Deactivate: (Game._check_deactivate, Game._do_deactivate),
+    EndPhase: (Game._check_end_phase, Game._end_phase),
+    Refill: (Game._check_refill, Game._do_refill),
+    PlaceToken: (Game._check_place, Game._do_place),
+    UsePower: (Game._check_power, Game._do_power),
+}
+
+
+def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str], ...]:
+    """(index, element index, threshold, effect) per power: the hot-path form of rules.powers."""
+    return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect)
+                 for i, pw in enumerate(rules.powers))
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:

@@ -50,7 +50,7 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
 
 def load_position(game: Game, position: Mapping[str, Any]) -> None:
     """Fill the fresh ``game`` from ``position``, or raise ``ValueError`` naming the field."""
-    from .engine import MAX_PLAYERS, Phase, _player_names
+    from .engine import MAX_PLAYERS, Phase, _player_names, _power_table
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -170,6 +170,8 @@ def load_position(game: Game, position: Mapping[str, Any]) -> None:
     game.seed = None
     game._n, game._e = n, e
     game._eidx = {el: i for i, el in enumerate(els)}
+    game._ptab = _power_table(rules)
+    game._blk = None
     game._initial_deck = tuple(els[c] for c in deck)
     game._deck, game._deck_pos = deck, 0
     game._grid, game._active, game._tokens = grid, active, tokens

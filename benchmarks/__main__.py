@@ -1,0 +1,30 @@
+"""Run the benchmarks: ``python -m benchmarks`` (all) or ``python -m benchmarks engine replay``."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+NAMES = ("engine", "replay", "bots", "widget")
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(NAMES)
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        print(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}",
+              file=sys.stderr)
+        return 2
+    for name in names:
+        try:
+            module = importlib.import_module(f"benchmarks.bench_{name}")
+        except ModuleNotFoundError as err:
+            print(f"== {name}: not available ({err})")
+            continue
+        print(f"== {name}")
+        module.main()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
