@@ -62,17 +62,8 @@ _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
 _BINDING: dict[tuple[int, tuple[tuple[str, str], ...]], list[Action]] = {}
 
 
-_POWER_USES: dict[tuple[str, str, tuple[int, ...]], UsePower] = {}
-
-
-def _use_power(element: str, tier: str, targets: tuple[int, ...]) -> UsePower:
-    key = (element, tier, targets)
-    action = _POWER_USES.get(key)
-    if action is None:
-        action = UsePower(element, tier, targets)
-        if len(_POWER_USES) < 65536:
-            _POWER_USES[key] = action
-    return action
+#: Phase 1 choices by (element, tier, effect, grid size, bound slots or None).
+_ABILITIES: dict[tuple[str, str, str, int, tuple[int, ...] | None], list[Action]] = {}
 
 
 def _activates(size: int) -> list[Action]:
@@ -492,8 +483,17 @@ class Game:
             out = []
             for i, pw in enumerate(self.rules.powers):
                 if self._power_ready(i, pw):
-                    for targets in _powers.target_choices(self, pw.effect):
-                        out.append(_use_power(pw.element, pw.tier, targets))
+                    # Phase 1 has a full grid: targets depend only on its size and, for
+                    # Tide and Unbind, on which cards are bound.
+                    bound = _powers.bound_slots(self) if pw.effect in ("tide", "unbind") else None
+                    key = (pw.element, pw.tier, pw.effect, len(self._grid), bound)
+                    uses = _ABILITIES.get(key)
+                    if uses is None:
+                        uses = [UsePower(pw.element, pw.tier, targets)
+                                for targets in _powers.target_choices(self, pw.effect)]
+                        if len(_ABILITIES) < 4096:
+                            _ABILITIES[key] = uses
+                    out.extend(uses)
             out.append(_END_PHASE)
             return out
         return []

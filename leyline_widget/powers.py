@@ -28,6 +28,11 @@ def _bound(game: Game, slot: int) -> bool:
     return any(game._tokens[slot * e:(slot + 1) * e])
 
 
+def bound_slots(game: Game) -> tuple[int, ...]:
+    """Slots whose card carries at least one Binding token."""
+    return tuple(s for s in _cards(game) if _bound(game, s))
+
+
 def has_target(game: Game, effect: str) -> bool:
     """Whether ``effect`` has at least one legal target choice now."""
     if effect in NO_TARGET:
