@@ -486,13 +486,13 @@ class Game:
                     # Phase 1 has a full grid: targets depend only on its size and, for
                     # Tide and Unbind, on which cards are bound.
                     bound = _powers.bound_slots(self) if pw.effect in ("tide", "unbind") else None
-                    key = (pw.element, pw.tier, pw.effect, len(self._grid), bound)
-                    uses = _ABILITIES.get(key)
+                    choice = (pw.element, pw.tier, pw.effect, len(self._grid), bound)
+                    uses = _ABILITIES.get(choice)
                     if uses is None:
                         uses = [UsePower(pw.element, pw.tier, targets)
                                 for targets in _powers.target_choices(self, pw.effect)]
                         if len(_ABILITIES) < 4096:
-                            _ABILITIES[key] = uses
+                            _ABILITIES[choice] = uses
                     out.extend(uses)
             out.append(_END_PHASE)
             return out
