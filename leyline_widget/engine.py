@@ -876,8 +876,12 @@ class Game:
         if max(free) >= self.rules.collect_threshold:
             return False
         effects = [self._effects(q) for q in range(self._n)]
-        if any("unbind" in fx or "tide" in fx for fx in effects):
+        # Tide can bring a deck card onto the grid (while there is a deck to swap with).
+        if self._deck_pos < len(self._deck) and any("tide" in fx for fx in effects):
             return False
+        # Unbind can, in time, strip every token: then bound cards count for everyone. It
+        # cannot change which elements lie on the grid, so lone elements stay lone.
+        unbind = any("unbind" in fx for fx in effects)
         for q, fx in enumerate(effects):
             acts = self.rules.activations_per_turn + (1 if "spark" in fx else 0)
             need = 1 if "wildfire" in fx else self.rules.collect_threshold
@@ -886,7 +890,7 @@ class Game:
             counts = free[:]
             study = self._study[q * e:(q + 1) * e]
             for c, here in bound:
-                if "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
+                if unbind or "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
                     counts[c] += 1
             if max(counts) >= need:
                 return False
