@@ -254,10 +254,11 @@ class GreedyBot(Bot):
             self._peeked.add(slot)
             return Activate(slot)
         if unknown:
-            # Turn over an unknown card only if some element it might be could be collected.
+            # Turn over an unknown card only while some element could still be collected
+            # from the active, known and unknown cards within the activations left.
             for el in obs["elements"]:
                 have = active.get(el, 0)
-                if have + len(avail.get(el, ())) + 1 >= thr and have + left >= thr:
+                if have + min(left, len(avail.get(el, ())) + len(unknown)) >= thr:
                     return Activate(unknown[self.rng.randrange(len(unknown))])
         return _END
 
