@@ -1,6 +1,929 @@
-// The Leyline front-end (being built; see issue 3).
-function render({ model, el }) {
-  el.textContent = "Leyline";
-  return () => {};
+// Leyline front-end: one self-contained ES module that anywidget loads from a Blob URL, so it
+// imports nothing. It renders from synced state alone and never decides a rule: what is
+// clickable comes from `legal` (the kernel's summary of game.legal_actions()), and every click
+// goes to the kernel, which applies it or answers with an error in words.
+//
+// Layout of this file: small pure helpers (looks, words, renderBoard, morph) that the JS unit
+// tests import, then the play mode controller, then `render`, which dispatches on the `mode`
+// trait so that later modes (replay, lesson) reuse the same board.
+
+// ------------------------------------------------------------------------------ looks
+// Okabe-Ito colours (colour-blind safe) plus a distinct shape per element, so colour is never
+// the only cue. `ink` is the text colour with enough contrast on the element colour.
+export const ELEMENT_LOOKS = {
+  fire: { symbol: "▲", colour: "#D55E00", ink: "#000000" },
+  water: { symbol: "●", colour: "#0072B2", ink: "#ffffff" },
+  earth: { symbol: "■", colour: "#009E73", ink: "#000000" },
+  wind: { symbol: "≋", colour: "#CC79A7", ink: "#000000" },
+};
+const SPARE_LOOKS = [
+  { symbol: "★", colour: "#E69F00", ink: "#000000" },
+  { symbol: "✚", colour: "#56B4E9", ink: "#000000" },
+  { symbol: "◆", colour: "#F0E442", ink: "#000000" },
+  { symbol: "✦", colour: "#999999", ink: "#000000" },
+];
+
+/** The symbol, colour, text colour and display name of an element. */
+export function elementLook(element, elements = []) {
+  const name = element ? element.charAt(0).toUpperCase() + element.slice(1).replace(/_/g, " ") : "";
+  const known = ELEMENT_LOOKS[element];
+  if (known) return { ...known, name };
+  const spares = elements.filter((e) => !ELEMENT_LOOKS[e]);
+  const i = Math.max(0, spares.indexOf(element));
+  return { ...SPARE_LOOKS[i % SPARE_LOOKS.length], name };
 }
+
+/** "▲ Fire" */
+export function elementLabel(element, elements = []) {
+  const look = elementLook(element, elements);
+  return `${look.symbol} ${look.name}`;
+}
+
+const PHASE_TITLES = {
+  abilities: "Phase 1 · Abilities",
+  activation: "Phase 2 · Activation",
+  refill: "Refill",
+  binding: "Phase 3 · Binding",
+  game_over: "Game over",
+};
+
+const SOURCE_WORDS = { supply: "Supply", marker: "Spent marker", pool: "Token Pool" };
+
+const END_REASONS = {
+  deck: "a card had to be refilled and the Leyline deck was empty",
+  stalemate: "no player could ever collect again (stalemate)",
+  turn_limit: "the turn limit was reached",
+};
+
+// ------------------------------------------------------------------------------ words
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function playerName(info, p) {
+  const seat = info && info.players && info.players[p];
+  return seat ? seat.name : `Player ${p + 1}`;
+}
+
+function listSlots(slots) {
+  if (slots.length === 1) return `slot ${slots[0]}`;
+  return `slots ${slots.slice(0, -1).join(", ")} and ${slots[slots.length - 1]}`;
+}
+
+function powerOf(info, key) {
+  return ((info && info.powers) || []).find((p) => p.key === key) || null;
+}
+
+/** An action dict in words: "Activate slot 3". */
+export function describeAction(action, info = {}) {
+  const els = info.elements || [];
+  switch (action && action.type) {
+    case "activate":
+      return `Activate slot ${action.slot}`;
+    case "deactivate":
+      return `Deactivate slot ${action.slot}`;
+    case "end_phase":
+      return "End the phase";
+    case "refill":
+      return `Refill slot ${action.slot}`;
+    case "place_token":
+      return `Place a ${elementLabel(action.element, els)} token on slot ${action.slot} ` +
+        `(from the ${(SOURCE_WORDS[action.source] || action.source).toLowerCase()})`;
+    case "use_power": {
+      const pw = powerOf(info, `${action.element}:${action.tier}`);
+      const name = pw ? pw.name : `${action.element} ${action.tier} power`;
+      const t = action.targets || [];
+      return t.length ? `Use ${name} on ${listSlots(t)}` : `Use ${name}`;
+    }
+    default:
+      return "Unknown action";
+  }
+}
+
+/** One event in words, or null for events that need no line (phase changes, set-up). */
+export function describeEvent(ev, info = {}, viewer = null) {
+  const els = info.elements || [];
+  const who = (p) => playerName(info, p);
+  switch (ev.type) {
+    case "reveal":
+      if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
+      if (ev.cause === "tide") return `Tide brought ${elementLabel(ev.element, els)} into slot ${ev.slot}`;
+      if (ev.cause === "whisper" || ev.cause === "gale") {
+        return ev.element ? `Peek at slot ${ev.slot}: ${elementLabel(ev.element, els)}`
+          : `Slot ${ev.slot} was peeked at (hidden from you)`;
+      }
+      return null;
+    case "activate":
+      return `${who(ev.player)} activated slot ${ev.slot}: ${elementLabel(ev.element, els)}`;
+    case "deactivate":
+      return `${who(ev.player)} deactivated slot ${ev.slot}`;
+    case "pass":
+      return `${who(ev.player)} passed`;
+    case "collect":
+      return `${who(ev.player)} collected ${ev.count} ${elementLabel(ev.element, els)}`;
+    case "flip_back":
+      return `${ev.slots.length === 1 ? "Slot" : "Slots"} ${ev.slots.join(", ")} flipped back`;
+    case "token_return":
+      return `${plural(ev.count, elementLabel(ev.element, els) + " token")} freed from slot ` +
+        `${ev.slot} to ${ev.to === "marker" ? `${who(ev.player)}'s Spent marker` : "the Token Pool"}`;
+    case "place_token":
+      return `${who(ev.player)} placed a ${elementLabel(ev.element, els)} token on slot ${ev.slot} ` +
+        `(${(SOURCE_WORDS[ev.source] || ev.source).toLowerCase()})`;
+    case "power":
+      return `${who(ev.player)} used ${ev.name}` +
+        (ev.targets && ev.targets.length ? ` on ${listSlots(ev.targets)}` : "");
+    case "swap":
+      return `Slots ${ev.slots[0]} and ${ev.slots[1]} swapped`;
+    case "tide":
+      return `Slot ${ev.slot}'s card (${elementLabel(ev.to_deck, els)}) went on top of the deck`;
+    case "turn":
+      return `Turn ${ev.turn}: ${who(ev.player)}`;
+    case "game_over":
+      return `Game over: ${END_REASONS[ev.reason] || ev.reason}`;
+    default:
+      return null;
+  }
+}
+
+/** The seat whose Study and powers the page shows: the viewer, or the active player. */
+export function mySeat(view) {
+  return view.viewer === null || view.viewer === undefined ? view.active_player : view.viewer;
+}
+
+/** The one-line prompt of what to do now. */
+export function promptFor(st, ui = {}) {
+  const { view, legal, info } = st;
+  if (!view || !view.phase) return "Loading…";
+  const els = info.elements || view.elements || [];
+  if (view.is_over) return "Game over: see the scores below.";
+  const active = playerName(info, view.active_player);
+  if (legal.bot) return `${active} (bot) is playing…`;
+  if (legal.actor === null || legal.actor === undefined) return `Waiting for ${active} to play.`;
+  const lead = (info.players || []).length > 1 ? `${active}: ` : "";
+  switch (view.phase) {
+    case "abilities": {
+      const pw = ui.power && powerOf(info, ui.power);
+      const spec = ui.power && legal.powers && legal.powers[ui.power];
+      if (pw && spec && spec.max > 0) {
+        const need = spec.min === spec.max ? plural(spec.max, "card") : `${spec.min} to ${spec.max} cards`;
+        return `${lead}${pw.name}: click ${need} on the grid (${ui.targets.length} chosen); Esc cancels.`;
+      }
+      return `${lead}use a power (its button in your Study) or click End Phase 1.`;
+    }
+    case "activation": {
+      const left = view.activations.limit - view.activations.used;
+      if (left <= 0) return `${lead}no activations left: click Collect, or click an activated card to take it back.`;
+      return `${lead}click inert cards to activate them (${left} of ${view.activations.limit} left), ` +
+        `then Collect.`;
+    }
+    case "refill": {
+      const empty = view.grid.filter((c) => c.card === "empty").length;
+      const top = view.deck.top ? elementLabel(view.deck.top, els) : "none";
+      return `${lead}click an empty slot to place the next card (${top}); ${plural(empty, "slot")} to fill.`;
+    }
+    case "binding":
+      if (ui.source) {
+        return `${lead}click a card to bind it with a ${elementLabel(ui.source.element, els)} token ` +
+          `from the ${SOURCE_WORDS[ui.source.source].toLowerCase()}, or End turn.`;
+      }
+      return `${lead}to place a Binding token pick an element and a source below, then a card; or End turn.`;
+    default:
+      return "";
+  }
+}
+
+function endLabel(view) {
+  switch (view.phase) {
+    case "abilities":
+      return "End Phase 1";
+    case "activation":
+      return view.activations.used ? "Collect" : "Pass";
+    case "refill":
+      return "Refill first";
+    case "binding":
+      return "End turn";
+    default:
+      return "End";
+  }
+}
+
+// ------------------------------------------------------------------------------ DOM helpers
+/** Build an element: h(doc, "div", {class: "x", "aria-label": "y"}, child, "text", ...). */
+export function h(doc, tag, attrs, ...children) {
+  const node = doc.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "object" ? child : doc.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/**
+ * Make `cur` look like `next` in place: same nodes kept where the tag matches, so focus,
+ * hover and scroll survive an update and nothing flickers. Returns the node now in the tree.
+ */
+export function morph(cur, next) {
+  if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
+    cur.replaceWith(next);
+    return next;
+  }
+  if (cur.nodeType !== 1) {
+    if (cur.nodeValue !== next.nodeValue) cur.nodeValue = next.nodeValue;
+    return cur;
+  }
+  for (const { name } of Array.from(cur.attributes)) {
+    if (!next.hasAttribute(name)) cur.removeAttribute(name);
+  }
+  for (const { name, value } of Array.from(next.attributes)) {
+    if (cur.getAttribute(name) !== value) cur.setAttribute(name, value);
+  }
+  const a = Array.from(cur.childNodes);
+  const b = Array.from(next.childNodes);
+  for (let i = 0; i < b.length; i++) {
+    if (i < a.length) morph(a[i], b[i]);
+    else cur.appendChild(b[i]);
+  }
+  for (let i = b.length; i < a.length; i++) a[i].remove();
+  if (cur.nodeName === "SELECT") {
+    const chosen = Array.from(next.options || []).find((o) => o.hasAttribute("selected"));
+    if (chosen && cur.value !== chosen.value) cur.value = chosen.value;
+  }
+  return cur;
+}
+
+// ------------------------------------------------------------------------------ board
+function tokenChips(doc, tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return null;
+  return h(doc, "span", { class: "ll-tokens" }, entries.map(([el, n]) => {
+    const look = elementLook(el, els);
+    return h(doc, "span", {
+      class: "ll-token", "data-element": el, title: `${plural(n, look.name + " Binding token")}`,
+      style: `--ll-el:${look.colour};--ll-ink:${look.ink}`,
+    }, look.symbol, n > 1 ? `×${n}` : null);
+  }));
+}
+
+function tokenWords(tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return "";
+  return `, bound by ${entries.map(([el, n]) => plural(n, elementLook(el, els).name + " token")).join(" and ")}`;
+}
+
+/** What the page shows for one grid slot: the face it may show and why. */
+export function cellFace(cell, slot, st, ui, now) {
+  if (cell.card === "empty") return { kind: "empty", element: null };
+  if (cell.card === "active") return { kind: "active", element: cell.element };
+  const glimpse = ui.reveals && ui.reveals[slot];
+  if (glimpse && glimpse.until > now && glimpse.element) {
+    return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
+  }
+  if (cell.element) return { kind: "seen", element: cell.element }; // the teacher's view only
+  return { kind: "inert", element: null };
+}
+
+function isTrue(list, x) {
+  return Array.isArray(list) && list.includes(x);
+}
+
+function cardButton(doc, slot, cell, st, ui, now) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const face = cellFace(cell, slot, st, ui, now);
+  const cols = view.grid_cols || 1;
+  const row = Math.floor(slot / cols) + 1;
+  const col = (slot % cols) + 1;
+  const classes = ["ll-card", `ll-${face.kind}`];
+  let hint = "";
+  const phase = view.phase;
+  const targeting = ui.power && legal.powers && legal.powers[ui.power];
+  if (targeting && targeting.max > 0) {
+    if (isTrue(targeting.slots, slot)) classes.push("ll-candidate");
+    if (isTrue(ui.targets, slot)) classes.push("ll-chosen");
+  } else if (phase === "activation" && legal.actor !== undefined && legal.actor !== null) {
+    if (isTrue(legal.activate, slot)) { classes.push("ll-legal"); hint = "click to activate"; }
+    else if (isTrue(legal.deactivate, slot)) { classes.push("ll-legal"); hint = "click to deactivate (refund)"; }
+    else if (legal.blocked && legal.blocked[slot]) { classes.push("ll-blocked"); hint = legal.blocked[slot]; }
+  } else if (phase === "refill" && isTrue(legal.refill, slot)) {
+    classes.push("ll-legal");
+    hint = "click to place the next card here";
+  } else if (phase === "binding" && ui.source && cell.card !== "empty") {
+    classes.push("ll-legal");
+    hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
+  }
+  if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const look = face.element ? elementLook(face.element, els) : null;
+  const state = {
+    empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
+    glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
+  }[face.kind];
+  const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` +
+    (hint ? `. ${hint}` : "");
+  const attrs = {
+    type: "button", class: classes.join(" "), "data-act": "card", "data-slot": slot,
+    "data-card": cell.card, tabindex: slot === (ui.focus || 0) ? 0 : -1, "aria-label": label,
+    title: hint || null,
+  };
+  if (look) {
+    attrs["data-element"] = face.element;
+    attrs.style = `--ll-el:${look.colour};--ll-ink:${look.ink}`;
+  }
+  const body = [];
+  body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
+  if (look) {
+    body.push(h(doc, "span", { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol), h(doc, "span", { class: "ll-name" }, look.name)));
+  } else if (face.kind === "inert") {
+    body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
+  } else {
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+  }
+  body.push(tokenChips(doc, cell.tokens, els));
+  return h(doc, "button", attrs, body);
+}
+
+function deckPanel(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const top = view.deck.top;
+  const look = top ? elementLook(top, els) : null;
+  const refill = view.phase === "refill";
+  return h(doc, "section", { class: "ll-deck", "aria-label": "Leyline deck" },
+    h(doc, "div", { class: "ll-h" }, "Leyline deck"),
+    h(doc, "div", {
+      class: `ll-card ll-mini ${look ? "ll-active" : "ll-empty"}${refill ? " ll-next" : ""}`,
+      style: look ? `--ll-el:${look.colour};--ll-ink:${look.ink}` : null,
+      "data-element": top || null, role: "img",
+      "aria-label": look ? `Top card, face-up: ${look.name}` : "The deck is empty",
+    }, look ? h(doc, "span", { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol), h(doc, "span", { class: "ll-name" }, look.name)) : "—"),
+    h(doc, "div", { class: "ll-count" }, `${plural(view.deck.count, "card")} left`,
+      refill ? h(doc, "div", { class: "ll-note" }, "next to place") : null));
+}
+
+function countsLine(doc, counts, els, label) {
+  return h(doc, "div", { class: "ll-counts", "aria-label": `${label}: ` +
+    els.map((el) => `${counts[el] || 0} ${elementLook(el, els).name}`).join(", ") },
+  h(doc, "span", { class: "ll-k" }, label),
+  els.map((el) => {
+    const look = elementLook(el, els);
+    return h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}`,
+      "aria-hidden": "true" }, look.symbol, counts[el] || 0);
+  }));
+}
+
+function powerButton(doc, st, ui, pw, me) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const player = view.players[me];
+  const unlocked = isTrue(player.unlocked, pw.key);
+  const usable = legal.powers && legal.powers[pw.key] && legal.actor === me;
+  const used = isTrue(view.powers_used, pw.key) && view.active_player === me;
+  const need = info.thresholds ? info.thresholds[pw.tier] : "";
+  const tier = pw.tier === "minor" ? "Minor" : "Major";
+  const classes = ["ll-power", unlocked ? "ll-unlocked" : "ll-locked"];
+  if (usable) classes.push("ll-usable");
+  if (used) classes.push("ll-used");
+  if (ui.infoPower === pw.key) classes.push("ll-open");
+  const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" :
+    `locked until ${need} ${elementLook(pw.element, els).name}`;
+  return h(doc, "button", {
+    type: "button", class: classes.join(" "), "data-act": "power", "data-key": pw.key,
+    title: `${pw.name} (${tier}): ${pw.text}`, "aria-pressed": ui.infoPower === pw.key ? "true" : "false",
+    "aria-label": `${pw.name}, ${tier} power of ${elementLook(pw.element, els).name}, ${state}: ${pw.text}`,
+  }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
+}
+
+function studyPanel(doc, st, ui) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  const powers = info.powers || [];
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    const minor = powers.find((p) => p.element === el && p.tier === "minor");
+    const major = powers.find((p) => p.element === el && p.tier === "major");
+    const markers = player.markers[el] || 0;
+    const stacked = player.marker_tokens[el] || 0;
+    return h(doc, "tr", { "data-element": el },
+      h(doc, "th", { scope: "row" }, h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` },
+        look.symbol), " ", look.name),
+      h(doc, "td", { class: "ll-num", "data-study": el }, player.study[el] || 0),
+      h(doc, "td", {}, minor ? powerButton(doc, st, ui, minor, me) : "—"),
+      h(doc, "td", {}, major ? powerButton(doc, st, ui, major, me) : "—"),
+      h(doc, "td", { class: "ll-marker", "aria-label": `${plural(markers, "Spent " + look.name + " marker")} ` +
+        `with ${plural(stacked, "token")} stacked` },
+      markers ? `${look.symbol}×${markers}` : "—", stacked ? h(doc, "span", { class: "ll-stack" }, ` +${stacked} tok`) : null));
+  });
+  const name = playerName(info, me);
+  return h(doc, "section", { class: "ll-study", "aria-label": `${name}'s Study` },
+    h(doc, "table", {},
+      h(doc, "caption", {}, `${name}'s Study: `, h(doc, "strong", { "data-score": me }, player.score), " cards"),
+      h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Element"),
+        h(doc, "th", { scope: "col" }, "Cards"), h(doc, "th", { scope: "col" }, "Minor"),
+        h(doc, "th", { scope: "col" }, "Major"), h(doc, "th", { scope: "col" }, "Spent markers"))),
+      h(doc, "tbody", {}, rows)));
+}
+
+function powerInfo(doc, st, ui) {
+  const { legal, info } = st;
+  const pw = ui.infoPower && powerOf(info, ui.infoPower);
+  if (!pw) return null;
+  const spec = legal.powers && legal.powers[pw.key];
+  const why = legal.why_power ? (legal.why_power[pw.key] || legal.why_power["*"]) : null;
+  const parts = [
+    h(doc, "div", { class: "ll-h" }, `${pw.name} · ${pw.tier === "minor" ? "Minor" : "Major"} power`),
+    h(doc, "p", {}, pw.text),
+    h(doc, "p", { class: "ll-note" }, pw.instructions),
+  ];
+  if (spec) {
+    if (spec.max === 0) {
+      parts.push(h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "use-power" }, `Use ${pw.name}`));
+    } else {
+      const chosen = ui.power === pw.key ? ui.targets : [];
+      parts.push(h(doc, "p", { class: "ll-note" }, `Chosen: ${chosen.length ? listSlots(chosen) : "none yet"}.`));
+      if (spec.max > spec.min || spec.max > 1) {
+        parts.push(h(doc, "button", {
+          type: "button", class: "ll-btn ll-primary", "data-act": "use-power",
+          "aria-disabled": chosen.length >= spec.min ? null : "true",
+        }, `Use ${pw.name}`));
+      }
+    }
+  } else if (why) {
+    parts.push(h(doc, "p", { class: "ll-why" }, why));
+  } else if (legal.actor === null || legal.actor === undefined) {
+    parts.push(h(doc, "p", { class: "ll-why" }, "Powers are used on your own turn."));
+  }
+  parts.push(h(doc, "button", { type: "button", class: "ll-btn", "data-act": "close-power" }, "Close"));
+  return h(doc, "section", { class: "ll-powerinfo", "aria-label": `${pw.name} power` }, parts);
+}
+
+function bindingPanel(doc, st, ui) {
+  const { view, legal, info } = st;
+  if (view.phase !== "binding" || !legal.place) return null;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  const have = {
+    supply: (el) => `${view.supply[el] || 0} left · costs 1 from Study`,
+    marker: (el) => `${player.marker_tokens[el] || 0} stacked`,
+    pool: (el) => `${view.pool[el] || 0} in pool`,
+  };
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    return h(doc, "div", { class: "ll-bindrow", role: "group", "aria-label": `${look.name} token sources` },
+      h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol, " ", look.name),
+      ["supply", "marker", "pool"].map((src) => {
+        const why = legal.place[el] ? legal.place[el][src] : "unknown";
+        const ok = why === "";
+        const chosen = ui.source && ui.source.element === el && ui.source.source === src;
+        return h(doc, "button", {
+          type: "button", class: `ll-src${ok ? " ll-ok" : ""}${chosen ? " ll-chosen" : ""}`,
+          "data-act": "source", "data-element": el, "data-source": src,
+          "aria-pressed": chosen ? "true" : "false", "aria-disabled": ok ? null : "true",
+          title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
+          "aria-label": `${look.name} from the ${SOURCE_WORDS[src].toLowerCase()}: ${have[src](el)}${ok ? "" : `. Not now: ${why}`}`,
+        }, h(doc, "span", { class: "ll-srcname" }, SOURCE_WORDS[src]), h(doc, "span", { class: "ll-srchave" }, have[src](el)));
+      }));
+  });
+  return h(doc, "section", { class: "ll-binding", "aria-label": "Place Binding tokens" },
+    h(doc, "div", { class: "ll-h" }, "Binding tokens: pick an element and a source, then a card"), rows);
+}
+
+function scoreboard(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  if (view.players.length < 2) return null;
+  return h(doc, "section", { class: "ll-scores", "aria-label": "Scoreboard" },
+    h(doc, "table", {},
+      h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Player"),
+        els.map((el) => {
+          const look = elementLook(el, els);
+          return h(doc, "th", { scope: "col", title: look.name, "aria-label": look.name },
+            h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol));
+        }),
+        h(doc, "th", { scope: "col" }, "Spent"), h(doc, "th", { scope: "col" }, "Total"))),
+      h(doc, "tbody", {}, view.players.map((p, i) => h(doc, "tr", {
+        class: i === view.active_player && !view.is_over ? "ll-turn" : null,
+        "aria-current": i === view.active_player && !view.is_over ? "true" : null,
+      },
+      h(doc, "th", { scope: "row" }, i === view.active_player && !view.is_over ? "▶ " : "", p.name,
+        info.players && info.players[i] && info.players[i].bot ? h(doc, "span", { class: "ll-tag" }, " bot") : ""),
+      els.map((el) => h(doc, "td", { class: "ll-num" }, p.study[el] || 0)),
+      h(doc, "td", { class: "ll-num" }, Object.values(p.markers).reduce((a, b) => a + b, 0)),
+      h(doc, "td", { class: "ll-num", "data-score": i }, h(doc, "strong", {}, p.score)))))));
+}
+
+function gameOverPanel(doc, st) {
+  const { view, info } = st;
+  if (!view.is_over) return null;
+  const winners = (view.winners || []).map((p) => (view.players[p] ? view.players[p].name : playerName(info, p)));
+  const solo = view.players.length === 1;
+  return h(doc, "section", { class: "ll-over", role: "status", "aria-label": "Game over" },
+    h(doc, "div", { class: "ll-h" }, "Game over"),
+    h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason] || view.end_reason}, after turn ${view.turn}.`),
+    h(doc, "ul", {}, view.players.map((p, i) => h(doc, "li", { "data-final": i },
+      `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " 🏆 winner" : ""))),
+    h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.`
+      : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
+}
+
+/**
+ * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
+ * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
+ * focus, log). Pure: no side effects, no model access.
+ */
+export function renderBoard(st, ui, doc, now = 0) {
+  const { view, legal, info } = st;
+  if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
+  const els = info.elements || view.elements || [];
+  const bots = (info.players || []).some((p) => p.bot);
+  const teacher = view.viewer === null;
+  const left = view.activations ? view.activations.limit - view.activations.used : 0;
+  const canAct = legal.actor !== null && legal.actor !== undefined && !view.is_over;
+  const grid = h(doc, "div", {
+    class: "ll-grid", role: "group", style: `--ll-cols:${view.grid_cols}`,
+    "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. ` +
+      "Arrow keys move between cards; Enter or Space clicks.",
+  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
+  const endBtn = canAct ? h(doc, "button", {
+    type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    "data-act": "end", "aria-disabled": legal.end ? null : "true",
+    title: legal.end ? null : "Every empty slot must be refilled first",
+  }, endLabel(view)) : null;
+  const status = h(doc, "header", { class: "ll-status" },
+    h(doc, "span", { class: "ll-phase", "data-phase": view.phase }, PHASE_TITLES[view.phase] || view.phase),
+    h(doc, "span", { class: "ll-turn" }, `Turn ${view.turn}`,
+      view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""),
+    view.phase === "activation" && !view.is_over ? h(doc, "span", { class: "ll-acts", "aria-label": `${left} activations left` },
+      `Activations left: ${left}/${view.activations.limit}`) : null,
+    (view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
+    teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null);
+  const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
+  const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
+  const errorBox = h(doc, "div", { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
+    problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null);
+  const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
+    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
+    bots ? h(doc, "label", { class: "ll-pace" }, "Bot pace ",
+      h(doc, "select", { "data-act": "pace", "aria-label": "Bot pace" },
+        [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"], ["paused", "paused"]].map(([v, t]) =>
+          h(doc, "option", { value: v, selected: (ui.paused ? "paused" : String(st.bot_delay_ms)) === v }, t)))) : null,
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null);
+  const side = h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
+    h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
+      countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool")));
+  const log = h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
+    (ui.log || []).map((line) => h(doc, "li", {}, line)));
+  return h(doc, "div", {
+    class: `leyline${teacher ? " ll-is-teacher" : ""}`, "data-mode": st.mode || "play",
+    "data-phase": view.phase, "data-step": legal.step === undefined ? "" : legal.step,
+    "data-ack": st.ack === undefined ? "" : st.ack, "data-turn": view.turn,
+  },
+  status, prompt, errorBox,
+  h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
+  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
+  studyPanel(doc, st, ui), scoreboard(doc, st), log);
+}
+
+// ------------------------------------------------------------------------------ play mode
+const LOG_LINES = 6;
+
+/** Fresh page-side state: nothing here is a rule, only what the player is in the middle of. */
+export function newUi() {
+  return {
+    pending: null, power: null, targets: [], infoPower: null, source: null,
+    focus: 0, reveals: {}, log: [], hint: "", paused: false, dismissed: null,
+  };
+}
+
+/** Take in a batch of events: brief reveals and log lines. */
+export function absorbEvents(ui, items, info, now, revealMs, viewer) {
+  const lines = [];
+  for (const ev of items || []) {
+    if (ev.type === "reveal" && ev.element) {
+      ui.reveals[ev.slot] = { element: ev.element, cause: ev.cause, until: now + revealMs };
+    } else if (ev.type === "collect" || ev.type === "tide") {
+      for (const s of ev.slots || [ev.slot]) delete ui.reveals[s];
+    } else if (ev.type === "swap") {
+      const [a, b] = ev.slots;
+      const ra = ui.reveals[a];
+      const rb = ui.reveals[b];
+      delete ui.reveals[a];
+      delete ui.reveals[b];
+      if (rb) ui.reveals[a] = rb;
+      if (ra) ui.reveals[b] = ra;
+    }
+    const line = describeEvent(ev, info, viewer);
+    if (line) lines.push(line);
+  }
+  if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {
+    lines.unshift("The grid was dealt face-up: remember it!");
+  }
+  ui.log = ui.log.concat(lines).slice(-LOG_LINES);
+}
+
+function dropStale(ui, st) {
+  const { view, legal } = st;
+  if (ui.power && !(legal.powers && legal.powers[ui.power])) {
+    ui.power = null;
+    ui.targets = [];
+  }
+  if (ui.infoPower && view.phase === "game_over") ui.infoPower = null;
+  if (ui.source) {
+    const why = legal.place && legal.place[ui.source.element] && legal.place[ui.source.element][ui.source.source];
+    if (why !== "") ui.source = null;
+  }
+  for (const [slot, r] of Object.entries(ui.reveals)) {
+    const cell = view.grid && view.grid[slot];
+    if (!cell || cell.card !== "inert") delete ui.reveals[slot];
+    else if (r.until <= Date.now()) delete ui.reveals[slot];
+  }
+  const size = view.grid ? view.grid.length : 1;
+  if (ui.focus >= size) ui.focus = 0;
+}
+
+function playMode({ model, el }) {
+  const doc = el.ownerDocument;
+  let root = doc.createElement("div");
+  root.className = "leyline";
+  el.appendChild(root);
+  const ui = newUi();
+  let seenSeq = null;
+  let lastAck = model.get("ack");
+  let revealTimer = null;
+  let botTimer = null;
+  let botStep = null;
+  let queued = false;
+  let alive = true;
+
+  const state = () => ({
+    mode: model.get("mode"), view: model.get("view") || {}, legal: model.get("legal") || {},
+    info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
+    bot_delay_ms: model.get("bot_delay_ms"),
+  });
+
+  function paint() {
+    queued = false;
+    if (!alive) return;
+    const st = state();
+    const now = Date.now();
+    root = morph(root, renderBoard(st, ui, doc, now));
+    clearTimeout(revealTimer);
+    const ends = Object.values(ui.reveals).map((r) => r.until).filter((t) => t > now);
+    if (ends.length) revealTimer = setTimeout(() => { pruneReveals(); paint(); }, Math.min(...ends) - now + 5);
+  }
+
+  function pruneReveals() {
+    const now = Date.now();
+    for (const [slot, r] of Object.entries(ui.reveals)) if (r.until <= now) delete ui.reveals[slot];
+  }
+
+  function schedule() {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(paint);
+    }
+  }
+
+  function takeEvents() {
+    const ev = model.get("events") || {};
+    if (ev.seq === seenSeq) return;
+    seenSeq = ev.seq;
+    const view = model.get("view") || {};
+    absorbEvents(ui, ev.items, model.get("info") || {}, Date.now(), model.get("reveal_ms") || 0, view.viewer);
+  }
+
+  function pace() {
+    const legal = model.get("legal") || {};
+    const view = model.get("view") || {};
+    if (!legal.bot || view.is_over || ui.paused) {
+      clearTimeout(botTimer);
+      botTimer = null;
+      botStep = null;
+      return;
+    }
+    if (botStep === legal.step) return; // already asked (or asking) for this move
+    clearTimeout(botTimer);
+    botStep = legal.step;
+    botTimer = setTimeout(() => {
+      botTimer = null;
+      if (alive) model.send({ type: "bot_step", step: legal.step });
+    }, Math.max(0, Number(model.get("bot_delay_ms")) || 0));
+  }
+
+  function onChange() {
+    const ack = model.get("ack");
+    if (ack !== lastAck) {
+      lastAck = ack;
+      ui.pending = null;
+      ui.dismissed = null; // a repeated refusal is news again
+    }
+    takeEvents();
+    dropStale(ui, state());
+    schedule();
+    pace();
+  }
+
+  function send(action, pending) {
+    const legal = model.get("legal") || {};
+    ui.hint = "";
+    ui.pending = pending;
+    model.send({ type: "action", action, step: legal.step });
+  }
+
+  function hint(text) {
+    ui.hint = text;
+    schedule();
+  }
+
+  function onCard(slot, button) {
+    const st = state();
+    const { view, legal } = st;
+    if (view.is_over) return hint("The game is over.");
+    if (legal.bot) return hint(`Wait: ${playerName(st.info, view.active_player)} (bot) is playing.`);
+    if (legal.actor === null || legal.actor === undefined) {
+      return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
+    }
+    const mark = () => button && button.classList.add("ll-pending");
+    if (view.phase === "abilities") {
+      const spec = ui.power && legal.powers && legal.powers[ui.power];
+      if (!spec || spec.max === 0) return hint("In Phase 1 click a power in your Study first (or End Phase 1).");
+      ui.targets = ui.targets.includes(slot) ? ui.targets.filter((t) => t !== slot) : ui.targets.concat([slot]);
+      if (ui.targets.length >= spec.max) return usePower();
+      ui.hint = "";
+      return schedule();
+    }
+    const cell = view.grid[slot];
+    if (view.phase === "activation") {
+      mark();
+      return send({ type: cell.card === "active" ? "deactivate" : "activate", slot }, { slot });
+    }
+    if (view.phase === "refill") {
+      mark();
+      return send({ type: "refill", slot }, { slot });
+    }
+    if (view.phase === "binding") {
+      if (!ui.source) return hint("Pick an element and a source below first, then click a card.");
+      mark();
+      return send({ type: "place_token", slot, element: ui.source.element, source: ui.source.source }, { slot });
+    }
+    return undefined;
+  }
+
+  function usePower() {
+    const key = ui.power || ui.infoPower;
+    const pw = powerOf(model.get("info"), key);
+    if (!pw) return;
+    const targets = (ui.power === key ? ui.targets : []).slice().sort((a, b) => a - b);
+    send({ type: "use_power", element: pw.element, tier: pw.tier, targets }, { act: "power" });
+    ui.power = null;
+    ui.targets = [];
+    ui.infoPower = null;
+    schedule();
+  }
+
+  function onPower(key) {
+    const legal = model.get("legal") || {};
+    ui.hint = "";
+    if (ui.infoPower === key && !ui.power) {
+      ui.infoPower = null;
+      return schedule();
+    }
+    ui.infoPower = key;
+    const spec = legal.powers && legal.powers[key];
+    ui.power = spec && spec.max > 0 ? key : null;
+    ui.targets = [];
+    return schedule();
+  }
+
+  function onSource(button) {
+    const legal = model.get("legal") || {};
+    const element = button.getAttribute("data-element");
+    const source = button.getAttribute("data-source");
+    const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
+    if (why) return hint(why);
+    const same = ui.source && ui.source.element === element && ui.source.source === source;
+    ui.source = same ? null : { element, source };
+    ui.hint = "";
+    return schedule();
+  }
+
+  function onClick(event) {
+    const button = event.target.closest("[data-act]");
+    if (!button || !root.contains(button)) return;
+    const act = button.getAttribute("data-act");
+    if (act === "card") {
+      const slot = Number(button.getAttribute("data-slot"));
+      ui.focus = slot;
+      onCard(slot, button);
+    } else if (act === "end") {
+      button.classList.add("ll-pending");
+      ui.power = null;
+      ui.infoPower = null;
+      send({ type: "end_phase" }, { act: "end" });
+    } else if (act === "power") {
+      onPower(button.getAttribute("data-key"));
+    } else if (act === "use-power") {
+      if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
+      usePower();
+    } else if (act === "close-power" || act === "cancel") {
+      ui.power = null;
+      ui.targets = [];
+      ui.infoPower = null;
+      schedule();
+    } else if (act === "source") {
+      onSource(button);
+    } else if (act === "dismiss") {
+      ui.hint = "";
+      ui.dismissed = model.get("error") || null;
+      schedule();
+    } else if (act === "bot-step") {
+      const legal = model.get("legal") || {};
+      model.send({ type: "bot_step", step: legal.step });
+    }
+  }
+
+  function onInput(event) {
+    const target = event.target;
+    if (!target || target.getAttribute("data-act") !== "pace") return;
+    if (target.value === "paused") {
+      ui.paused = true;
+    } else {
+      ui.paused = false;
+      model.set("bot_delay_ms", Number(target.value));
+      model.save_changes();
+    }
+    botStep = null;
+    pace();
+    schedule();
+  }
+
+  function onKey(event) {
+    if (event.key === "Escape") {
+      if (ui.power || ui.infoPower || ui.source || ui.hint) {
+        ui.power = null;
+        ui.targets = [];
+        ui.infoPower = null;
+        ui.source = null;
+        ui.hint = "";
+        schedule();
+        event.preventDefault();
+      }
+      return;
+    }
+    const card = event.target.closest && event.target.closest("[data-act=card]");
+    if (!card) return;
+    const view = model.get("view") || {};
+    const cols = view.grid_cols || 1;
+    const size = (view.grid || []).length;
+    const slot = Number(card.getAttribute("data-slot"));
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+    let next = null;
+    if (event.key in moves) next = slot + moves[event.key];
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = size - 1;
+    if (next === null) return;
+    event.preventDefault();
+    if (next < 0 || next >= size) return;
+    ui.focus = next;
+    paint();
+    const target = root.querySelector(`[data-act=card][data-slot="${next}"]`);
+    if (target) target.focus();
+  }
+
+  root.addEventListener("click", onClick);
+  root.addEventListener("change", onInput);
+  root.addEventListener("keydown", onKey);
+  model.on("change", onChange);
+  onChange();
+  paint();
+
+  return () => {
+    alive = false;
+    clearTimeout(revealTimer);
+    clearTimeout(botTimer);
+    model.off("change", onChange);
+    root.removeEventListener("click", onClick);
+    root.removeEventListener("change", onInput);
+    root.removeEventListener("keydown", onKey);
+    root.remove();
+  };
+}
+
+// ------------------------------------------------------------------------------ entry point
+/** Front-end modes by the `mode` trait; later modes (replay, lesson) register here. */
+export const MODES = { play: playMode };
+
+function render({ model, el }) {
+  const mode = model.get("mode");
+  const impl = MODES[mode] || MODES.play;
+  return impl({ model, el });
+}
+
 export default { render };

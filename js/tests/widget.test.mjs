@@ -1,0 +1,427 @@
+// Unit tests of the Leyline front-end's rendering logic: jsdom and a fake anywidget model.
+// Run with `node --test js/tests/` from the repository root (jsdom is in node_modules).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { JSDOM } from "jsdom";
+
+import widget, {
+  MODES, absorbEvents, cellFace, describeAction, describeEvent, elementLook, morph, newUi,
+  promptFor, renderBoard,
+} from "../widget.js";
+
+const ELEMENTS = ["fire", "water", "earth", "wind"];
+
+function dom() {
+  const { window } = new JSDOM("<!DOCTYPE html><body></body>", { pretendToBeVisual: true });
+  return window;
+}
+
+function counts(v = 0) {
+  return Object.fromEntries(ELEMENTS.map((e) => [e, v]));
+}
+
+function player(name, extra = {}) {
+  return {
+    name, study: counts(), markers: counts(), marker_tokens: counts(), score: 0, unlocked: [],
+    ...extra,
+  };
+}
+
+/** A view like Game.observation(0) of a fresh solo game, with overrides. */
+function makeView(extra = {}) {
+  return {
+    viewer: 0, phase: "activation", turn: 1, active_player: 0, elements: ELEMENTS,
+    grid_rows: 3, grid_cols: 4, deck: { count: 36, top: "wind" },
+    grid: Array.from({ length: 12 }, () => ({ card: "inert", element: null, tokens: {} })),
+    players: [player("Ada")], supply: counts(5), pool: counts(), activations: { used: 0, limit: 3 },
+    collect_threshold: 2, effects: [], powers_used: [], is_over: false, end_reason: null,
+    scores: [0], winners: [], ...extra,
+  };
+}
+
+const POWERS = [
+  ["fire", "minor", "Spark"], ["fire", "major", "Wildfire"], ["water", "minor", "Ripple"],
+  ["water", "major", "Tide"], ["earth", "minor", "Unbind"], ["earth", "major", "Sanctuary"],
+  ["wind", "minor", "Whisper"], ["wind", "major", "Gale"],
+].map(([element, tier, name]) => ({
+  element, tier, name, key: `${element}:${tier}`, text: `${name} text.`, instructions: `How to use ${name}.`,
+}));
+
+function makeInfo(players = [{ name: "Ada", bot: null }]) {
+  return {
+    elements: ELEMENTS, players, powers: POWERS, thresholds: { minor: 2, major: 5 },
+    activations: 3, collect_threshold: 2, turn_limit: null,
+  };
+}
+
+function allSlots() {
+  return Array.from({ length: 12 }, (_, i) => i);
+}
+
+function makeState(extra = {}) {
+  return {
+    mode: "play", view: makeView(), info: makeInfo(), error: "", ack: 0, bot_delay_ms: 800,
+    reveal_ms: 1500, viewer: "active",
+    legal: { step: 0, actor: 0, end: true, activate: allSlots(), deactivate: [], blocked: {}, powers: {}, why_power: {} },
+    events: { seq: 1, step: 0, items: [] },
+    ...extra,
+  };
+}
+
+/** The part of anywidget's model API that the front-end uses. */
+class FakeModel {
+  constructor(state) {
+    this.state = { ...state };
+    this.handlers = new Map();
+    this.sent = [];
+    this.saved = 0;
+  }
+  get(key) { return this.state[key]; }
+  set(key, value) { this.state[key] = value; }
+  save_changes() { this.saved += 1; }
+  send(msg) { this.sent.push(msg); }
+  on(name, cb) {
+    if (!this.handlers.has(name)) this.handlers.set(name, new Set());
+    this.handlers.get(name).add(cb);
+  }
+  off(name, cb) { this.handlers.get(name)?.delete(cb); }
+  listeners() { return [...this.handlers.values()].reduce((n, s) => n + s.size, 0); }
+  /** What the kernel does: set several traits at once, then fire change events. */
+  update(patch) {
+    Object.assign(this.state, patch);
+    for (const key of Object.keys(patch)) this.handlers.get(`change:${key}`)?.forEach((cb) => cb());
+    this.handlers.get("change")?.forEach((cb) => cb());
+  }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function mount(state) {
+  const window = dom();
+  const el = window.document.createElement("div");
+  window.document.body.appendChild(el);
+  const model = new FakeModel(state);
+  const cleanup = widget.render({ model, el });
+  return { window, el, model, cleanup };
+}
+
+function card(el, slot) {
+  return el.querySelector(`[data-act=card][data-slot="${slot}"]`);
+}
+
+test("default export is {render} and modes dispatch on the mode trait", () => {
+  assert.equal(typeof widget.render, "function");
+  assert.deepEqual(Object.keys(widget), ["render"]);
+  assert.equal(typeof MODES.play, "function");
+  const { el, cleanup } = mount(makeState({ mode: "no-such-mode" }));
+  assert.ok(el.querySelector(".leyline .ll-grid"), "unknown modes fall back to play");
+  cleanup();
+});
+
+test("every element has a distinct symbol and colour; unknown elements get spares", () => {
+  const looks = ELEMENTS.map((e) => elementLook(e, ELEMENTS));
+  assert.equal(new Set(looks.map((l) => l.symbol)).size, 4);
+  assert.equal(new Set(looks.map((l) => l.colour)).size, 4);
+  assert.equal(looks[0].name, "Fire");
+  const odd = elementLook("aether", [...ELEMENTS, "aether"]);
+  assert.ok(odd.symbol && odd.colour);
+  assert.equal(odd.name, "Aether");
+});
+
+test("inert cards never carry their element in the DOM; active cards do", () => {
+  const window = dom();
+  const grid = makeView().grid.slice();
+  grid[2] = { card: "active", element: "water", tokens: {} };
+  grid[5] = { card: "inert", element: null, tokens: { fire: 2 } };
+  grid[7] = { card: "empty", element: null, tokens: {} };
+  const st = makeState({ view: makeView({ grid, deck: { count: 36, top: null } }) });
+  const root = renderBoard(st, newUi(), window.document, 0);
+  const cards = root.querySelectorAll("[data-act=card]");
+  assert.equal(cards.length, 12);
+  for (const c of cards) {
+    if (c.getAttribute("data-card") !== "active") assert.equal(c.getAttribute("data-element"), null);
+  }
+  assert.equal(cards[2].getAttribute("data-element"), "water");
+  assert.match(cards[2].getAttribute("aria-label"), /activated Water card/);
+  assert.match(cards[5].getAttribute("aria-label"), /bound by 2 Fire tokens/);
+  assert.equal(cards[5].querySelector(".ll-token").textContent, "▲×2");
+  assert.equal(cards[7].getAttribute("data-card"), "empty");
+  // The grid's words mention water only once (the active card): nothing leaks elsewhere.
+  const gridText = root.querySelector(".ll-grid").outerHTML;
+  assert.equal((gridText.match(/Water/g) || []).length, 2); // aria-label and face name
+});
+
+test("the teacher view shows inert cards' elements, marked as inert", () => {
+  const window = dom();
+  const grid = makeView().grid.map((c, i) => ({ ...c, element: ELEMENTS[i % 4] }));
+  const st = makeState({ view: makeView({ viewer: null, grid }) });
+  const root = renderBoard(st, newUi(), window.document, 0);
+  const c0 = root.querySelector('[data-slot="0"]');
+  assert.equal(c0.getAttribute("data-element"), "fire");
+  assert.ok(c0.classList.contains("ll-seen"));
+  assert.match(root.querySelector(".ll-status").textContent, /Teacher view/);
+});
+
+test("a click sends the action and marks the card pending at once; the reply clears it", async () => {
+  const { el, model, cleanup } = mount(makeState());
+  const c3 = card(el, 3);
+  c3.click();
+  assert.ok(c3.classList.contains("ll-pending"), "pending is shown synchronously, before any reply");
+  assert.deepEqual(model.sent, [{ type: "action", action: { type: "activate", slot: 3 }, step: 0 }]);
+  await tick();
+  assert.ok(card(el, 3).classList.contains("ll-pending"), "a repaint keeps the pending mark");
+  const grid = makeView().grid.slice();
+  grid[3] = { card: "active", element: "earth", tokens: {} };
+  model.update({
+    view: makeView({ grid, activations: { used: 1, limit: 3 } }), ack: 1,
+    legal: { step: 1, actor: 0, end: true, activate: allSlots().filter((s) => s !== 3), deactivate: [3], blocked: {}, powers: {}, why_power: {} },
+  });
+  await tick();
+  assert.equal(card(el, 3), c3, "the same node is kept (no flicker, focus survives)");
+  assert.ok(!c3.classList.contains("ll-pending"));
+  assert.equal(c3.getAttribute("data-element"), "earth");
+  c3.click();
+  assert.deepEqual(model.sent[1].action, { type: "deactivate", slot: 3 });
+  assert.match(el.querySelector(".ll-acts").textContent, /2\/3/);
+  cleanup();
+});
+
+test("a refusal is shown in words, and a repeated refusal clears the pending mark", async () => {
+  const { el, model, cleanup } = mount(makeState());
+  card(el, 1).click();
+  model.update({ error: "Slot 1 is bound by 1 fire token and your Study holds 0 fire.", ack: 1 });
+  await tick();
+  const alert = el.querySelector("[role=alert]");
+  assert.match(alert.textContent, /bound by 1 fire token/);
+  card(el, 1).click();
+  assert.ok(card(el, 1).classList.contains("ll-pending"));
+  model.update({ ack: 2 }); // same error text: only ack changes
+  await tick();
+  assert.ok(!card(el, 1).classList.contains("ll-pending"));
+  el.querySelector("[data-act=dismiss]").click();
+  await tick();
+  assert.ok(el.querySelector("[role=alert]").classList.contains("ll-hidden"));
+  cleanup();
+});
+
+test("brief reveals show the element for reveal_ms, then the DOM forgets it", async () => {
+  const items = [0, 1, 2].map((slot) => ({ type: "reveal", slot, element: ELEMENTS[slot], cause: "setup", visible_to: "all" }));
+  const { el, model, cleanup } = mount(makeState({ reveal_ms: 60, events: { seq: 1, step: 0, items } }));
+  await tick();
+  assert.equal(card(el, 1).getAttribute("data-element"), "water");
+  assert.ok(card(el, 1).classList.contains("ll-glimpse"));
+  await sleep(120);
+  for (const s of [0, 1, 2]) {
+    assert.equal(card(el, s).getAttribute("data-element"), null);
+    assert.ok(!/Water|Fire|Earth/.test(card(el, s).outerHTML));
+  }
+  // A peek hidden from this viewer (element null) reveals nothing.
+  model.update({ events: { seq: 2, step: 1, items: [{ type: "reveal", slot: 4, element: null, cause: "whisper", visible_to: [1] }] } });
+  await tick();
+  assert.equal(card(el, 4).getAttribute("data-element"), null);
+  assert.match(el.querySelector(".ll-log").textContent, /hidden from you/);
+  cleanup();
+});
+
+test("refill: empty slots are clickable, the deck's next card is highlighted", async () => {
+  const grid = makeView().grid.slice();
+  grid[4] = { card: "empty", element: null, tokens: {} };
+  const view = makeView({ phase: "refill", grid, deck: { count: 20, top: "fire" } });
+  const { el, model, cleanup } = mount(makeState({ view, legal: { step: 5, actor: 0, end: false, refill: [4], powers: {}, why_power: {} } }));
+  assert.ok(card(el, 4).classList.contains("ll-legal"));
+  assert.ok(el.querySelector(".ll-deck .ll-next"));
+  assert.equal(el.querySelector(".ll-deck [data-element]").getAttribute("data-element"), "fire");
+  assert.match(el.querySelector(".ll-prompt").textContent, /next card \(▲ Fire\)/);
+  card(el, 4).click();
+  assert.deepEqual(model.sent.at(-1), { type: "action", action: { type: "refill", slot: 4 }, step: 5 });
+  assert.equal(el.querySelector("[data-act=end]").getAttribute("aria-disabled"), "true");
+  cleanup();
+});
+
+test("binding: pick element and source (with reasons for the others), then a card", async () => {
+  const view = makeView({ phase: "binding", players: [player("Ada", { study: { ...counts(), fire: 2 } })] });
+  const place = Object.fromEntries(ELEMENTS.map((e) => [e, {
+    supply: e === "fire" ? "" : `Your Study holds no ${e}.`, marker: "No tokens stacked.", pool: "The Token Pool holds none.",
+  }]));
+  const { el, model, cleanup } = mount(makeState({ view, legal: { step: 9, actor: 0, end: true, place, powers: {}, why_power: {} } }));
+  card(el, 2).click();
+  await tick();
+  assert.match(el.querySelector("[role=alert]").textContent, /Pick an element and a source/);
+  assert.equal(model.sent.length, 0);
+  const water = el.querySelector('[data-act=source][data-element=water][data-source=supply]');
+  assert.equal(water.getAttribute("aria-disabled"), "true");
+  water.click();
+  await tick();
+  assert.match(el.querySelector("[role=alert]").textContent, /holds no water/);
+  el.querySelector('[data-act=source][data-element=fire][data-source=supply]').click();
+  await tick();
+  assert.equal(el.querySelector('[data-element=fire][data-source=supply]').getAttribute("aria-pressed"), "true");
+  card(el, 2).click();
+  assert.deepEqual(model.sent.at(-1).action, { type: "place_token", slot: 2, element: "fire", source: "supply" });
+  el.querySelector("[data-act=end]").click();
+  assert.deepEqual(model.sent.at(-1).action, { type: "end_phase" });
+  cleanup();
+});
+
+test("powers: locked below the threshold, hover text, click to read and use with targets", async () => {
+  const p = player("Ada", { study: { ...counts(), water: 2, fire: 2 }, unlocked: ["fire:minor", "water:minor"] });
+  const view = makeView({ phase: "abilities", players: [p] });
+  const legal = {
+    step: 3, actor: 0, end: true, powers: { "water:minor": { min: 2, max: 2, slots: allSlots() }, "fire:minor": { min: 0, max: 0, slots: [] } },
+    why_power: { "earth:minor": "Unbind unlocks at 2 earth in your Study, and you have 0." },
+  };
+  const { el, model, cleanup } = mount(makeState({ view, legal }));
+  const unbind = el.querySelector('[data-key="earth:minor"]');
+  assert.ok(unbind.classList.contains("ll-locked"));
+  assert.equal(unbind.textContent, "Minor 2");
+  assert.equal(unbind.getAttribute("title"), "Unbind (Minor): Unbind text.");
+  assert.ok(el.querySelector('[data-key="earth:major"]').textContent.includes("Major 5"));
+  unbind.click();
+  await tick();
+  assert.match(el.querySelector(".ll-powerinfo").textContent, /How to use Unbind.*unlocks at 2 earth/);
+  const ripple = el.querySelector('[data-key="water:minor"]');
+  assert.ok(ripple.classList.contains("ll-usable"));
+  ripple.click();
+  await tick();
+  assert.match(el.querySelector(".ll-prompt").textContent, /Ripple: click 2 cards/);
+  card(el, 7).click();
+  await tick();
+  assert.ok(card(el, 7).classList.contains("ll-chosen"));
+  assert.equal(model.sent.length, 0);
+  card(el, 2).click();
+  assert.deepEqual(model.sent.at(-1).action, { type: "use_power", element: "water", tier: "minor", targets: [2, 7] });
+  await tick();
+  el.querySelector('[data-key="fire:minor"]').click();
+  await tick();
+  el.querySelector("[data-act=use-power]").click();
+  assert.deepEqual(model.sent.at(-1).action, { type: "use_power", element: "fire", tier: "minor", targets: [] });
+  cleanup();
+});
+
+test("keyboard: one tab stop in the grid, arrows move it, Enter clicks", async () => {
+  const { window, el, model, cleanup } = mount(makeState());
+  const stops = [...el.querySelectorAll("[data-act=card]")].filter((c) => c.tabIndex === 0);
+  assert.equal(stops.length, 1);
+  card(el, 0).focus();
+  const key = (k) => window.document.activeElement.dispatchEvent(new window.KeyboardEvent("keydown", { key: k, bubbles: true }));
+  key("ArrowRight");
+  assert.equal(window.document.activeElement.getAttribute("data-slot"), "1");
+  key("ArrowDown");
+  assert.equal(window.document.activeElement.getAttribute("data-slot"), "5");
+  key("ArrowLeft");
+  key("ArrowUp");
+  assert.equal(window.document.activeElement.getAttribute("data-slot"), "0");
+  key("ArrowUp"); // off the grid: stays
+  assert.equal(window.document.activeElement.getAttribute("data-slot"), "0");
+  key("End");
+  assert.equal(window.document.activeElement.getAttribute("data-slot"), "11");
+  assert.equal(card(el, 11).tabIndex, 0);
+  assert.equal(card(el, 0).tabIndex, -1);
+  // Buttons: Enter/Space produce a click natively in browsers; the click is what we handle.
+  window.document.activeElement.click();
+  assert.deepEqual(model.sent.at(-1).action, { type: "activate", slot: 11 });
+  for (const b of el.querySelectorAll("button")) assert.ok(b.getAttribute("aria-label") || b.textContent.trim(), "every button has a name");
+  cleanup();
+});
+
+test("bots: the page asks for each bot move after the delay, once per step", async () => {
+  const info = makeInfo([{ name: "Ada", bot: null }, { name: "Greedy bot", bot: "greedy" }]);
+  const view = makeView({ active_player: 1, players: [player("Ada"), player("Greedy bot")] });
+  const legal = { step: 4, actor: null, bot: "greedy" };
+  const { el, model, cleanup } = mount(makeState({ info, view, legal, bot_delay_ms: 30 }));
+  assert.match(el.querySelector(".ll-prompt").textContent, /Greedy bot \(bot\) is playing/);
+  assert.ok(el.querySelector(".ll-scores"), "several players get a scoreboard");
+  card(el, 0).click();
+  assert.equal(model.sent.length, 0, "no human move on a bot's turn");
+  await sleep(10);
+  assert.equal(model.sent.length, 0, "the page waits out the delay");
+  await sleep(50);
+  assert.deepEqual(model.sent, [{ type: "bot_step", step: 4 }]);
+  model.update({ ack: 1, legal: { ...legal } }); // an unrelated update for the same step
+  await sleep(60);
+  assert.equal(model.sent.length, 1, "one request per step");
+  model.update({ ack: 2, legal: { step: 5, actor: null, bot: "greedy" } });
+  const select = el.querySelector("select[data-act=pace]");
+  select.value = "paused";
+  select.dispatchEvent(new el.ownerDocument.defaultView.Event("change", { bubbles: true }));
+  await sleep(60);
+  assert.equal(model.sent.length, 1, "paused: no request");
+  el.querySelector("[data-act=bot-step]").click();
+  assert.deepEqual(model.sent.at(-1), { type: "bot_step", step: 5 });
+  select.value = "300";
+  select.dispatchEvent(new el.ownerDocument.defaultView.Event("change", { bubbles: true }));
+  assert.equal(model.get("bot_delay_ms"), 300);
+  assert.equal(model.saved, 1);
+  cleanup();
+});
+
+test("cleanup stops timers, listeners and pending bot requests", async () => {
+  const info = makeInfo([{ name: "Greedy bot", bot: "greedy" }]);
+  const { el, model, cleanup } = mount(makeState({ info, legal: { step: 0, actor: null, bot: "greedy" }, bot_delay_ms: 20 }));
+  assert.ok(model.listeners() > 0);
+  cleanup();
+  assert.equal(model.listeners(), 0);
+  assert.equal(el.children.length, 0);
+  await sleep(40);
+  assert.equal(model.sent.length, 0);
+});
+
+test("game over: scores, winners, turns and the reason", () => {
+  const window = dom();
+  const view = makeView({
+    phase: "game_over", is_over: true, end_reason: "deck", turn: 14, winners: [1],
+    players: [player("Ada", { score: 5 }), player("Greedy bot", { score: 9 })], scores: [5, 9],
+  });
+  const st = makeState({ view, legal: { step: 80, actor: null } });
+  const root = renderBoard(st, newUi(), window.document, 0);
+  const over = root.querySelector(".ll-over");
+  assert.match(over.textContent, /deck was empty, after turn 14/);
+  assert.match(over.textContent, /Winner: Greedy bot\./);
+  assert.match(over.textContent, /Greedy bot: 9 cards/);
+  assert.equal(root.querySelector("[data-act=end]"), null);
+});
+
+test("morph keeps nodes, updates text and attributes, adds and removes children", () => {
+  const window = dom();
+  const d = window.document;
+  const a = d.createElement("div");
+  a.innerHTML = '<button class="x" data-k="1">one</button><span>gone</span>';
+  d.body.appendChild(a);
+  const keep = a.firstChild;
+  keep.focus();
+  const b = d.createElement("div");
+  b.innerHTML = '<button class="y">two</button><i>new</i><b>more</b>';
+  morph(a, b);
+  assert.equal(a.firstChild, keep);
+  assert.equal(keep.className, "y");
+  assert.equal(keep.getAttribute("data-k"), null);
+  assert.equal(keep.textContent, "two");
+  assert.equal(d.activeElement, keep);
+  assert.equal(a.innerHTML, '<button class="y">two</button><i>new</i><b>more</b>');
+});
+
+test("words for actions, events and prompts", () => {
+  const info = makeInfo();
+  assert.equal(describeAction({ type: "activate", slot: 3 }, info), "Activate slot 3");
+  assert.equal(describeAction({ type: "use_power", element: "water", tier: "minor", targets: [1, 4] }, info), "Use Ripple on slots 1 and 4");
+  assert.equal(describeAction({ type: "place_token", slot: 0, element: "fire", source: "pool" }, info),
+    "Place a ▲ Fire token on slot 0 (from the token pool)");
+  assert.equal(describeEvent({ type: "collect", player: 0, element: "earth", slots: [1, 2], count: 2 }, info), "Ada collected 2 ■ Earth");
+  assert.equal(describeEvent({ type: "phase", phase: "binding" }, info), null);
+  const st = makeState();
+  assert.match(promptFor(st, newUi()), /3 of 3 left/);
+  assert.match(promptFor(makeState({ legal: { step: 0, actor: null } }), newUi()), /Waiting for Ada/);
+});
+
+test("cellFace and absorbEvents: reveals follow swaps and end on collection", () => {
+  const ui = newUi();
+  absorbEvents(ui, [{ type: "reveal", slot: 1, element: "fire", cause: "refill", visible_to: "all" }], makeInfo(), 1000, 500, 0);
+  const st = makeState();
+  assert.equal(cellFace(st.view.grid[1], 1, st, ui, 1200).element, "fire");
+  assert.equal(cellFace(st.view.grid[1], 1, st, ui, 1600).element, null);
+  absorbEvents(ui, [{ type: "swap", slots: [1, 6] }], makeInfo(), 1000, 500, 0);
+  assert.equal(cellFace(st.view.grid[6], 6, st, ui, 1200).element, "fire");
+  assert.equal(cellFace(st.view.grid[1], 1, st, ui, 1200).element, null);
+  assert.match(ui.log.join("\n"), /Slot 1 refilled: ▲ Fire/);
+});
