@@ -77,10 +77,13 @@ def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:
 
 
 def seat_label(kind: str, params: Mapping[str, Any]) -> str:
-    """``greedy`` or ``memory(capacity=4,decay=0.1)``: how rows name a seat."""
+    """``greedy`` or ``memory(capacity=4;decay=0.1)``: how rows name a seat.
+
+    Rows join the seats of a game with commas, so parameters are separated by semicolons.
+    """
     if not params:
         return kind
-    return f"{kind}({','.join(f'{k}={v}' for k, v in sorted(params.items()))})"
+    return f"{kind}({';'.join(f'{k}={v}' for k, v in sorted(params.items()))})"
 
 
 def variant_label(rules: Rules, base: Rules | None = None) -> str:
