@@ -1,0 +1,1313 @@
+"""Replays: a recorded game you can seek, annotate, branch, share and re-check.
+
+A :class:`Replay` holds the start of a game (rules, players, initial deck or start position)
+and its actions. Positions are recomputed by the engine, never stored, so a replay file
+cannot smuggle in a position the rules do not reach: loading re-runs every action and
+checks the state hash of every step. ``docs/replay-format.md`` documents the JSON.
+
+>>> from leyline_widget import Game, Replay
+>>> game = Game.new(players=2, seed=7)
+>>> for _ in range(5):
+...     _ = game.apply(game.legal_actions()[0])
+>>> replay = game.replay
+>>> len(replay), replay.game_at(5).state_hash() == game.state_hash()
+(5, True)
+>>> note = replay.annotate(2, "a quiet start", tags=["opening"])
+>>> copy = Replay.from_json(replay.to_json())
+>>> copy.annotations[2][0].text, copy.state_hash(5) == game.state_hash()
+('a quiet start', True)
+
+Variations form a tree, as in PGN or a Lichess study: :meth:`Replay.branch` hands back a live
+:class:`~leyline_widget.engine.Game` whose moves are recorded as a variation.
+
+>>> side = replay.branch(3, name="pass instead")
+>>> _ = side.apply(side.legal_actions()[-1])
+>>> [(v.id, v.name, v.step, len(v.actions)) for v in replay.variations]
+[(1, 'pass instead', 3, 1)]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from .actions import Action
+from .engine import Event, Game, IllegalActionError, check_deck, visible_events
+from .rules import Rules
+
+__all__ = [
+    "FORMAT", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport", "Step",
+    "StepError", "Variation", "VariationError",
+]
+
+FORMAT = "leyline-replay"
+#: The format version this module writes and the newest it reads.
+VERSION = 1
+
+#: Limits on untrusted files (shared replays). A file this module writes stays within them
+#: unless its annotations alone pass ``MAX_BYTES``.
+MAX_BYTES = 32 * 1024 * 1024
+MAX_ACTIONS = 200_000  # over the main line and every variation
+MAX_VARIATIONS = 10_000
+MAX_DEPTH = 12  # JSON nesting; the format itself needs 6
+MAX_INT = 2**63 - 1
+MAX_NOTE_CHARS = 10_000
+MAX_NAME_CHARS = 200
+MAX_TAGS = 16
+
+#: Fast seek keeps a history-free snapshot every SNAPSHOT_EVERY steps, so a seek re-applies
+#: fewer than this many actions.
+SNAPSHOT_EVERY = 8
+
+_TAG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+_HASH = re.compile(r"^[0-9a-f]{32}$")
+# C0 and C1 control characters other than tab and newline: terminal escapes and invisible
+# tricks have no place in a note shared between strangers.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_TOP_FIELDS = ("format", "version", "generator", "rules", "players", "seed", "initial_deck",
+               "start_position", "actions", "hashes", "annotations", "variations")
+_VARIATION_FIELDS = ("id", "name", "parent", "step", "actions", "hashes", "annotations")
+_NOTE_FIELDS = ("step", "text", "tags", "highlights")
+
+
+# ---------------------------------------------------------------------- errors and values
+class ReplayFormatError(ValueError):
+    """A replay file that is malformed, tampered with, or from a newer version.
+
+    ``field`` names the JSON field at fault and ``step`` the step, when there is one;
+    ``variation`` the id of the variation concerned.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, step: int | None = None,
+                 variation: int | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.step = step
+        self.variation = variation
+
+
+class StepError(IndexError, ValueError):
+    """A step number outside the line asked about."""
+
+
+class VariationError(LookupError, ValueError):
+    """An unknown variation id, or a variation operation that makes no sense."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """One annotation: untrusted ``text``, ``tags`` (lower-case ids such as ``"spoiler"``)
+    and ``highlights`` (grid slots to point at). ``note["text"]`` works too.
+    """
+
+    text: str
+    tags: tuple[str, ...] = ()
+    highlights: tuple[int, ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in ("text", "tags", "highlights"):
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "tags": list(self.tags), "highlights": list(self.highlights)}
+
+
+@dataclass(frozen=True)
+class Variation:
+    """A read-only view of one variation: the moves that follow ``step`` of its parent line.
+
+    ``parent`` is the id of the parent variation, or None for the main line. Its full line
+    is the parent's first ``step`` actions followed by ``actions``; ``annotations`` maps its
+    own steps (``step`` to ``end``) to notes. ``live`` is True while a Game from
+    :meth:`Replay.branch` still records into it.
+    """
+
+    id: int
+    name: str
+    parent: int | None
+    step: int
+    actions: tuple[Action, ...]
+    annotations: dict[int, list[Note]] = field(compare=False)
+    live: bool = False
+
+    @property
+    def end(self) -> int:
+        """The step of its last position."""
+        return self.step + len(self.actions)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a line, as :meth:`Replay.steps` yields it (``action`` is None at set-up)."""
+
+    step: int
+    action: Action | None
+    events: list[Event]
+    observation: dict[str, Any]
+    notes: list[Note]
+    state_hash: str
+
+
+@dataclass(frozen=True)
+class RerunReport:
+    """What :meth:`Replay.rerun` found when it replayed a line under other rules."""
+
+    rules: Rules
+    actions: int
+    legal: int
+    illegal_step: int | None
+    illegal_action: Action | None
+    reason: str | None
+    first_difference: int | None
+    original: dict[str, Any]
+    outcome: dict[str, Any]
+    game: Game = field(compare=False, repr=False)
+
+    @property
+    def same(self) -> bool:
+        """Every action is still legal and the outcome is unchanged."""
+        return self.illegal_step is None and self.outcome == self.original
+
+    @property
+    def step(self) -> int | None:
+        """The first step where the line stops being legal, or where the positions that led
+        to a different outcome began to differ; None when nothing changes."""
+        if self.illegal_step is not None:
+            return self.illegal_step
+        return None if self.same else self.first_difference
+
+    def __str__(self) -> str:
+        if self.illegal_step is not None:
+            return (f"step {self.illegal_step}: {self.illegal_action!r} is illegal under these "
+                    f"rules: {self.reason}")
+        if self.same:
+            return f"all {self.actions} actions are legal and the outcome is the same"
+        return (f"all {self.actions} actions are legal but the outcome differs "
+                f"(positions differ from step {self.first_difference}): "
+                f"{_outcome_words(self.original)} before, {_outcome_words(self.outcome)} now")
+
+
+def _outcome(game: Game) -> dict[str, Any]:
+    return {"is_over": game.is_over, "end_reason": game.end_reason, "scores": game.scores(),
+            "winners": game.winners(), "turns": game.turn}
+
+
+def _outcome_words(outcome: Mapping[str, Any]) -> str:
+    state = f"over ({outcome['end_reason']})" if outcome["is_over"] else "not over"
+    return f"{state}, scores {outcome['scores']} after {outcome['turns']} turns"
+
+
+# ---------------------------------------------------------------------- validation helpers
+def _check_text(value: object, what: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be a string, got {type(value).__name__}")
+    if len(value) > limit:
+        raise ValueError(f"{what} is {len(value)} characters long; the limit is {limit}")
+    bad = _CONTROL.search(value)
+    if bad:
+        raise ValueError(f"{what} contains the control character {bad.group()!r}")
+    return value
+
+
+def _check_name(value: object) -> str:
+    name = _check_text(value, "a variation name", MAX_NAME_CHARS)
+    if not name.strip() or "\n" in name:
+        raise ValueError(f"a variation name must be one non-empty line, got {name!r}")
+    return name
+
+
+def make_note(text: object, tags: Iterable[object] = (), highlights: Iterable[object] = (),
+              grid_size: int = 12) -> Note:
+    """A validated :class:`Note`; ``ValueError`` names what is wrong.
+
+    >>> make_note("look here", tags=["hint"], highlights=[5, 2])
+    Note(text='look here', tags=('hint',), highlights=(2, 5))
+    """
+    text = _check_text(text, "note text", MAX_NOTE_CHARS)
+    if isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise ValueError(f"note tags must be a list of strings, got {tags!r}")
+    tag_list: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or not _TAG.match(tag):
+            raise ValueError(f"note tag {tag!r} is not a tag (lower-case letters, digits, _ and -, "
+                             "at most 32 characters)")
+        if tag not in tag_list:
+            tag_list.append(tag)
+    if len(tag_list) > MAX_TAGS:
+        raise ValueError(f"a note has at most {MAX_TAGS} tags, got {len(tag_list)}")
+    if isinstance(highlights, str) or not isinstance(highlights, Iterable):
+        raise ValueError(f"note highlights must be a list of slots, got {highlights!r}")
+    slots: set[int] = set()
+    for slot in highlights:
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < grid_size:
+            raise ValueError(f"highlight {slot!r} is not a grid slot (0 to {grid_size - 1})")
+        slots.add(slot)
+    if not text.strip() and not slots:
+        raise ValueError("a note needs text or highlighted slots")
+    return Note(text, tuple(tag_list), tuple(sorted(slots)))
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ReplayFormatError(f"not valid JSON: {name} is not a JSON number")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            # Two values for one key: readers would disagree on which one counts.
+            raise ReplayFormatError(f"not valid replay JSON: the key {key!r} appears twice in "
+                                    "one object", field=key)
+        out[key] = value
+    return out
+
+
+def _check_tree(value: Any, path: str, depth: int = 0) -> None:
+    """Reject what no field of the format holds: deep nesting, huge or fractional numbers,
+    overlong strings. Runs before any field is read, so later code sees sane values."""
+    if depth > MAX_DEPTH:
+        raise ReplayFormatError(f"field {path!r}: nesting is deeper than {MAX_DEPTH} levels",
+                                field=path)
+    if isinstance(value, str):
+        if len(value) > MAX_NOTE_CHARS:
+            raise ReplayFormatError(f"field {path!r}: a string of {len(value)} characters; the "
+                                    f"limit is {MAX_NOTE_CHARS}", field=path)
+    elif isinstance(value, bool) or value is None:
+        pass
+    elif isinstance(value, int):
+        if not -MAX_INT <= value <= MAX_INT:
+            raise ReplayFormatError(f"field {path!r}: the number {_short(value)} is out of range "
+                                    f"(at most {MAX_INT} in size)", field=path)
+    elif isinstance(value, float):
+        raise ReplayFormatError(f"field {path!r}: {value!r} is not a whole number; the format "
+                                "has no fractions", field=path)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if type(item) is not str or len(item) > MAX_NOTE_CHARS:  # decks and hashes: fast
+                _check_tree(item, f"{path}[{i}]", depth + 1)
+    else:  # dict
+        for key, item in value.items():
+            _check_tree(item, f"{path}.{key}" if path else key, depth + 1)
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise ReplayFormatError(f"field {where + key!r} is missing", field=where + key)
+    value = data[key]
+    if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
+        want = {int: "an integer", str: "a string", list: "a list", dict: "an object"}
+        name = want.get(kind, "a value") if isinstance(kind, type) else "a value"
+        raise ReplayFormatError(f"field {where + key!r} must be {name}, got {_short(value)}",
+                                field=where + key)
+    return value
+
+
+# ---------------------------------------------------------------------- lines
+class _Line:
+    """The main line (id 0) or a variation, with its seek caches.
+
+    ``work`` is a game advanced to the line's end with the full history from set-up;
+    ``snaps`` holds history-free copies every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
+    state hash at step ``start + k``.
+    """
+
+    __slots__ = ("id", "name", "parent", "start", "own", "notes", "live", "work", "snaps",
+                 "hashes")
+
+    def __init__(self, id: int, name: str, parent: _Line | None, start: int,
+                 own: list[Action], notes: dict[int, list[Note]] | None = None,
+                 live: Game | None = None) -> None:
+        self.id = id
+        self.name = name
+        self.parent = parent
+        self.start = start
+        self.own = own
+        self.notes: dict[int, list[Note]] = notes if notes is not None else {}
+        self.live = live
+        self.forget()
+
+    def forget(self) -> None:
+        self.work: Game | None = None
+        self.snaps: dict[int, Game] = {}
+        self.hashes: list[str] = []
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.own)
+
+    def label(self) -> str:
+        return "the main line" if self.id == 0 else f"variation {self.id} ({_short(self.name, 40)})"
+
+
+class _StepFailure(Exception):
+    def __init__(self, line: _Line, step: int, action: Action, error: IllegalActionError) -> None:
+        super().__init__(str(error))
+        self.line, self.step, self.action, self.error = line, step, action, error
+
+
+def _bare(game: Game) -> Game:
+    """A copy of ``game`` without its history.
+
+    Snapshots share the replay's one copy of the history: cloning it into every snapshot
+    would cost O(n²) memory over a long replay.
+    """
+    actions, events = game._actions, game._events
+    game._actions, game._events = [], []
+    try:
+        return game.clone()
+    finally:
+        game._actions, game._events = actions, events
+
+
+# ---------------------------------------------------------------------- the replay
+class Replay:
+    """A recorded game: its start, its main line of actions, notes and variations.
+
+    Make one with ``game.replay``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
+    Steps count actions: step 0 is the position after set-up, step ``i`` the position after
+    the first ``i`` actions; negative steps count from the end of the line, as in a list.
+    """
+
+    def __init__(self, game: Game) -> None:
+        """The replay of ``game`` so far (a snapshot: later moves are not added)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"Replay needs a Game, got {type(game).__name__}")
+        start = game.start_position
+        self._setup(game.rules, game.players, game.seed,
+                    game.initial_deck if start is None else None,
+                    None if start is None else json.loads(json.dumps(start)))
+        self._main.own = list(game.actions)
+
+    def _setup(self, rules: Rules, players: Sequence[str], seed: int | None,
+               deck: Sequence[str] | None, start: dict[str, Any] | None) -> None:
+        self._rules = rules
+        self._players = tuple(players)
+        self._seed = seed
+        self._deck = None if deck is None else tuple(deck)
+        self._start = start
+        self._main = _Line(0, "main line", None, 0, [])
+        self._vars: dict[int, _Line] = {}
+        self._next_id = 1
+
+    @classmethod
+    def from_game(cls, game: Game) -> Replay:
+        """The replay of ``game`` so far; what ``game.replay`` returns."""
+        return cls(game)
+
+    # ------------------------------------------------------------------ reading
+    def __len__(self) -> int:
+        """The number of actions on the main line."""
+        return len(self._main.own)
+
+    def __repr__(self) -> str:
+        self._sync()
+        notes = sum(len(v) for line in self._lines() for v in line.notes.values())
+        return (f"<Replay {len(self._players)}p, {len(self)} actions, {notes} notes, "
+                f"{len(self._vars)} variations>")
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    @property
+    def initial_deck(self) -> tuple[str, ...]:
+        """The deck as dealt, top first (for a game from a position: its deck at the start)."""
+        if self._deck is not None:
+            return self._deck
+        return tuple(self._start["deck"]) if self._start else ()
+
+    @property
+    def start_position(self) -> dict[str, Any] | None:
+        """The position the game started from, for games made by ``Game.from_position``."""
+        return None if self._start is None else json.loads(json.dumps(self._start))
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the main line."""
+        return tuple(self._main.own)
+
+    def line(self, variation: int | None = None) -> tuple[Action, ...]:
+        """Every action from set-up to the end of ``variation`` (None: the main line)."""
+        line = self._line(variation)
+        out: list[Action] = []
+        chain = self._chain(line)
+        for i, part in enumerate(chain):
+            stop = chain[i + 1].start if i + 1 < len(chain) else part.end
+            out.extend(part.own[:stop - part.start])
+        return tuple(out)
+
+    def game_at(self, i: int, variation: int | None = None) -> Game:
+        """A new Game after the first ``i`` actions of the main line or of ``variation``.
+
+        It carries the full history (``actions``, ``event_log``) and is independent of the
+        replay: moves on it are not recorded (use :meth:`branch` for that).
+        """
+        line = self._main if variation is None else self._line(variation)
+        step = self._index(i, line)
+        while line.parent is not None and step <= line.start:
+            line = line.parent
+        work = line.work
+        if work is None or len(work._actions) < line.end:
+            self._ensure(line)
+        return self._seek(line, step)
+
+    def state_hash(self, i: int, variation: int | None = None) -> str:
+        """The state hash of step ``i`` (what the file records and loading checks)."""
+        line = self._main if variation is None else self._line(variation)
+        step = self._index(i, line)
+        while line.parent is not None and step <= line.start:
+            line = line.parent
+        self._ensure(line)
+        return line.hashes[step - line.start]
+
+    def steps(self, variation: int | None = None, viewer: int | None = None) -> Iterator[Step]:
+        """Each step of a line from set-up: its action, events and observation for ``viewer``.
+
+        Events and observations pass through the same filters as a live game's, so a player
+        viewer never learns an inert card's element or another player's private peek.
+        """
+        line = self._line(variation)
+        game = self._origin()
+        game.observation(viewer)  # a bad viewer fails here, not at the first next()
+        self._ensure(line)
+        actions = self.line(variation)
+        chain = self._chain(line)
+        hashes = self._full_hashes(line)
+
+        def run() -> Iterator[Step]:
+            yield Step(0, None, visible_events(game.event_log[0], viewer),
+                       game.observation(viewer), self._notes_on(chain, 0), hashes[0])
+            for k, action in enumerate(actions, 1):
+                events = game.apply(action)
+                yield Step(k, action, visible_events(events, viewer), game.observation(viewer),
+                           self._notes_on(chain, k), hashes[k])
+
+        return run()
+
+    # ------------------------------------------------------------------ annotations
+    @property
+    def annotations(self) -> dict[int, list[Note]]:
+        """Notes on the main line: step -> list of :class:`Note` (a copy)."""
+        return {s: list(n) for s, n in sorted(self._main.notes.items())}
+
+    def annotate(self, i: int, text: str, tags: Iterable[str] = (),
+                 highlights: Iterable[int] = (), variation: int | None = None) -> Note:
+        """Add a note on step ``i`` of the main line or of ``variation``; returns it.
+
+        ``text`` is kept as given (it is untrusted: viewers must escape it); ``tags`` are
+        lower-case ids, for example ``"spoiler"`` so a class can hide those notes;
+        ``highlights`` are grid slots to point at. A variation's own steps run from its
+        branch step to its end.
+        """
+        line = self._line(variation)
+        step = self._own_step(i, line)
+        note = make_note(text, tags, highlights, self._rules.grid_size)
+        line.notes.setdefault(step, []).append(note)
+        return note
+
+    def remove_annotation(self, i: int, index: int | None = None,
+                          variation: int | None = None) -> None:
+        """Remove note ``index`` on step ``i`` (every note on that step when None)."""
+        line = self._line(variation)
+        step = self._own_step(i, line)
+        notes = line.notes.get(step, [])
+        if index is None:
+            line.notes.pop(step, None)
+            return
+        if isinstance(index, bool) or not isinstance(index, int) or not (
+                -len(notes) <= index < len(notes)):
+            raise StepError(f"step {step} has {len(notes)} note(s); there is no note {index!r}")
+        del notes[index]
+        if not notes:
+            del line.notes[step]
+
+    # ------------------------------------------------------------------ variations
+    @property
+    def variations(self) -> list[Variation]:
+        """Every variation, parents before their children."""
+        self._sync()
+        return [self._view(line) for line in self._ordered()]
+
+    def variation(self, id: int) -> Variation:
+        return self._view(self._line(id))
+
+    def variation_of(self, game: Game) -> Variation | None:
+        """The variation a Game from :meth:`branch` records into, or None."""
+        self._sync()
+        for line in self._vars.values():
+            if line.live is game:
+                return self._view(line)
+        return None
+
+    def branch(self, i: int, name: str | None = None, variation: int | None = None) -> Game:
+        """A new Game at step ``i`` whose moves form a new variation of this replay.
+
+        The variation is named ``name`` (default "Variation <id>"; rename it later with
+        :meth:`rename`, finding it with :meth:`variation_of`). The Game records into it until
+        the variation is promoted or removed, or a variation inside it is promoted.
+        """
+        line = self._new_line(i, [], name, variation)
+        assert line.parent is not None
+        self._ensure(line.parent)
+        game = self._seek(line.parent, line.start)
+        line.live = game
+        self._vars[line.id] = line
+        return game
+
+    def add_variation(self, step: int, actions: Iterable[Action | Mapping[str, Any]],
+                      name: str | None = None, parent: int | None = None) -> Variation:
+        """Record ``actions`` as a variation after ``step`` of the main line or of ``parent``.
+
+        Every action must be legal in turn; otherwise ``IllegalActionError`` names the
+        action and its rule, and the replay is unchanged.
+        """
+        parsed: list[Action] = []
+        for k, action in enumerate(actions):
+            if isinstance(action, Action):
+                parsed.append(action)
+                continue
+            try:
+                parsed.append(Action.from_dict(action))
+            except ValueError as err:
+                raise IllegalActionError(f"action {k} of the variation is malformed: {err}",
+                                         "actions") from None
+        line = self._new_line(step, parsed, name, parent)
+        self._check_total(len(parsed))
+        try:
+            self._ensure(line)
+        except _StepFailure as failure:
+            raise IllegalActionError(
+                f"action {failure.step - line.start - 1} of the variation "
+                f"({failure.action.to_dict()}) is illegal at step {failure.step}: "
+                f"{failure.error}", failure.error.rule) from None
+        self._vars[line.id] = line
+        return self._view(line)
+
+    def rename(self, id: int, name: str) -> Variation:
+        line = self._line(id)
+        if line is self._main:
+            raise VariationError("the main line has no name to change")
+        line.name = _check_name(name)
+        return self._view(line)
+
+    def remove(self, id: int) -> None:
+        """Remove a variation with every variation inside it."""
+        line = self._line(id)
+        if line is self._main:
+            raise VariationError("the main line cannot be removed")
+        doomed = {line.id}
+        for other in self._ordered():
+            if other.parent is not None and other.parent.id in doomed:
+                doomed.add(other.id)
+        for vid in doomed:
+            self._vars.pop(vid).live = None
+
+    def promote(self, id: int) -> Variation | None:
+        """Make variation ``id`` the continuation of its parent line, one level up.
+
+        The parent's former continuation, with its notes and the variations inside it,
+        becomes a new variation named "former main line" (or "former <parent name>"), which
+        is returned (None when the parent had no moves past the branch step). Variation
+        ``id`` itself no longer exists; its notes and inner variations move to the parent.
+        Promote repeatedly to make a nested variation the main line.
+        """
+        line = self._line(id)
+        parent = line.parent
+        if parent is None:
+            raise VariationError("the main line cannot be promoted")
+        s = line.start
+        for moved in (line, parent):
+            moved.live = None
+        cut = s - parent.start
+        tail = parent.own[cut:]
+        later = {k: v for k, v in parent.notes.items() if k > s}
+        inner = [v for v in self._vars.values() if v.parent is parent and v.start > s]
+        demoted: _Line | None = None
+        if tail or later or inner:
+            name = "former main line" if parent is self._main else f"former {parent.name}"
+            demoted = _Line(self._next_id, name[:MAX_NAME_CHARS], parent, s, tail, later)
+            self._next_id += 1
+            for child in inner:
+                child.parent = demoted
+        for child in self._vars.values():
+            if child.parent is line:
+                child.parent = parent
+        parent.own = parent.own[:cut] + line.own
+        parent.notes = {k: v for k, v in parent.notes.items() if k <= s}
+        for k, notes in line.notes.items():
+            parent.notes.setdefault(k, []).extend(notes)
+        parent.forget()
+        del self._vars[line.id]
+        if demoted is None:
+            return None
+        self._vars[demoted.id] = demoted
+        return self._view(demoted)
+
+    # ------------------------------------------------------------------ rule exploration
+    def rerun(self, rules: Rules, variation: int | None = None) -> RerunReport:
+        """Replay a line's actions under ``rules``: where do they stop being legal, and does
+        the outcome change? The players and initial deck stay as recorded.
+
+        >>> from leyline_widget import Game, Rules
+        >>> game = Game.new(players=2, seed=7)
+        >>> for _ in range(30):  # everyone passes
+        ...     _ = game.apply(game.legal_actions()[-1])
+        >>> report = game.replay.rerun(Rules.default().replace(turn_limit=1))
+        >>> report.illegal_step is not None, report.reason.startswith("the game is over")
+        (True, True)
+        """
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rerun needs a Rules, got {type(rules).__name__}")
+        line = self._line(variation)
+        actions = self.line(variation)
+        self._ensure(line)
+        hashes = self._full_hashes(line)
+        original = _outcome(self._seek(line, line.end))
+        try:
+            if self._start is not None:
+                start = dict(self._start)
+                start["rules"] = rules.to_dict()
+                game = Game.from_position(start)
+            else:
+                assert self._deck is not None
+                game = Game.new(players=list(self._players), seed=self._seed, rules=rules,
+                                deck=self._deck)
+        except ValueError as err:
+            raise ValueError(f"the replay's start does not fit these rules: {err}") from None
+        first = None if game.state_hash() == hashes[0] else 0
+        illegal: tuple[int, Action, str] | None = None
+        for k, action in enumerate(actions, 1):
+            why = game.why_illegal(action)
+            if why is not None:
+                illegal = (k, action, why)
+                break
+            game.apply(action)
+            if first is None and game.state_hash() != hashes[k]:
+                first = k
+        if illegal is not None and first is None:
+            first = illegal[0]
+        return RerunReport(
+            rules=rules, actions=len(actions),
+            legal=len(actions) if illegal is None else illegal[0] - 1,
+            illegal_step=None if illegal is None else illegal[0],
+            illegal_action=None if illegal is None else illegal[1],
+            reason=None if illegal is None else illegal[2],
+            first_difference=first, original=original, outcome=_outcome(game), game=game)
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-safe form that :meth:`to_json` writes (see docs/replay-format.md)."""
+        from . import __version__
+
+        self._sync()
+        main = self._main
+        self._ensure(main)
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "generator": f"leyline_widget {__version__}",
+            "rules": self._rules.to_dict(),
+            "players": list(self._players),
+            # A seed too large for the format is dropped: the deck, not the seed, is the record.
+            "seed": self._seed if self._seed is not None and abs(self._seed) <= MAX_INT else None,
+        }
+        if self._start is not None:
+            data["start_position"] = json.loads(json.dumps(self._start))
+        else:
+            data["initial_deck"] = list(self.initial_deck)
+        data["actions"] = [a.to_dict() for a in main.own]
+        data["hashes"] = list(main.hashes)
+        data["annotations"] = _notes_out(main.notes)
+        variations = []
+        for line in self._ordered():
+            self._ensure(line)
+            variations.append({
+                "id": line.id, "name": line.name,
+                "parent": None if line.parent is main or line.parent is None else line.parent.id,
+                "step": line.start,
+                "actions": [a.to_dict() for a in line.own],
+                "hashes": line.hashes[1:],
+                "annotations": _notes_out(line.notes),
+            })
+        data["variations"] = variations
+        return data
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The replay as JSON text (ASCII only); :meth:`from_json` reads it back."""
+        return json.dumps(self.to_dict(), indent=indent, separators=(
+            (",", ":") if indent is None else (",", ": ")))
+
+    def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json(indent))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Replay:
+        """Read a replay file; see :meth:`from_json`."""
+        size = os.path.getsize(path)
+        if size > max_bytes:
+            raise ReplayFormatError(f"the file is {size} bytes; the limit is {max_bytes} "
+                                    "(pass max_bytes= to allow more)")
+        with open(path, "rb") as f:
+            return cls.from_json(f.read(max_bytes + 1), max_bytes=max_bytes)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, max_bytes: int = MAX_BYTES) -> Replay:
+        """Read a replay, re-run every line and check every state hash.
+
+        Anything malformed, tampered with or from a newer format version raises
+        :class:`ReplayFormatError` naming the field or the step; nothing half-loaded is
+        returned.
+        """
+        if isinstance(text, (bytes, bytearray)):
+            if len(text) > max_bytes:
+                raise ReplayFormatError(f"the replay is {len(text)} bytes; the limit is "
+                                        f"{max_bytes} (pass max_bytes= to allow more)")
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise ReplayFormatError(f"the replay is not UTF-8 text: {err}") from None
+        if not isinstance(text, str):
+            raise ReplayFormatError(f"a replay is JSON text, got {type(text).__name__}")
+        if len(text) > max_bytes:
+            raise ReplayFormatError(f"the replay is {len(text)} characters; the limit is "
+                                    f"{max_bytes} (pass max_bytes= to allow more)")
+        try:
+            data = json.loads(text, object_pairs_hook=_object, parse_constant=_reject_constant)
+        except ReplayFormatError:
+            raise
+        except RecursionError:
+            raise ReplayFormatError("not valid replay JSON: nesting is too deep") from None
+        except json.JSONDecodeError as err:
+            raise ReplayFormatError(f"not valid JSON (truncated or damaged?): {err.msg} at line "
+                                    f"{err.lineno} column {err.colno}") from None
+        except ValueError as err:  # e.g. an integer of thousands of digits
+            raise ReplayFormatError(f"not valid replay JSON: {err}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Replay:
+        """Like :meth:`from_json`, from the parsed JSON value."""
+        if not isinstance(data, dict):
+            raise ReplayFormatError(f"a replay is a JSON object, got {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise ReplayFormatError(f"field 'format' must be {FORMAT!r}, got "
+                                    f"{_short(data.get('format'))}: not a Leyline replay",
+                                    field="format")
+        version = _field(data, "version", int, "")
+        if version > VERSION:
+            raise ReplayFormatError(f"field 'version': this replay has format version {version}, "
+                                    f"newer than this leyline_widget reads ({VERSION}); "
+                                    "upgrade leyline_widget", field="version")
+        if version < 1:
+            raise ReplayFormatError(f"field 'version' must be from 1 to {VERSION}, got {version}",
+                                    field="version")
+        _check_tree(data, "")
+        unknown = sorted(k for k in data if k not in _TOP_FIELDS)
+        if unknown:
+            raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
+                                    field=unknown[0])
+        return _Reader(data).read()
+
+    # ------------------------------------------------------------------ markdown
+    def to_markdown(self, variation: int | None = None, hide_tags: Iterable[str] = ()) -> str:
+        """The line as Markdown for a notebook: players, result, every step and its notes.
+
+        Only public information appears (no private peeks). Untrusted text (names, notes) is
+        escaped so it cannot add links, images, HTML or maths. Notes carrying any of
+        ``hide_tags`` (for example ``"spoiler"``) are left out.
+        """
+        hidden = set(hide_tags)
+        line = self._line(variation)
+        names = self._players
+        out = [f"# Leyline replay: {_md(', '.join(names))}", ""]
+        final = self.game_at(line.end, variation)
+        rule_changes = _rule_changes(self._rules)
+        out.append(f"**Rules:** {_md(rule_changes) if rule_changes else 'default'}  ")
+        if line is not self._main:
+            out.append(f"**Variation:** {_md(line.name)} (from step {line.start})  ")
+        out.append(f"**Actions:** {line.end}  ")
+        out.append(f"**Result:** {_md(_result_words(final))}")
+        for step in self.steps(variation):
+            if step.action is not None:
+                out += ["", f"**{step.step}.** {_md(_describe(step.action, step.events, names))}"]
+            # The action that ends a turn announces the next one: head the steps that follow.
+            for ev in step.events:
+                if ev["type"] == "turn":
+                    out += ["", f"### Turn {ev['turn']}: {_md(names[ev['player']])}"]
+            shown = [n for n in step.notes if not hidden & set(n.tags)]
+            skipped = len(step.notes) - len(shown)
+            for note in shown:
+                out.append("")
+                tags = f" *({_md(', '.join(note.tags))})*" if note.tags else ""
+                slots = (f" *slots {', '.join(map(str, note.highlights))}*"
+                         if note.highlights else "")
+                lines = note.text.split("\n") or [""]
+                out.append(f"> **Note{tags}{slots}:** {_md(lines[0])}" + ("  " if lines[1:]
+                                                                          else ""))
+                out.extend(f"> {_md(text)}  " for text in lines[1:])
+            if skipped:
+                out += ["", f"*({skipped} hidden note{'s' if skipped > 1 else ''})*"]
+        if line is self._main and self._vars:
+            out += ["", "## Variations", ""]
+            for v in self._ordered():
+                where = ("the main line" if v.parent is self._main
+                         else f"variation {v.parent.id if v.parent else 0}")
+                out.append(f"- {v.id}: {_md(v.name)}, {len(v.own)} action(s) from step "
+                           f"{v.start} of {where}")
+        return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------------ internals
+    def _origin(self) -> Game:
+        if self._start is not None:
+            return Game.from_position(self._start)
+        assert self._deck is not None
+        return Game.new(players=list(self._players), seed=self._seed, rules=self._rules,
+                        deck=self._deck)
+
+    def _lines(self) -> list[_Line]:
+        return [self._main, *self._vars.values()]
+
+    def _ordered(self) -> list[_Line]:
+        """Variations with every parent before its children (promotion can reorder)."""
+        def depth(line: _Line) -> int:
+            d = 0
+            while line.parent is not None:
+                line, d = line.parent, d + 1
+            return d
+        return sorted(self._vars.values(), key=depth)
+
+    def _chain(self, line: _Line) -> list[_Line]:
+        """The lines from the main line down to ``line``."""
+        chain = []
+        part: _Line | None = line
+        while part is not None:
+            chain.append(part)
+            part = part.parent
+        return chain[::-1]
+
+    def _sync(self) -> None:
+        """Take in the moves made on live branched games since the last look."""
+        for line in self._vars.values():
+            game = line.live
+            if game is not None and game.step != line.end:
+                if game.step < line.end:  # cannot happen through the engine's API
+                    line.live = None
+                    continue
+                line.own.extend(game.actions[line.end:])
+
+    def _line(self, id: int | None) -> _Line:
+        if id is None:
+            return self._main
+        self._sync()
+        line = self._vars.get(id) if isinstance(id, int) and not isinstance(id, bool) else None
+        if line is None:
+            known = ", ".join(map(str, self._vars)) or "none"
+            raise VariationError(f"no variation {id!r}; variations are: {known}")
+        return line
+
+    def _index(self, i: object, line: _Line) -> int:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise StepError(f"a step is a whole number, got {i!r}")
+        end = line.end
+        step = i + end + 1 if i < 0 else i
+        if not 0 <= step <= end:
+            raise StepError(f"step {i} is outside {line.label()}, which has steps 0 to {end}")
+        return step
+
+    def _own_step(self, i: object, line: _Line) -> int:
+        step = self._index(i, line)
+        if step < line.start:
+            raise StepError(f"step {step} lies before {line.label()} branches off at step "
+                            f"{line.start}; annotate its parent line there")
+        return step
+
+    def _new_line(self, i: int, actions: list[Action], name: str | None,
+                  parent: int | None) -> _Line:
+        owner = self._line(parent)
+        step = self._index(i, owner)
+        while owner.parent is not None and step <= owner.start:
+            owner = owner.parent
+        if len(self._vars) >= MAX_VARIATIONS:
+            raise VariationError(f"a replay holds at most {MAX_VARIATIONS} variations")
+        vid = self._next_id
+        line = _Line(vid, _check_name(f"Variation {vid}" if name is None else name), owner,
+                     step, actions)
+        self._next_id += 1
+        return line
+
+    def _check_total(self, extra: int) -> None:
+        total = sum(len(line.own) for line in self._lines()) + extra
+        if total > MAX_ACTIONS:
+            raise ValueError(f"a replay holds at most {MAX_ACTIONS} actions in all; this would "
+                             f"make {total}")
+
+    def _view(self, line: _Line) -> Variation:
+        return Variation(line.id, line.name,
+                         None if line.parent is self._main or line.parent is None
+                         else line.parent.id,
+                         line.start, tuple(line.own),
+                         {s: list(n) for s, n in sorted(line.notes.items())},
+                         line.live is not None)
+
+    def _notes_on(self, chain: list[_Line], step: int) -> list[Note]:
+        out: list[Note] = []
+        for i, line in enumerate(chain):
+            below = chain[i + 1].start if i + 1 < len(chain) else line.end
+            if line.start <= step <= below:
+                out.extend(line.notes.get(step, ()))
+        return out
+
+    def _full_hashes(self, line: _Line) -> list[str]:
+        out: list[str] = []
+        chain = self._chain(line)
+        for i, part in enumerate(chain):
+            stop = chain[i + 1].start if i + 1 < len(chain) else part.end
+            out.extend(part.hashes[len(out) - part.start:stop - part.start + 1])
+        return out
+
+    def _ensure(self, line: _Line) -> None:
+        """Bring the caches of ``line`` and of its ancestors up to their ends."""
+        for part in self._chain(line):
+            if part.work is None or len(part.work._actions) < part.end:
+                self._run(part)
+
+    def _run(self, line: _Line, expect: Sequence[str] | None = None) -> None:
+        """Apply the line's actions not yet run; with ``expect``, check each state hash."""
+        if line.work is None:
+            parent = line.parent
+            game = self._origin() if parent is None else self._seek(parent, line.start)
+            line.work = game
+            line.hashes = [game.state_hash()]
+            line.snaps = {line.start: _bare(game)}
+            if expect is not None and line.parent is None and expect[0] != line.hashes[0]:
+                line.forget()
+                raise ReplayFormatError(
+                    f"step 0 (set-up): state hash mismatch: the file has {expect[0]!r}, dealing "
+                    f"the game gives {game.state_hash()!r}; the rules, players or initial deck "
+                    "were edited", field="hashes[0]", step=0)
+        game = line.work
+        own = line.own
+        offset = 1 if line.parent is None else 0
+        for k in range(len(game._actions) - line.start, len(own)):
+            action = own[k]
+            step = line.start + k + 1
+            try:
+                game.apply(action)
+            except IllegalActionError as err:
+                line.forget()
+                raise _StepFailure(line, step, action, err) from None
+            digest = game.state_hash()
+            if expect is not None and expect[k + offset] != digest:
+                where = "" if line.parent is None else f"{line.label()}, "
+                line.forget()
+                raise ReplayFormatError(
+                    f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file "
+                    f"has {expect[k + offset]!r}, replaying the actions gives {digest!r}; an "
+                    "action or a hash was edited", step=step,
+                    variation=None if line.parent is None else line.id)
+            line.hashes.append(digest)
+            if step % SNAPSHOT_EVERY == 0:
+                line.snaps[step] = _bare(game)
+
+    def _seek(self, line: _Line, step: int) -> Game:
+        # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
+        # history sliced in, and fewer than SNAPSHOT_EVERY actions re-applied.
+        while line.parent is not None and step <= line.start:
+            line = line.parent
+        base = step - step % SNAPSHOT_EVERY
+        if base < line.start:
+            base = line.start
+        game = line.snaps[base].clone()
+        work = line.work
+        assert work is not None
+        actions = work._actions
+        game._actions = actions[:base]
+        game._events = work._events[:base + 1]
+        apply = game.apply
+        for k in range(base, step):
+            apply(actions[k])
+        return game
+
+
+# ---------------------------------------------------------------------- reading files
+class _Reader:
+    """Turns a parsed replay object into a verified :class:`Replay`, or raises."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.total = 0
+
+    def read(self) -> Replay:
+        data = self.data
+        try:
+            rules = Rules.from_dict(_field(data, "rules", dict, ""))
+        except ReplayFormatError:
+            raise
+        except (ValueError, TypeError) as err:
+            raise ReplayFormatError(f"field 'rules': {err}", field="rules") from None
+        players = _field(data, "players", list, "")
+        if not 1 <= len(players) <= 4 or not all(isinstance(p, str) and p.strip()
+                                                   for p in players):
+            raise ReplayFormatError("field 'players' must list 1 to 4 non-empty names, got "
+                                    f"{_short(players)}", field="players")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ReplayFormatError(f"field 'seed' must be an integer or null, got {_short(seed)}",
+                                    field="seed")
+        deck: list[str] | None = None
+        start: dict[str, Any] | None = None
+        if ("initial_deck" in data) == ("start_position" in data):
+            raise ReplayFormatError("a replay needs exactly one of the fields 'initial_deck' "
+                                    "(a dealt game) and 'start_position' (a game from a position)",
+                                    field="initial_deck")
+        if not isinstance(data.get("generator", ""), str):
+            raise ReplayFormatError("field 'generator' must be a string", field="generator")
+        if "initial_deck" in data:
+            try:
+                deck = check_deck(rules, _field(data, "initial_deck", list, ""))
+            except ReplayFormatError:
+                raise
+            except ValueError as err:
+                raise ReplayFormatError(f"field 'initial_deck': {err}",
+                                        field="initial_deck") from None
+        else:
+            start = _field(data, "start_position", dict, "")
+            try:
+                game = Game.from_position(start)
+            except ValueError as err:
+                raise ReplayFormatError(f"field 'start_position': {err}",
+                                        field="start_position") from None
+            if game.rules != rules or list(game.players) != players:
+                raise ReplayFormatError("field 'start_position': its rules and players must be "
+                                        "those of the fields 'rules' and 'players'",
+                                        field="start_position")
+        replay = Replay.__new__(Replay)
+        replay._setup(rules, players, seed, deck, start)
+        try:
+            replay._origin()
+        except ValueError as err:
+            raise ReplayFormatError(f"field 'players': {err}", field="players") from None
+        grid = rules.grid_size
+
+        main = replay._main
+        main.own = self.actions(data, "", 0, None)
+        hashes = self.hashes(data, "", len(main.own) + 1)
+        main.notes = self.notes(data, "", grid, 0, len(main.own), None)
+        self.verify(replay, main, hashes)
+
+        raw = _field(data, "variations", list, "") if "variations" in data else []
+        if len(raw) > MAX_VARIATIONS:
+            raise ReplayFormatError(f"field 'variations': {len(raw)} variations; the limit is "
+                                    f"{MAX_VARIATIONS}", field="variations")
+        for n, item in enumerate(raw):
+            where = f"variations[{n}]."
+            if not isinstance(item, dict):
+                raise ReplayFormatError(f"field 'variations[{n}]' must be an object, got "
+                                        f"{_short(item)}", field=f"variations[{n}]")
+            unknown = sorted(k for k in item if k not in _VARIATION_FIELDS)
+            if unknown:
+                raise ReplayFormatError(f"field 'variations[{n}]': unknown field(s) "
+                                        f"{', '.join(map(repr, unknown))}",
+                                        field=where + unknown[0])
+            vid = _field(item, "id", int, where)
+            if vid < 1 or vid in replay._vars:
+                raise ReplayFormatError(f"field '{where}id': {vid} is not a new positive id",
+                                        field=where + "id", variation=vid)
+            try:
+                name = _check_name(_field(item, "name", str, where))
+            except ValueError as err:
+                raise ReplayFormatError(f"field '{where}name': {err}", field=where + "name",
+                                        variation=vid) from None
+            pid = item.get("parent")
+            if pid is None:
+                parent = main
+            else:
+                found = replay._vars.get(pid) if isinstance(pid, int) and not isinstance(
+                    pid, bool) else None
+                if found is None:
+                    raise ReplayFormatError(
+                        f"field '{where}parent': {_short(pid)} is not the id of an earlier "
+                        "variation", field=where + "parent", variation=vid)
+                parent = found
+            step = _field(item, "step", int, where)
+            low = 0 if parent is main else parent.start + 1
+            if not low <= step <= parent.end:
+                raise ReplayFormatError(
+                    f"field '{where}step': {step} is not a step of its parent "
+                    f"{parent.label()} ({low} to {parent.end})", field=where + "step",
+                    variation=vid)
+            line = _Line(vid, name, parent, step, [])
+            line.own = self.actions(item, where, step, line)
+            hashes = self.hashes(item, where, len(line.own))
+            line.notes = self.notes(item, where, grid, step, line.end, vid)
+            self.verify(replay, line, hashes)
+            replay._vars[vid] = line
+        replay._next_id = max(replay._vars, default=0) + 1
+        return replay
+
+    def actions(self, data: Mapping[str, Any], where: str, start: int,
+                line: _Line | None) -> list[Action]:
+        raw = _field(data, "actions", list, where)
+        self.total += len(raw)
+        if self.total > MAX_ACTIONS:
+            raise ReplayFormatError(f"field '{where}actions': the replay holds more than "
+                                    f"{MAX_ACTIONS} actions in all", field=where + "actions")
+        out = []
+        prefix = "" if line is None else f"{line.label()}, "
+        for k, item in enumerate(raw):
+            try:
+                out.append(Action.from_dict(item))
+            except ValueError as err:
+                raise ReplayFormatError(
+                    f"{prefix}step {start + k + 1}: action {_short(item, 120)} is malformed: "
+                    f"{err}", field=f"{where}actions[{k}]", step=start + k + 1,
+                    variation=None if line is None else line.id) from None
+        return out
+
+    def hashes(self, data: Mapping[str, Any], where: str, count: int) -> list[str]:
+        raw = _field(data, "hashes", list, where)
+        if len(raw) != count:
+            raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
+                                    f"per step), got {len(raw)}", field=where + "hashes")
+        for k, h in enumerate(raw):
+            if not isinstance(h, str) or not _HASH.match(h):
+                raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, got "
+                                        f"{_short(h)}", field=f"{where}hashes[{k}]")
+        return list(raw)
+
+    def notes(self, data: Mapping[str, Any], where: str, grid: int, low: int, high: int,
+              vid: int | None) -> dict[int, list[Note]]:
+        raw = _field(data, "annotations", list, where) if "annotations" in data else []
+        out: dict[int, list[Note]] = {}
+        for k, item in enumerate(raw):
+            at = f"{where}annotations[{k}]"
+            if not isinstance(item, dict):
+                raise ReplayFormatError(f"field {at!r} must be an object, got {_short(item)}",
+                                        field=at, variation=vid)
+            unknown = sorted(key for key in item if key not in _NOTE_FIELDS)
+            if unknown:
+                raise ReplayFormatError(f"field {at!r}: unknown field(s) "
+                                        f"{', '.join(map(repr, unknown))}", field=at,
+                                        variation=vid)
+            step = _field(item, "step", int, at + ".")
+            if not low <= step <= high:
+                raise ReplayFormatError(f"field '{at}.step': step {step} is not on this line "
+                                        f"(steps {low} to {high})", field=at + ".step",
+                                        step=step, variation=vid)
+            try:
+                note = make_note(_field(item, "text", str, at + "."), item.get("tags", []),
+                                 item.get("highlights", []), grid)
+            except ReplayFormatError:
+                raise
+            except ValueError as err:
+                raise ReplayFormatError(f"field {at!r} (step {step}): {err}", field=at,
+                                        step=step, variation=vid) from None
+            out.setdefault(step, []).append(note)
+        return out
+
+    def verify(self, replay: Replay, line: _Line, hashes: list[str]) -> None:
+        try:
+            replay._run(line, hashes)
+        except _StepFailure as failure:
+            where = "" if line.parent is None else f"{line.label()}, "
+            raise ReplayFormatError(
+                f"{where}step {failure.step}: action {failure.action.to_dict()} is illegal: "
+                f"{failure.error}", step=failure.step,
+                variation=None if line.parent is None else line.id) from None
+
+
+def _notes_out(notes: Mapping[int, list[Note]]) -> list[dict[str, Any]]:
+    return [{"step": step, **note.to_dict()} for step in sorted(notes) for note in notes[step]]
+
+
+# ---------------------------------------------------------------------- markdown
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$=-])")
+
+
+def _md(text: str) -> str:
+    """Escape untrusted text for Markdown: no links, images, HTML, code or maths."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    # A line starting "12." would become a numbered list item.
+    return re.sub(r"^(\s*\d+)([.)])", r"\1\\\2", text)
+
+
+def _rule_changes(rules: Rules) -> str:
+    default = Rules.default().to_dict()
+    mine = rules.to_dict()
+    return ", ".join(f"{k} {mine[k]}" for k in mine if k != "powers" and mine[k] != default[k])
+
+
+def _result_words(game: Game) -> str:
+    scores = ", ".join(f"{name} {s}" for name, s in zip(game.players, game.scores()))
+    if not game.is_over:
+        return f"in progress at turn {game.turn} (scores: {scores})"
+    reason = {"deck": "the deck ran out", "stalemate": "no one could collect again",
+              "turn_limit": "the turn limit was reached"}.get(game.end_reason or "", "")
+    winners = " and ".join(game.players[p] for p in game.winners())
+    return f"{winners} won; {reason} (scores: {scores})"
+
+
+def _describe(action: Action, events: Sequence[Event], names: Sequence[str]) -> str:
+    """One public sentence for an action and what it caused (no private peeks)."""
+    parts: list[str] = []
+    for ev in events:
+        kind = ev["type"]
+        who = names[ev["player"]] if "player" in ev and kind != "turn" else ""
+        if kind == "activate":
+            parts.append(f"{who} activates slot {ev['slot']} ({ev['element']})")
+        elif kind == "deactivate":
+            parts.append(f"{who} deactivates slot {ev['slot']}")
+        elif kind == "pass":
+            parts.append(f"{who} passes")
+        elif kind == "collect":
+            slots = ", ".join(map(str, ev["slots"]))
+            parts.append(f"{who} collects {ev['count']} {ev['element']} (slots {slots})")
+        elif kind == "flip_back":
+            parts.append(f"slots {', '.join(map(str, ev['slots']))} flip back")
+        elif kind == "token_return":
+            place = "their Spent marker" if ev["to"] == "marker" else "the Token Pool"
+            parts.append(f"{ev['count']} {ev['element']} token(s) from slot {ev['slot']} go to "
+                         f"{place}")
+        elif kind == "place_token":
+            source = {"supply": "the supply", "marker": "their Spent marker",
+                      "pool": "the Token Pool"}.get(ev["source"], ev["source"])
+            parts.append(f"{who} places a {ev['element']} Binding token on slot {ev['slot']} "
+                         f"from {source}")
+        elif kind == "power":
+            targets = ev["targets"]
+            on = f" on slot{'s' if len(targets) > 1 else ''} {', '.join(map(str, targets))}" \
+                if targets else ""
+            parts.append(f"{who} uses {ev['name']}{on}")
+        elif kind == "swap":
+            parts.append(f"slots {ev['slots'][0]} and {ev['slots'][1]} swap")
+        elif kind == "tide":
+            parts.append(f"the {ev['to_deck']} card goes on top of the deck")
+        elif kind == "reveal" and ev.get("visible_to", "all") == "all" and ev["cause"] != "setup":
+            parts.append(f"slot {ev['slot']} gets a {ev['element']} card")
+        elif kind == "phase" and ev["phase"] in ("binding", "refill"):
+            parts.append(f"{ev['phase']} phase")
+        elif kind == "game_over":
+            parts.append(f"the game ends ({ev['reason']}); scores {ev['scores']}")
+    if not parts:
+        parts.append(f"{action.type.replace('_', ' ')}")
+    return "; ".join(parts)
