@@ -235,7 +235,8 @@ class _BoardWidget(anywidget.AnyWidget):
     def _check_reveal_ms(self, proposal: Any) -> int:
         value = proposal["value"]
         if not 0 <= value <= 60_000:
-            raise traitlets.TraitError(f"reveal_ms must be from 0 to 60000 ms, got {value}")
+            raise traitlets.TraitError(
+                f"the reveal time (reveal_ms) must be from 0 to 60000 ms, got {value}")
         return int(value)
 
     # -- messages ------------------------------------------------------------------------
@@ -300,7 +301,7 @@ class LeylineWidget(_BoardWidget):
     >>> w = LeylineWidget(players=["You", "greedy"], seed=5)
     >>> w.info["players"][1]
     {'name': 'Greedy bot', 'bot': 'greedy'}
-    >>> _ = w.play(EndPhase())          # pass: the greedy bot's turn comes next
+    >>> _ = w.play(EndPhase()), w.play(EndPhase())   # pass, end the turn: the bot is next
     >>> w.legal["bot"], w.step_bots() > 0, w.game.active_player
     ('greedy', True, 0)
     """
@@ -341,10 +342,11 @@ class LeylineWidget(_BoardWidget):
             bot_kinds[seat] = bot.name
         humans = [p for p in range(len(game.players)) if p not in self._bots]
         self._last_human = humans[0] if humans else 0
+        self._last_batch: list[dict[str, Any]] = list(game.event_log[-1])
         viewer = self._viewer_value(viewer)
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds))
-        self._sync(list(game.event_log[-1]) if game.event_log else [])
+        self._sync(self._last_batch)
 
     # -- viewer --------------------------------------------------------------------------
     def _viewer_value(self, viewer: object) -> int | str | None:
@@ -367,13 +369,15 @@ class LeylineWidget(_BoardWidget):
 
     @traitlets.observe("viewer")
     def _viewer_changed(self, _change: Any) -> None:
-        self._sync(None)
+        # The last batch was filtered for the old eyes: filter it again for the new ones.
+        self._sync(self._last_batch)
 
     @traitlets.validate("bot_delay_ms")
     def _check_delay(self, proposal: Any) -> int:
         value = proposal["value"]
         if not 0 <= value <= 60_000:
-            raise traitlets.TraitError(f"bot_delay_ms must be from 0 to 60000 ms, got {value}")
+            raise traitlets.TraitError(
+                f"the bot pace (bot_delay_ms) must be from 0 to 60000 ms, got {value}")
         return int(value)
 
     @property
@@ -413,6 +417,7 @@ class LeylineWidget(_BoardWidget):
             self.view = game.observation(seat)
             self.legal = legal
             if events is not None:
+                self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
 
     def _apply(self, action: Action) -> list[dict[str, Any]]:
@@ -562,7 +567,7 @@ def to_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
     body = [f'<script type="application/vnd.jupyter.widget-state+json">\n{state}\n</script>']
     body += [f'<script type="application/vnd.jupyter.widget-view+json">\n'
              f'{escape_script(json.dumps(spec))}\n</script>' for spec in data["view_specs"]]
-    from ipywidgets import __html_manager_version__ as manager_version
+    from ipywidgets._version import __html_manager_version__ as manager_version
 
     amd = _anywidget_amd()
     if assets == "cdn":
