@@ -1096,6 +1096,9 @@ class _Reader:
             except ValueError as err:
                 raise ReplayFormatError(f"field 'start_position': {err}",
                                         field="start_position") from None
+            if seed is not None:
+                raise ReplayFormatError("field 'seed' must be null for a game from a position "
+                                        "(its deck is in 'start_position')", field="seed")
             if game.rules != rules or list(game.players) != players:
                 raise ReplayFormatError("field 'start_position': its rules and players must be "
                                         "those of the fields 'rules' and 'players'",
