@@ -1,0 +1,497 @@
+"""The built-in course: short lessons covering every section of the seed rules, as data.
+
+Each lesson quotes the seed rule it teaches, sets up a scenario in a few lines and asks for a few
+moves. Cards a lesson says you "remember" are the scenario's seen cards; the others are hidden and
+grading never depends on them.
+
+>>> [lesson.id for lesson in COURSE][:3]
+['activate-collect', 'deactivate-pass', 'flip-back']
+>>> lesson("game-end").section
+'Game End'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .lessons import Lesson, Step, activated, collected, game_over, token_on
+from .rules import Rules
+from .scenario import Scenario
+
+#: The sections of the seed rules a course must cover (the seed's own headings).
+SECTIONS = ("Activation and Collection", "Binding Spell Tokens", "Placing Tokens",
+            "Token Return", "Refill", "Powers", "Game End")
+
+_DEACTIVATE = {"type": "deactivate"}
+_REFILL = {"type": "refill"}
+
+
+def _activate(*slots: int) -> list[Any]:
+    return [Activate(s) for s in slots]
+
+
+COURSE: tuple[Lesson, ...] = (
+    Lesson(
+        "activate-collect", "Activate and collect", "Activation and Collection",
+        "The active player may activate up to 3 Leylines from the grid by flipping cards from "
+        "the inert side to the Element side. [...] At the end of Phase 2, for each element "
+        "among the activated cards: if 2 or more cards of that element are activated, all "
+        "activated cards of that element are collected into the Study.",
+        Scenario().grid("? wa ? f / ? ? wa ? / ? ? ? ?").seen(1, 3, 6),
+        intro="Cards lie inert: you only know what you remember. Collect a pair.",
+        steps=(
+            Step("You remember Water at slots 1 and 6, and Fire at slot 3. Activate one of "
+                 "the two Water cards.",
+                 accept=_activate(1, 6),
+                 wrong={Activate(3): "Slot 3 is the Fire you remember, and you know no other "
+                                     "Fire: alone it would not be collected. Start with a "
+                                     "Water card."},
+                 hints=("The Water cards you remember are at slots 1 and 6.",),
+                 success="Flipped to its Element side: everyone now sees a Water card."),
+            Step("Activate the other Water card.",
+                 accept=_activate(1, 6), solution=Activate(6),
+                 wrong={Activate(3): "A lone Fire would not be collected; activate the "
+                                     "second Water card."},
+                 hints=("You remember Water at slots 1 and 6; one is already activated.",),
+                 success="Two Water cards are activated."),
+            Step("End Phase 2: every element with 2 or more activated cards is collected into "
+                 "your Study.",
+                 accept=EndPhase(), goal=collected("water"),
+                 wrong={Activate(3): "You may activate up to 3 cards, but a lone Fire would "
+                                     "only flip back. End the phase now.",
+                        **{Deactivate(s): "Keep both Water cards activated: 2 are needed to "
+                                          "collect." for s in (1, 6)}},
+                 hints=("Press End phase (the end_phase action).",),
+                 success="Both Water cards went into your Study: you score 2."),
+        ),
+        summary="Activate what you remember; 2 or more of an element are collected.",
+    ),
+    Lesson(
+        "deactivate-pass", "Deactivate, and pass", "Activation and Collection",
+        "Passing is a valid choice. Click an already-activated card to deactivate it and "
+        "refund the activation.",
+        Scenario().grid("e ? ? ? / e ? ? ? / ? wa ? e").active(0, 4, 9).seen(11)
+        .deck_top("fire", "wind", "earth"),
+        intro="Three activations a turn: spend them well, or not at all.",
+        steps=(
+            Step("You activated Earth at slots 0 and 4 and Water at slot 9: all 3 activations "
+                 "are used, and the Water has no partner. Deactivate it to get the activation "
+                 "back.",
+                 accept=Deactivate(9),
+                 wrong={Deactivate(0): "Slot 0 is one of your Earth cards; the Water at slot 9 "
+                                       "is the one without a partner.",
+                        Deactivate(4): "Slot 4 is one of your Earth cards; the Water at slot 9 "
+                                       "is the one without a partner.",
+                        EndPhase(): "Ending now collects the Earth pair but wastes an "
+                                    "activation on a lone Water. Deactivate it first."},
+                 hints=("Click an activated card to deactivate it.",),
+                 success="The Water flipped back, and you have an activation again."),
+            Step("Now activate the third Earth card you remember, at slot 11.",
+                 accept=Activate(11),
+                 wrong={Activate(9): "That is the lone Water you just deactivated."},
+                 hints=("You remember Earth at slot 11.",),
+                 success="Three Earth cards are activated."),
+            Step("End Phase 2 to collect all three Earth cards.",
+                 accept=EndPhase(), goal=collected("earth", count=3),
+                 wrong=[(_DEACTIVATE, "Keep all three Earth cards activated.")],
+                 hints=("End the phase.",),
+                 success="Three Earth cards collected. The empty slots were refilled from the "
+                         "deck (you saw each new card) and your turn ended.",
+                 then=(Refill(0), Refill(4), Refill(11), EndPhase())),
+            Step("Turn 2. You remember Fire at slot 0, Wind at 4, Water at 9 and Earth at 11: "
+                 "no two alike. Passing is a valid choice: end Phase 2 without activating "
+                 "anything.",
+                 accept=EndPhase(),
+                 wrong={Activate(s): "That card would be alone and flip back at the end of "
+                                     "the phase. Pass instead." for s in (0, 4, 9, 11)},
+                 hints=("End the phase without activating a card.",),
+                 success="You passed: nothing collected, nothing lost."),
+        ),
+        summary="A lone card is a wasted activation: deactivate it, or pass.",
+    ),
+    Lesson(
+        "flip-back", "Flip back", "Activation and Collection",
+        "Cards whose element has fewer than 2 activations flip back to inert.",
+        Scenario().grid("? ? wi ? / ? wi ? f / ? ? ? ?").seen(2, 5, 7)
+        .deck_top("fire", "water"),
+        intro="A card that is not collected goes back to the grid, where you can remember it.",
+        steps=(
+            Step("Activate the two Wind cards you remember (slots 2 and 5) and the Fire at "
+                 "slot 7.",
+                 goal=activated(2, 5, 7), allow=[*_activate(2, 5, 7), _DEACTIVATE],
+                 solution=_activate(2, 5, 7),
+                 hints=("Three activations: slots 2, 5 and 7.",),
+                 success="Two Wind and one Fire are activated."),
+            Step("End Phase 2, and watch what happens to the lone Fire.",
+                 accept=EndPhase(), goal=collected("wind"),
+                 wrong=[(_DEACTIVATE, "Keep the three cards activated and end the phase.")],
+                 hints=("End the phase.",),
+                 success="The Wind pair went to your Study. The Fire had fewer than 2 "
+                         "activations, so it flipped back to inert: it is still at slot 7, "
+                         "and you still know it. Then you refilled slots 2 and 5 (a Fire, then "
+                         "a Water) and your turn ended.",
+                 then=(Refill(2), Refill(5), EndPhase(), EndPhase())),
+            Step("Turn 2 (Phase 1 was skipped for you). The Fire that flipped back is at slot "
+                 "7, and the deck's Fire went into slot 2. Collect the Fire pair.",
+                 goal=collected("fire"), allow=[*_activate(2, 7), _DEACTIVATE],
+                 solution=(*_activate(2, 7), EndPhase()),
+                 wrong={Activate(5): "Slot 5 holds the Water you refilled; this step wants "
+                                     "the Fire pair (slots 2 and 7)."},
+                 otherwise="Activate the two Fire cards (slots 2 and 7), then end the phase.",
+                 hints=("You remember Fire at slots 2 and 7.",),
+                 success="Collected: the card that flipped back was worth remembering."),
+        ),
+        summary="Uncollected cards flip back in place; remember them for later turns.",
+    ),
+    Lesson(
+        "binding", "Binding Spell tokens", "Binding Spell Tokens",
+        "A Leyline with tokens on it may only be activated by a player who has collected at "
+        "least as many elements of the same type as tokens of that type on the card. Example: "
+        "a card with two Wind tokens and one Fire token may only be activated by a player who "
+        "has collected at least two Wind and one Fire.",
+        Scenario(players=["You", "Rival"]).grid("? ? ? ? / e ? ? ? / ? e e ?")
+        .seen(4, 9, 10).tokens(4, wind=2, fire=1).tokens(9, wind=3)
+        .study(0, wind=2, fire=1),
+        intro="Tokens lock a card to players whose Study holds enough of their elements.",
+        steps=(
+            Step("Slot 4 holds Earth under 2 Wind tokens and 1 Fire token. Your Study holds 2 "
+                 "Wind and 1 Fire: enough. Activate it.",
+                 accept=Activate(4),
+                 hints=("Each token of an element needs one card of that element in your "
+                        "Study.",),
+                 success="Allowed: your Study matches every token on it."),
+            Step("Slot 9's Earth is bound by 3 Wind tokens. Activate another Earth card you "
+                 "may activate.",
+                 accept=Activate(10),
+                 hints=("3 Wind tokens need 3 Wind in your Study; you have 2.",
+                        "Slot 10 carries no tokens."),
+                 success="Slot 10 is free of tokens: anyone may activate it."),
+            Step("End Phase 2 to collect the Earth pair.",
+                 accept=EndPhase(), goal=collected("earth"),
+                 hints=("End the phase.",),
+                 success="Collected. Your Rival, with no Wind or Fire in their Study, could not "
+                         "have activated slot 4 at all. Its tokens left the board: the next "
+                         "lessons show where they go."),
+        ),
+        summary="A bound card is open only to Studies that match its tokens.",
+    ),
+    Lesson(
+        "token-sources", "Placing tokens: three sources", "Placing Tokens",
+        "From the supply (paid): discard one element from your Study to take a matching token "
+        "from the supply. The discarded element becomes a permanent Spent Element marker in "
+        "your area.\n- From your Spent Element marker (free): if returned tokens are stacked on "
+        "your marker, place one for free.\n- From the Token Pool (free): if there are matching "
+        "tokens in the shared Token Pool and you have a matching Spent Element marker, take "
+        "one and place it for free.",
+        Scenario().phase("binding").study(0, fire=2, water=1)
+        .markers(0, water=1, earth=1, stacked={"water": 1}).pool(earth=1),
+        intro="Phase 3: each Binding Spell token is paid from the supply, or free from a "
+              "marker or the Token Pool.",
+        steps=(
+            Step("Pay from the supply: discard a Fire from your Study to place a Fire token on "
+                 "any card.",
+                 accept={"type": "place_token", "element": "fire", "source": "supply"},
+                 solution=PlaceToken(0, "fire", "supply"),
+                 wrong=[({"type": "place_token", "source": "marker"},
+                         "That is a free token from your Spent marker; this step asks you to "
+                         "pay for a Fire token from the supply."),
+                        ({"type": "place_token", "source": "pool"},
+                         "That is a free token from the Token Pool; this step asks you to pay "
+                         "for a Fire token from the supply."),
+                        (EndPhase(), "Ending Phase 3 ends your turn; place the Fire token "
+                                     "first.")],
+                 otherwise="This step asks for a Fire token paid from the supply.",
+                 hints=("Choose the supply as the source, and Fire as the element.",),
+                 success="A Fire card left your Study and became a Spent Fire marker; the "
+                         "token lies on the card."),
+            Step("A returned Water token is stacked on your Spent Water marker. Place it for "
+                 "free.",
+                 accept={"type": "place_token", "element": "water", "source": "marker"},
+                 solution=PlaceToken(1, "water", "marker"),
+                 wrong=[({"type": "place_token", "element": "water", "source": "supply"},
+                         "That works, but it discards your only Water card from your Study. "
+                         "The token on your marker is free.")],
+                 otherwise="This step asks for the Water token on your Spent Water marker.",
+                 hints=("Choose your Spent marker as the source.",),
+                 success="Free: the stack on your marker is empty now."),
+            Step("The Token Pool holds an Earth token, and you have a Spent Earth marker. Take "
+                 "it for free and place it.",
+                 accept={"type": "place_token", "element": "earth", "source": "pool"},
+                 solution=PlaceToken(2, "earth", "pool"),
+                 otherwise="This step asks for the Earth token from the Token Pool.",
+                 hints=("Choose the Token Pool as the source, and Earth as the element.",),
+                 success="Free as well: a matching Spent marker lets you draw on the Pool."),
+        ),
+        summary="Supply costs a Study card (and makes a marker); marker stacks and the Pool "
+                "are free.",
+    ),
+    Lesson(
+        "token-return", "Token return: markers and the Pool", "Token Return",
+        "When the card under a Binding Spell Token is collected, the token is removed from the "
+        "board. The active player may move any matching tokens onto their own Spent Element "
+        "markers (a matching marker is required to claim). Any tokens the active player does "
+        "not or cannot claim go to the shared Token Pool in the center of the table. Pool "
+        "tokens stay in play until any player with a matching marker takes one on their own "
+        "turn.",
+        Scenario().grid("? wi ? ? / ? ? wi ? / ? ? ? ?").seen(1, 6)
+        .tokens(1, fire=1).tokens(6, water=1).study(0, fire=1, water=1).markers(0, fire=1)
+        .deck_top("earth", "fire"),
+        intro="Freed tokens go to your matching Spent marker, or to the shared Token Pool.",
+        steps=(
+            Step("The Wind pair you remember (slots 1 and 6) carries a Fire token and a Water "
+                 "token. Your Study holds 1 Fire and 1 Water, so you may activate both. "
+                 "Activate them.",
+                 goal=activated(1, 6), allow=[*_activate(1, 6), _DEACTIVATE],
+                 solution=_activate(1, 6),
+                 hints=("Slots 1 and 6.",),
+                 success="Both bound cards are activated."),
+            Step("End Phase 2 and watch where the tokens go.",
+                 accept=EndPhase(), goal=collected("wind"),
+                 hints=("End the phase.",),
+                 success="The Fire token went onto your Spent Fire marker. You have no Spent "
+                         "Water marker, so the Water token went to the Token Pool. (The empty "
+                         "slots were refilled for you.)",
+                 then=(Refill(1), Refill(6))),
+            Step("Phase 3. Place the Fire token stacked on your Spent Fire marker, for free.",
+                 accept={"type": "place_token", "element": "fire", "source": "marker"},
+                 solution=PlaceToken(0, "fire", "marker"),
+                 otherwise="This step asks for the Fire token on your Spent Fire marker.",
+                 hints=("Choose your Spent marker as the source.",),
+                 success="Your returned token is back at work."),
+            Step("The Water token in the Pool needs a Spent Water marker to claim. Make one: "
+                 "pay your Water card to place a Water token from the supply.",
+                 accept={"type": "place_token", "element": "water", "source": "supply"},
+                 solution=PlaceToken(3, "water", "supply"),
+                 otherwise="This step asks for a Water token paid from the supply.",
+                 hints=("Paying from the supply turns the Study card into a Spent marker.",),
+                 success="You now have a Spent Water marker."),
+            Step("Now take the Water token from the Token Pool, for free.",
+                 accept={"type": "place_token", "element": "water", "source": "pool"},
+                 solution=PlaceToken(4, "water", "pool"),
+                 otherwise="This step asks for the Water token from the Token Pool.",
+                 hints=("Choose the Token Pool as the source.",),
+                 success="Claimed from the Pool with your new marker."),
+        ),
+        summary="Freed tokens stack on your matching marker, else wait in the Pool for anyone "
+                "with a matching marker.",
+    ),
+    Lesson(
+        "cleanup-refill", "Cleanup and refill", "Refill",
+        "When cards leave the grid, removals resolve first as a single cleanup. The active "
+        "player then refills the empty slots from the top of the Leyline deck, one card at a "
+        "time. [...] Token placement happens after refill, so you can place tokens on cards "
+        "that were just refilled.",
+        Scenario().grid("f ? ? ? / ? f ? ? / ? ? ? ?").seen(0, 5).deck_top("water", "earth"),
+        intro="The deck stays face up: you always see the next card to be drawn.",
+        steps=(
+            Step("Collect the Fire pair you remember (slots 0 and 5).",
+                 goal=collected("fire"), allow=[*_activate(0, 5), _DEACTIVATE],
+                 solution=(*_activate(0, 5), EndPhase()),
+                 otherwise="Activate the two Fire cards (slots 0 and 5), then end the phase.",
+                 hints=("Activate slots 0 and 5, then end the phase.",),
+                 success="Both cards left the grid together in one cleanup: slots 0 and 5 are "
+                         "empty."),
+            Step("The deck stays face up: its top card, Water, is the next to be drawn. Click "
+                 "an empty slot to put it there (you choose which).",
+                 accept=_REFILL, solution=Refill(5),
+                 hints=("Every empty slot must be refilled before Phase 3.",),
+                 success="Placed, and everyone glimpsed it. Earth is now on top of the deck."),
+            Step("Refill the last empty slot with the Earth from the top of the deck.",
+                 accept=_REFILL, solution=Refill(0),
+                 hints=("Click the empty slot.",),
+                 success="The grid is full again: Phase 3 begins."),
+            Step("Tokens are placed after refill, so they may go on cards just refilled. Pay "
+                 "for a Fire token from the supply and place it on the Earth you just "
+                 "refilled.",
+                 accept={"type": "place_token", "element": "fire", "source": "supply"},
+                 goal=token_on("fire", "earth"),
+                 solution=PlaceToken(0, "fire", "supply"),
+                 otherwise="This step asks for a Fire token paid from the supply.",
+                 hints=("The Earth went where you refilled second.",),
+                 success="The new card is bound before anyone could collect it."),
+        ),
+        summary="Cleanup first, then refill one card at a time from the face-up deck, then "
+                "tokens.",
+    ),
+    Lesson(
+        "minor-powers", "Minor powers: Whisper and Spark", "Powers",
+        "At 2 collected of an element, the Minor power button unlocks.",
+        Scenario().phase("abilities").grid("? wa ? e / ? ? e ? / ? ? wa ?").seen(1, 3, 10)
+        .study(0, wind=2, fire=2),
+        intro="Phase 1: powers you have unlocked may each be used once this turn.",
+        steps=(
+            Step("2 Wind in your Study unlock Whisper: peek at one inert card (only you see "
+                 "it). Use it on slot 6, a card you have never seen.",
+                 accept=UsePower("wind", "minor", (6,)),
+                 wrong=[({"type": "use_power", "element": "wind", "tier": "minor"},
+                         "Whisper may peek at any card, but this lesson peeks at slot 6, "
+                         "which you have never seen."),
+                        ({"type": "use_power", "element": "fire"},
+                         "Spark comes next; first peek at slot 6 with Whisper."),
+                        (EndPhase(), "Ending Phase 1 now wastes both of your powers.")],
+                 hints=("Use the Wind minor power (Whisper) with slot 6 as its target.",),
+                 success="Only you saw it: slot 6 is Earth."),
+            Step("2 Fire unlock Spark: +1 activation this turn. Use Spark.",
+                 accept=UsePower("fire", "minor"),
+                 wrong={EndPhase(): "Without Spark you have only 3 activations; you will want "
+                                    "4."},
+                 hints=("Use the Fire minor power (Spark); it takes no target.",),
+                 success="4 activations this turn. Phase 2 begins."),
+            Step("Collect the Earth pair (slots 3 and 6) and the Water pair (slots 1 and 10).",
+                 goal=collected("earth", "water"),
+                 allow=[*_activate(1, 3, 6, 10), _DEACTIVATE],
+                 solution=(*_activate(1, 10, 3, 6), EndPhase()),
+                 otherwise="Activate both pairs (slots 1, 3, 6 and 10), then end the phase.",
+                 hints=("Spark's extra activation lets you take two pairs.",),
+                 success="Two pairs in one turn, from a card you peeked at."),
+        ),
+        summary="2 of an element unlock its Minor power, usable once a turn in Phase 1.",
+    ),
+    Lesson(
+        "unbind-ripple", "Minor powers: Unbind and Ripple", "Powers",
+        "At 2 collected of an element, the Minor power button unlocks.",
+        Scenario().phase("abilities").grid("? ? f ? / ? ? ? f / ? ? ? ?").seen(2, 7)
+        .tokens(2, wind=2).study(0, water=2, earth=2),
+        intro="Powers change the grid: your memory has to follow.",
+        steps=(
+            Step("Slot 2's Fire is bound by 2 Wind tokens, and your Study holds no Wind. 2 "
+                 "Earth unlock Unbind: remove all tokens from one card. Use it on slot 2.",
+                 accept=UsePower("earth", "minor", (2,)),
+                 wrong=[(EndPhase(), "Slot 2 stays bound unless you Unbind it first.")],
+                 hints=("Use the Earth minor power (Unbind) on slot 2.",),
+                 success="The Wind tokens left the card; with no Spent Wind marker to claim "
+                         "them, they went to the Token Pool."),
+            Step("2 Water unlock Ripple: swap two grid cards (tokens move with their card). "
+                 "Swap slots 2 and 5, and follow the Fire with your memory.",
+                 accept=UsePower("water", "minor", (2, 5)),
+                 wrong=[({"type": "use_power", "element": "water"},
+                         "This lesson swaps slots 2 and 5.")],
+                 hints=("Use the Water minor power (Ripple) on slots 2 and 5.",),
+                 success="The Fire moved to slot 5; the unknown card from slot 5 is at slot 2."),
+            Step("Collect the Fire pair: one is at slot 7, the other moved to slot 5.",
+                 goal=collected("fire"), allow=[*_activate(5, 7), _DEACTIVATE],
+                 solution=(*_activate(5, 7), EndPhase()),
+                 otherwise="Activate slots 5 and 7, then end the phase.",
+                 hints=("Knowledge follows the card: the Fire from slot 2 is at slot 5 now.",),
+                 success="Collected, because you followed the swap."),
+        ),
+        summary="Unbind frees a card; Ripple moves cards, and what you know moves with them.",
+    ),
+    Lesson(
+        "sanctuary-wildfire", "Major powers: Sanctuary and Wildfire", "Powers",
+        "At 5, the Major button unlocks.",
+        Scenario().phase("abilities").grid("? ? ? ? / wa ? ? ? / ? wi ? ?").seen(4, 9)
+        .tokens(4, wind=3).study(0, fire=5, earth=5)
+        .effects(powers_used=["fire:minor", "earth:minor"]),
+        intro="Five of an element unlock its Major power.",
+        steps=(
+            Step("5 Earth unlock Sanctuary: ignore Binding tokens when activating this turn. "
+                 "Use it.",
+                 accept=UsePower("earth", "major"),
+                 wrong={EndPhase(): "Ending Phase 1 now wastes Sanctuary and Wildfire."},
+                 hints=("Use the Earth major power (Sanctuary).",),
+                 success="This turn no token can stop you."),
+            Step("5 Fire unlock Wildfire: this turn every activated card is collected, even a "
+                 "lone one. Use it.",
+                 accept=UsePower("fire", "major"),
+                 wrong={EndPhase(): "Without Wildfire a lone card only flips back."},
+                 hints=("Use the Fire major power (Wildfire).",),
+                 success="The collect threshold is 1 this turn. Phase 2 begins."),
+            Step("Collect the Water at slot 4 (under 3 Wind tokens) and the lone Wind at slot 9.",
+                 goal=collected("water", "wind"), allow=[*_activate(4, 9), _DEACTIVATE],
+                 solution=(*_activate(4, 9), EndPhase()),
+                 otherwise="Activate slots 4 and 9, then end the phase.",
+                 hints=("Sanctuary lets you activate slot 4; Wildfire collects single cards.",),
+                 success="A bound card and a lone card, both collected."),
+        ),
+        summary="Sanctuary ignores tokens; Wildfire collects every activated card.",
+    ),
+    Lesson(
+        "gale-tide", "Major powers: Gale and Tide", "Powers",
+        "At 5, the Major button unlocks. [...] The Leyline deck stays face-up throughout the "
+        "game so the next card to be drawn is visible to all players.",
+        Scenario().phase("abilities").grid("f ? ? f / ? wi ? e / ? ? ? wa").seen(0, 5)
+        .deck_top("fire").study(0, water=5, wind=5)
+        .effects(powers_used=["water:minor", "wind:minor"]),
+        intro="Peek at several cards at once, or trade a grid card for the deck's top card.",
+        steps=(
+            Step("5 Wind unlock Gale: peek at up to three inert cards. Peek at slots 3, 7 and "
+                 "11, which you have never seen.",
+                 accept=UsePower("wind", "major", (3, 7, 11)),
+                 wrong=[({"type": "use_power", "element": "wind"},
+                         "Gale may peek at one to three cards; this lesson peeks at slots 3, 7 "
+                         "and 11."),
+                        ({"type": "use_power", "element": "water"},
+                         "Tide comes next; first peek with Gale.")],
+                 hints=("Use the Wind major power (Gale) on slots 3, 7 and 11.",),
+                 success="Only you saw them: Fire at 3, Earth at 7, Water at 11."),
+            Step("The deck's top card is Fire, and everyone can see it. 5 Water unlock Tide: "
+                 "swap a token-free grid card with the top deck card. Swap the Wind at slot 5 "
+                 "for the Fire.",
+                 accept=UsePower("water", "major", (5,)),
+                 wrong=[({"type": "use_power", "element": "water"},
+                         "This lesson trades the Wind at slot 5 for the deck's Fire.")],
+                 hints=("Use the Water major power (Tide) on slot 5.",),
+                 success="The Fire came onto the grid at slot 5 (everyone glimpsed it); the "
+                         "Wind is now on top of the deck."),
+            Step("You know three Fire cards: slots 0, 3 and 5. Collect all three.",
+                 goal=collected("fire", count=3), allow=[*_activate(0, 3, 5), _DEACTIVATE],
+                 solution=(*_activate(0, 3, 5), EndPhase()),
+                 otherwise="Activate slots 0, 3 and 5, then end the phase.",
+                 hints=("Three activations, three Fire cards.",),
+                 success="Three Fire, found by peeking and by reading the deck."),
+        ),
+        summary="Gale peeks at up to three cards; Tide trades with the face-up deck.",
+    ),
+    Lesson(
+        "game-end", "The end of the game, and ties", "Game End",
+        "The game ends when a card would be refilled and the Leyline deck is empty. Whoever "
+        "has the most total cards in their Study wins. Ties share the victory.",
+        Scenario(players=["You", "Rival"],
+                 rules=Rules.default().replace(cards_per_element=3, grid_rows=2, grid_cols=2))
+        .grid("e e / wa e").seen(0, 1, 2, 3).deck("water")
+        .study(0, fire=1, wind=1).study(1, fire=2, wind=2, water=1),
+        intro="A small table: a 2x2 grid, 3 cards of each element, one card left in the deck.",
+        steps=(
+            Step("Your Rival has 5 cards in their Study, you have 2. Activate the three Earth "
+                 "cards you remember.",
+                 goal=activated(0, 1, 3), allow=[*_activate(0, 1, 3), _DEACTIVATE],
+                 solution=_activate(0, 1, 3),
+                 wrong={Activate(2): "The Water at slot 2 would be alone and flip back; you "
+                                     "want the Earth cards."},
+                 hints=("Slots 0, 1 and 3.",),
+                 success="Three Earth cards are activated."),
+            Step("End Phase 2: three Earth cards make your score 5.",
+                 accept=EndPhase(), goal=collected("earth", count=3),
+                 wrong=[(_DEACTIVATE, "Two Earth cards would leave you at 4, behind your "
+                                     "Rival's 5. Keep all three.")],
+                 hints=("End the phase.",),
+                 success="5 to 5. Three slots are empty and one card is left in the deck."),
+            Step("Refill an empty slot with the deck's last card.",
+                 accept=_REFILL, goal=game_over(winners=[0, 1]), solution=Refill(0),
+                 hints=("Click an empty slot.",),
+                 success="The deck is empty and a card would still have to be refilled: the "
+                         "game ends. Both of you have 5 cards in your Study: ties share the "
+                         "victory."),
+        ),
+        summary="The game ends when a refill meets an empty deck; the most cards win, ties "
+                "share.",
+    ),
+)
+
+_BY_ID = {lesson.id: lesson for lesson in COURSE}
+
+
+def lesson(lesson_id: str) -> Lesson:
+    """The built-in lesson with this id."""
+    found = _BY_ID.get(lesson_id)
+    if found is None:
+        raise ValueError(f"no lesson {lesson_id!r}; lessons are {', '.join(_BY_ID)}")
+    return found
+
+
+def course() -> list[dict[str, Any]]:
+    """The course's table of contents, JSON-safe: id, title, section, rule and step count."""
+    return [{"id": lsn.id, "title": lsn.title, "section": lsn.section, "rule": lsn.rule,
+             "steps": len(lsn.steps)} for lsn in COURSE]
