@@ -263,39 +263,42 @@ class GreedyBot(Bot):
         return _END
 
     def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
-        powers: dict[str, list[UsePower]] = {}
-        effects = self._effects
-        for a in legal:
-            if isinstance(a, UsePower):
-                effect = effects[a.element, a.tier]
-                if effect == "gale" and "gale" in powers:
-                    continue  # its targets are chosen below, not from the ~300 listed
-                powers.setdefault(effect, []).append(a)
+        # Which powers are ready follows from the observation (unlocked, unused, a target
+        # exists), which spares scanning the hundreds of Gale and Ripple target choices.
+        me = obs["players"][obs["viewer"]]
+        used = obs["powers_used"]
         grid = obs["grid"]
-        unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in self._known]
-        if unknown and ("gale" in powers or "whisper" in powers):
+        ready: dict[str, tuple[str, str]] = {}
+        for key in me["unlocked"]:
+            if key not in used:
+                element, tier = key.split(":")
+                ready.setdefault(self._by_key[key], (element, tier))
+        if not ready:
+            return _END
+        known = self._known
+        if "gale" in ready or "whisper" in ready:
+            unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in known]
+            if unknown:
+                open_ = self._open_slots(obs)
+                unknown.sort(key=lambda s: (s not in open_, s))
+                if "gale" in ready:
+                    return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
+                return UsePower(*ready["whisper"], (unknown[0],))
+        if "unbind" in ready:
             open_ = self._open_slots(obs)
-            unknown.sort(key=lambda s: (s not in open_, s))
-            if "gale" in powers:
-                el, tier = powers["gale"][0].element, powers["gale"][0].tier
-                return UsePower(el, tier, tuple(sorted(unknown[:3])))
-            el, tier = powers["whisper"][0].element, powers["whisper"][0].tier
-            return UsePower(el, tier, (unknown[0],))
-        if "unbind" in powers:
-            open_ = self._open_slots(obs)
-            locked = [a for a in powers["unbind"] if a.targets[0] not in open_]
+            locked = [s for s, c in enumerate(grid) if c["tokens"] and s not in open_]
             if locked:
-                locked.sort(key=lambda a: (a.targets[0] not in self._known, a.targets[0]))
-                return locked[0]
-        if "tide" in powers:
-            action = self._tide(obs, powers["tide"])
-            if action is not None:
-                return action
+                locked.sort(key=lambda s: (s not in known, s))
+                return UsePower(*ready["unbind"], (locked[0],))
+        if "tide" in ready:
+            target = self._tide(obs)
+            if target is not None:
+                return UsePower(*ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
-            if effect in powers:
-                return powers[effect][0]
-        if "sanctuary" in powers and any(c["tokens"] for c in grid):
-            return powers["sanctuary"][0]
+            if effect in ready:
+                return UsePower(*ready[effect])
+        if "sanctuary" in ready and any(c["tokens"] for c in grid):
+            return UsePower(*ready["sanctuary"])
         return _END
 
     def _open_slots(self, obs: Observation) -> set[int]:
@@ -306,20 +309,38 @@ class GreedyBot(Bot):
         return {s for s, c in enumerate(obs["grid"])
                 if c["card"] == "inert" and all(n <= study[el] for el, n in c["tokens"].items())}
 
-    def _tide(self, obs: Observation, options: list[UsePower]) -> UsePower | None:
+    def _tide(self, obs: Observation) -> int | None:
+        """The token-free card to swap for the face-up deck top, when that makes a bigger
+        collection possible this turn."""
         top = obs["deck"]["top"]
         if top is None:
             return None
+        known = self._known
         open_ = self._open_slots(obs)
-        mates = sum(1 for s in open_ if self._known.get(s) == top)
-        if mates + 1 < obs["collect_threshold"] or mates + 1 > obs["activations"]["limit"]:
-            return None
-        targets = [a for a in options if self._known.get(a.targets[0]) != top]
-        if not targets:
-            return None
-        # Swap out an unknown card first: a known one of another element may pair later.
-        targets.sort(key=lambda a: (a.targets[0] in self._known, a.targets[0]))
-        return targets[0]
+        counts: dict[str, int] = {}
+        for s in open_:
+            el = known.get(s)
+            if el is not None:
+                counts[el] = counts.get(el, 0) + 1
+        acts, thr = self._reach(obs["players"][obs["viewer"]]["unlocked"])
+        now = _best_take(counts.values(), acts, thr)
+        best, best_slot = now, None
+        for s, c in enumerate(obs["grid"]):
+            if c["tokens"] or known.get(s) == top:
+                continue
+            el = known.get(s) if s in open_ else None
+            counts[top] = counts.get(top, 0) + 1
+            if el is not None:
+                counts[el] -= 1
+            after = _best_take(counts.values(), acts, thr)
+            counts[top] -= 1
+            if el is not None:
+                counts[el] += 1
+            # Prefer sending back an unknown card: a known one may pair later.
+            if after > best or (after == best and best > now and el is None
+                                and best_slot is not None and best_slot in known):
+                best, best_slot = after, s
+        return best_slot
 
     def _refill(self, obs: Observation, legal: list[Action]) -> Action:
         top = obs["deck"]["top"]
@@ -519,7 +540,13 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
 
 
 class BotSeat:
-    """Drives one bot from a game: the only place where a bot and a Game meet."""
+    """Drives one bot from a game: the only place where a bot and a Game meet.
+
+    On each :meth:`act` the bot observes the events of every step since its last move, as
+    :func:`~leyline_widget.engine.visible_events` shows them to the seat, then chooses from
+    the seat's observation and the legal actions. When only one action is legal the bot is
+    not asked (it still observes).
+    """
 
     def __init__(self, bot: Bot, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
@@ -538,5 +565,9 @@ class BotSeat:
             self.bot.start(game.rules, self.seat)
         events = visible_events(game.events_since(self._fed), self.seat)
         self._fed = game.step + 1
+        # Copies: a bot may keep or change what it is given without touching the game's log.
         self.bot.observe([dict(ev) for ev in events])
-        return self.bot.choose(game.observation(self.seat), game.legal_actions())
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]  # a forced move is no decision: skip building the observation
+        return self.bot.choose(game.observation(self.seat), legal)
