@@ -846,13 +846,12 @@ class Replay:
             out.append(f"**Variation:** {_md(line.name)} (from step {line.start})  ")
         out.append(f"**Actions:** {line.end}  ")
         out.append(f"**Result:** {_md(_result_words(final))}")
+        player = 0
         for step in self.steps(variation):
             if step.action is not None:
-                out += ["", f"**{step.step}.** {_md(_describe(step.action, step.events, names))}"]
-            # The action that ends a turn announces the next one: head the steps that follow.
-            for ev in step.events:
-                if ev["type"] == "turn":
-                    out += ["", f"### Turn {ev['turn']}: {_md(names[ev['player']])}"]
+                words = _describe(step.events, _md(names[player]))
+                out += ["", f"**{step.step}.** {words}"]
+            player = step.observation["active_player"]
             shown = [n for n in step.notes if not hidden & set(n.tags)]
             skipped = len(step.notes) - len(shown)
             for note in shown:
@@ -866,6 +865,10 @@ class Replay:
                 out.extend(f"> {_md(text)}  " for text in lines[1:])
             if skipped:
                 out += ["", f"*({skipped} hidden note{'s' if skipped > 1 else ''})*"]
+            # The action that ends a turn announces the next one: head the steps that follow.
+            for ev in step.events:
+                if ev["type"] == "turn":
+                    out += ["", f"### Turn {ev['turn']}: {_md(names[ev['player']])}"]
         if line is self._main and self._vars:
             out += ["", "## Variations", ""]
             for v in self._ordered():
@@ -1270,12 +1273,21 @@ def _result_words(game: Game) -> str:
     return f"{winners} won; {reason} (scores: {scores})"
 
 
-def _describe(action: Action, events: Sequence[Event], names: Sequence[str]) -> str:
-    """One public sentence for an action and what it caused (no private peeks)."""
+def _slots(slots: Sequence[int]) -> str:
+    return (f"slot {slots[0]}" if len(slots) == 1
+            else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}")
+
+
+def _describe(events: Sequence[Event], who: str) -> str:
+    """One public Markdown sentence for an action's events (no private peeks).
+
+    ``who`` is already escaped; power names come from the rules, which a file may carry, so
+    they are escaped here. Element ids are safe (the rules allow only ``[a-z0-9_]``).
+    """
     parts: list[str] = []
+    turn_over = False
     for ev in events:
         kind = ev["type"]
-        who = names[ev["player"]] if "player" in ev and kind != "turn" else ""
         if kind == "activate":
             parts.append(f"{who} activates slot {ev['slot']} ({ev['element']})")
         elif kind == "deactivate":
@@ -1283,34 +1295,38 @@ def _describe(action: Action, events: Sequence[Event], names: Sequence[str]) -> 
         elif kind == "pass":
             parts.append(f"{who} passes")
         elif kind == "collect":
-            slots = ", ".join(map(str, ev["slots"]))
-            parts.append(f"{who} collects {ev['count']} {ev['element']} (slots {slots})")
+            parts.append(f"{who} collects {ev['count']} {ev['element']} from "
+                         f"{_slots(ev['slots'])}")
         elif kind == "flip_back":
-            parts.append(f"slots {', '.join(map(str, ev['slots']))} flip back")
+            verb = "flips" if len(ev["slots"]) == 1 else "flip"
+            parts.append(f"{_slots(ev['slots'])} {verb} back")
         elif kind == "token_return":
             place = "their Spent marker" if ev["to"] == "marker" else "the Token Pool"
             parts.append(f"{ev['count']} {ev['element']} token(s) from slot {ev['slot']} go to "
                          f"{place}")
         elif kind == "place_token":
             source = {"supply": "the supply", "marker": "their Spent marker",
-                      "pool": "the Token Pool"}.get(ev["source"], ev["source"])
+                      "pool": "the Token Pool"}.get(ev["source"], "")
             parts.append(f"{who} places a {ev['element']} Binding token on slot {ev['slot']} "
                          f"from {source}")
         elif kind == "power":
-            targets = ev["targets"]
-            on = f" on slot{'s' if len(targets) > 1 else ''} {', '.join(map(str, targets))}" \
-                if targets else ""
-            parts.append(f"{who} uses {ev['name']}{on}")
+            on = f" on {_slots(ev['targets'])}" if ev["targets"] else ""
+            parts.append(f"{who} uses {_md(ev['name'])}{on}")
         elif kind == "swap":
-            parts.append(f"slots {ev['slots'][0]} and {ev['slots'][1]} swap")
+            parts.append(f"{_slots(ev['slots'])} swap")
         elif kind == "tide":
             parts.append(f"the {ev['to_deck']} card goes on top of the deck")
-        elif kind == "reveal" and ev.get("visible_to", "all") == "all" and ev["cause"] != "setup":
-            parts.append(f"slot {ev['slot']} gets a {ev['element']} card")
-        elif kind == "phase" and ev["phase"] in ("binding", "refill"):
-            parts.append(f"{ev['phase']} phase")
+        elif kind == "reveal" and ev["cause"] == "refill":
+            parts.append(f"{who} refills slot {ev['slot']} ({ev['element']})")
+        elif kind == "reveal" and ev["cause"] == "tide":
+            parts.append(f"slot {ev['slot']} gets the {ev['element']} card")
+        elif kind == "turn":
+            turn_over = True
         elif kind == "game_over":
-            parts.append(f"the game ends ({ev['reason']}); scores {ev['scores']}")
+            parts.append(f"the game ends ({ev['reason'].replace('_', ' ')}); scores "
+                         f"{', '.join(map(str, ev['scores']))}")
+    if turn_over:
+        parts.append(f"{who} ends the turn")
     if not parts:
-        parts.append(f"{action.type.replace('_', ' ')}")
+        parts.append(f"{who} ends the phase")
     return "; ".join(parts)

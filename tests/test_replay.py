@@ -240,9 +240,14 @@ def test_markdown_tells_the_game() -> None:
         game.apply(rng.choice(game.legal_actions()))
     replay = game.replay
     replay.branch(4, name="other idea")
+    end_of_turn_1 = next(i for i, evs in enumerate(game.event_log)
+                         if i and any(ev["type"] == "turn" for ev in evs))
+    replay.annotate(end_of_turn_1, "Ada is done")
     md = replay.to_markdown()
     assert md.startswith("# Leyline replay: Ada, Bo")
     assert "### Turn 2: Bo" in md and f"**{len(replay)}.**" in md
+    assert md.index(f"**{end_of_turn_1}.** Ada ends the turn") < md.index("Ada is done") < md.index(
+        "### Turn 2: Bo")
     assert "won;" in md and "## Variations" in md and "other idea" in md
 
 
