@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from .engine import Event, Game, IllegalActionError, visible_events
@@ -99,7 +99,6 @@ class StepContext:
     action: Action
 
 
-@runtime_checkable
 class Check(Protocol):
     """A goal on the state a step reaches. ``failure`` explains a miss (optional)."""
 
@@ -398,6 +397,11 @@ class LessonSession:
 
     def __init__(self, lesson: Lesson) -> None:
         self.lesson = lesson
+        self.restart()
+
+    def restart(self) -> None:
+        """Start the lesson again from its scenario."""
+        lesson = self.lesson
         self.player = lesson.scenario.learner
         self.known = lesson.scenario.seen_cards(self.player)
         self.game: Game = lesson.scenario.build()

@@ -256,3 +256,13 @@ def test_a_custom_goal_may_be_any_function_of_the_learners_view() -> None:
     assert [session.try_action(a)["kind"] for a in pair.solution] == ["progress", "progress",
                                                                       "solved"]
     assert matches({"type": "activate"}, Activate(3))
+
+
+def test_restart_begins_the_lesson_again() -> None:
+    session = lesson("token-sources").session()
+    start = session.game.state_hash()
+    session.next()
+    session.try_action(EndPhase())
+    session.restart()
+    assert session.game.state_hash() == start and session.index == 0
+    assert (session.mistakes, session.skipped, session.status) == (0, [], "playing")
