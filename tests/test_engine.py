@@ -82,6 +82,14 @@ def test_default_game_shape() -> None:
     assert (game.turn, game.active_player, game.phase) == (1, 0, Phase.ACTIVATION)
 
 
+def test_the_single_player_build_is_the_default() -> None:
+    game = Game.new(seed=3)
+    assert game.players == ("Player 1",) and len(game.observation(0)["players"]) == 1
+    play(game, EndPhase(), EndPhase())  # pass, no tokens: the only player plays again
+    assert (game.turn, game.active_player) == (2, 0)
+    assert Game.new(players=4, seed=3).players[-1] == "Player 4"
+
+
 @pytest.mark.parametrize(("players", "words"), [
     (0, "players must be from 1 to 4, got 0"),
     (5, "players must be from 1 to 4, got 5"),
