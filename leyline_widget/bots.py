@@ -58,6 +58,15 @@ class Bot:
         """Pick one of ``legal`` (never empty) from the seat's ``observation``."""
         raise NotImplementedError
 
+    def planned(self, legal: list[Action]) -> Action | None:
+        """The next move of a plan made at an earlier choice, if it is legal now.
+
+        A bot that decided several moves at once (all the activations of a turn) returns
+        them here one by one, and :class:`BotSeat` then skips building the observation.
+        None means: ask :meth:`choose`.
+        """
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
@@ -115,6 +124,7 @@ class GreedyBot(Bot):
         self._known: dict[int, str] = {}   # slot -> element this bot remembers
         self._public: set[int] = set()     # remembered slots whose element everyone saw
         self._peeked: set[int] = set()     # scouted this turn (activated to look, then undone)
+        self._plan: list[Action] = []      # moves decided ahead within this phase
 
     # ------------------------------------------------------------------ memory
     def _learn(self, slot: int, element: str, public: bool) -> None:
@@ -167,9 +177,21 @@ class GreedyBot(Bot):
                 self._drop(ev["slot"])
             elif kind == "turn":
                 self._peeked.clear()
+                self._plan.clear()
+            elif kind == "phase":
+                self._plan.clear()
+
+    def planned(self, legal: list[Action]) -> Action | None:
+        if self._plan:
+            action = self._plan.pop(0)
+            if action in legal:
+                return action
+            self._plan.clear()
+        return None
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        self._plan.clear()
         if len(legal) == 1:
             return legal[0]
         self._recall()
@@ -243,12 +265,24 @@ class GreedyBot(Bot):
             take = min(have + len(slots), have + left)
             if take < thr or take <= have:
                 continue
-            score = take + self._unlock_bonus(study.get(el, 0), take - have)
+            score = take + self._unlock_bonus(study.get(el, 0), take)
             key = (score, have, el)
             if best is None or key > best:
                 best = key
         if best is not None:
-            return Activate(avail[best[2]][0])
+            el = best[2]
+            have = active.get(el, 0)
+            take = min(have + len(avail[el]), have + left)
+            # The whole collection is decided now; the choices after each of these
+            # activations would be the same, so they are queued rather than recomputed.
+            slots = avail[el][:take - have]
+            self._plan = [Activate(s) for s in slots[1:]]
+            rest = left - len(slots)
+            if rest == 0 or (not unknown and not any(
+                    other != el and active.get(other, 0) + min(rest, len(more)) >= thr
+                    for other, more in avail.items())):
+                self._plan.append(_END)
+            return Activate(slots[0])
         if unknown and self.scout and left >= 1:
             slot = unknown[self.rng.randrange(len(unknown))]
             self._peeked.add(slot)
@@ -545,7 +579,8 @@ class BotSeat:
     On each :meth:`act` the bot observes the events of every step since its last move, as
     :func:`~leyline_widget.engine.visible_events` shows them to the seat, then chooses from
     the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes).
+    not asked (it still observes); when the bot planned its next move at an earlier choice
+    (:meth:`Bot.planned`) and that move is legal, it is played without a new observation.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -570,4 +605,7 @@ class BotSeat:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
+        action = self.bot.planned(legal)
+        if action is not None:
+            return action
         return self.bot.choose(game.observation(self.seat), legal)

@@ -294,3 +294,23 @@ def test_private_peeks_of_others_reach_a_bot_without_their_element() -> None:
     play(game, seats)
     private = [ev for ev in seen if ev["type"] == "reveal" and ev["visible_to"] == [0]]
     assert private and all(ev["element"] is None for ev in private)
+
+
+class Unplanned(GreedyBot):
+    """GreedyBot asked afresh before every move."""
+
+    def planned(self, legal: list[Action]) -> Action | None:
+        return None
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=["default", "small", "wide", "powers"])
+def test_planning_ahead_changes_no_move(rules: Rules) -> None:
+    # GreedyBot decides a turn's activations at once (sparing observations); the moves must
+    # be exactly those it would choose one at a time.
+    for seed in range(6):
+        players = 1 + seed % 4
+        runs = []
+        for cls in (GreedyBot, Unplanned):
+            game = Game.new(players=players, seed=seed, rules=rules)
+            runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(players)]))
+        assert runs[0] == runs[1]
