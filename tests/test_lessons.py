@@ -212,8 +212,8 @@ def test_the_course_covers_every_section_of_the_seed_rules() -> None:
 
 
 def _seed_rules() -> str | None:
-    root = Path(__file__).resolve().parents[1]
-    for path in (root / "RULES.md", root.parent / "shared" / "seed-rules.txt"):
+    here = Path(__file__).resolve().parent
+    for path in (here / "seed-rules.txt", here.parent.parent / "shared" / "seed-rules.txt"):
         if path.exists():
             return " ".join(path.read_text().split())
     return None
