@@ -62,7 +62,7 @@ COURSE: tuple[Lesson, ...] = (
                                      "only flip back. End the phase now.",
                         **{Deactivate(s): "Keep both Water cards activated: 2 are needed to "
                                           "collect." for s in (1, 6)}},
-                 hints=("Press End phase (the end_phase action).",),
+                 hints=("End the phase: that resolves Phase 2.",),
                  success="Both Water cards went into your Study: you score 2."),
         ),
         summary="Activate what you remember; 2 or more of an element are collected.",
