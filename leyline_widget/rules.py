@@ -138,6 +138,8 @@ class Rules:
     def _validate(self) -> None:
         if not self.elements:
             raise ValueError("elements must name at least one element")
+        if len(self.elements) > 32:
+            raise ValueError(f"elements must name at most 32 elements, got {len(self.elements)}")
         for e in self.elements:
             if not isinstance(e, str) or not _ELEMENT_ID.match(e):
                 raise ValueError(
