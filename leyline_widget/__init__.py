@@ -15,15 +15,18 @@ from .engine import Game, IllegalActionError, Phase, visible_events
 from .rules import Power, Rules
 
 __all__ = [
-    "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError",
-    "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill", "Replay", "ReplayFormatError",
-    "ReplayWidget", "Rules", "UsePower", "visible_events",
+    "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
+    "LessonSession", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill", "Replay",
+    "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
+    "memory_report", "visible_events",
 ]
 
 __version__ = "0.1.0"
 
 _LAZY = {
     "Replay": "replay", "ReplayFormatError": "replay",
+    "Scenario": "scenario", "Lesson": "lessons", "Step": "lessons", "LessonSession": "lessons",
+    "memory_report": "memory",
     "LeylineWidget": "widget", "ReplayWidget": "widget",
 }
 
