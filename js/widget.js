@@ -334,6 +334,10 @@ function cardButton(doc, slot, cell, st, ui, now) {
   }
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
+  if (face.kind === "glimpse") {
+    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" },
+      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"));
+  }
   if (look) {
     body.push(h(doc, "span", { class: "ll-face", "aria-hidden": "true" },
       h(doc, "span", { class: "ll-sym" }, look.symbol), h(doc, "span", { class: "ll-name" }, look.name)));
@@ -423,7 +427,8 @@ function studyPanel(doc, st, ui) {
   const name = playerName(info, me);
   return h(doc, "section", { class: "ll-study", "aria-label": `${name}'s Study` },
     h(doc, "table", {},
-      h(doc, "caption", {}, `${name}'s Study: `, h(doc, "strong", { "data-score": me }, player.score), " cards"),
+      h(doc, "caption", {}, `Study · ${name} · `, h(doc, "strong", { "data-score": me }, player.score),
+        player.score === 1 ? " card" : " cards"),
       h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Element"),
         h(doc, "th", { scope: "col" }, "Cards"), h(doc, "th", { scope: "col" }, "Minor"),
         h(doc, "th", { scope: "col" }, "Major"), h(doc, "th", { scope: "col" }, "Spent markers"))),

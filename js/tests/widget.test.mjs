@@ -207,11 +207,11 @@ test("a refusal is shown in words, and a repeated refusal clears the pending mar
 
 test("brief reveals show the element for reveal_ms, then the DOM forgets it", async () => {
   const items = [0, 1, 2].map((slot) => ({ type: "reveal", slot, element: ELEMENTS[slot], cause: "setup", visible_to: "all" }));
-  const { el, model, cleanup } = mount(makeState({ reveal_ms: 60, events: { seq: 1, step: 0, items } }));
+  const { el, model, cleanup } = mount(makeState({ reveal_ms: 400, events: { seq: 1, step: 0, items } }));
   await tick();
   assert.equal(card(el, 1).getAttribute("data-element"), "water");
   assert.ok(card(el, 1).classList.contains("ll-glimpse"));
-  await sleep(120);
+  await sleep(600);
   for (const s of [0, 1, 2]) {
     assert.equal(card(el, s).getAttribute("data-element"), null);
     assert.ok(!/Water|Fire|Earth/.test(card(el, s).outerHTML));
@@ -329,23 +329,23 @@ test("bots: the page asks for each bot move after the delay, once per step", asy
   const info = makeInfo([{ name: "Ada", bot: null }, { name: "Greedy bot", bot: "greedy" }]);
   const view = makeView({ active_player: 1, players: [player("Ada"), player("Greedy bot")] });
   const legal = { step: 4, actor: null, bot: "greedy" };
-  const { el, model, cleanup } = mount(makeState({ info, view, legal, bot_delay_ms: 30 }));
+  const { el, model, cleanup } = mount(makeState({ info, view, legal, bot_delay_ms: 200 }));
   assert.match(el.querySelector(".ll-prompt").textContent, /Greedy bot \(bot\) is playing/);
   assert.ok(el.querySelector(".ll-scores"), "several players get a scoreboard");
   card(el, 0).click();
   assert.equal(model.sent.length, 0, "no human move on a bot's turn");
-  await sleep(10);
+  await tick();
   assert.equal(model.sent.length, 0, "the page waits out the delay");
-  await sleep(50);
+  await sleep(400);
   assert.deepEqual(model.sent, [{ type: "bot_step", step: 4 }]);
   model.update({ ack: 1, legal: { ...legal } }); // an unrelated update for the same step
-  await sleep(60);
+  await sleep(400);
   assert.equal(model.sent.length, 1, "one request per step");
   model.update({ ack: 2, legal: { step: 5, actor: null, bot: "greedy" } });
   const select = el.querySelector("select[data-act=pace]");
   select.value = "paused";
   select.dispatchEvent(new el.ownerDocument.defaultView.Event("change", { bubbles: true }));
-  await sleep(60);
+  await sleep(400);
   assert.equal(model.sent.length, 1, "paused: no request");
   el.querySelector("[data-act=bot-step]").click();
   assert.deepEqual(model.sent.at(-1), { type: "bot_step", step: 5 });

@@ -1,0 +1,336 @@
+"""Shared fixtures for tests (and benchmarks) that drive real parts: Debian's Chromium through
+Playwright, a real JupyterLab server on 127.0.0.1, and static HTML pages.
+
+Import what you need in a test module::
+
+    from browser_support import browser, lab_page, jupyter_lab, output_dir  # noqa: F401
+
+Browser tests skip when /usr/bin/chromium is missing, unless ``LEYLINE_REQUIRE_BROWSER=1``
+(CI), where they fail instead. Screenshots go under ``test-output/<test name>/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+OUTPUT = REPO / "test-output"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-dev-shm-usage"]
+LAB_THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+#: User settings for the test server: start the notebook's kernel without asking, attach every
+#: cell (so widgets below the fold render), and no news or update toasts over the page.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker": {"autoStartDefaultKernel": True,
+                                               "windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+}
+
+
+def require_chromium() -> None:
+    """Skip (or, with LEYLINE_REQUIRE_BROWSER=1, fail) when the real browser is missing."""
+    problem = None
+    if not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing (apt-get install chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "playwright is not installed (pip install -e .[dev])"
+    if problem:
+        if os.environ.get("LEYLINE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required but {problem}")
+        pytest.skip(problem)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def output_path(name: str) -> Path:
+    """A fresh folder under test-output/ for one test's screenshots and pages."""
+    folder = OUTPUT / re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+# ---------------------------------------------------------------------------- Chromium
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Debian Chromium (Playwright Browser); closed on exit."""
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def new_page(browser: Any, width: int = 1200, height: int = 900, dark: bool = False) -> Any:
+    """A page in a fresh context; console errors are collected in ``page.errors``."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme="dark" if dark else "light")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def open_static(browser: Any, html: Path, **kwargs: Any) -> Any:
+    """Open a static HTML page (a widget embed) from disk and wait for its widgets."""
+    page = new_page(browser, **kwargs)
+    page.goto(html.resolve().as_uri())
+    page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+    return page
+
+
+# ---------------------------------------------------------------------------- JupyterLab
+@dataclass
+class Lab:
+    """A running JupyterLab server started by :func:`jupyter_lab`."""
+
+    url: str
+    token: str
+    root: Path
+    runtime: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def api(self, path: str) -> Any:
+        sep = "&" if "?" in path else "?"
+        with urllib.request.urlopen(f"{self.url}{path}{sep}token={self.token}",
+                                    timeout=10) as r:
+            return json.loads(r.read())
+
+    def notebook_url(self, relpath: str) -> str:
+        return f"{self.url}/lab/tree/{relpath}?token={self.token}&reset"
+
+    def kernel_for(self, relpath: str, timeout: float = 30) -> Any:
+        """A BlockingKernelClient talking to the kernel of the open notebook ``relpath``."""
+        from jupyter_client import BlockingKernelClient
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for session in self.api("/api/sessions"):
+                if session.get("path") == relpath and session.get("kernel"):
+                    conn = self.runtime / f"kernel-{session['kernel']['id']}.json"
+                    if conn.exists():
+                        client = BlockingKernelClient(connection_file=str(conn))
+                        client.load_connection_file()
+                        client.start_channels()
+                        client.wait_for_ready(timeout=30)
+                        return client
+            time.sleep(0.3)
+        raise TimeoutError(f"no kernel for {relpath}; sessions: {self.api('/api/sessions')}")
+
+    def run_in_kernel(self, relpath: str, code: str, timeout: float = 30) -> str:
+        """Run ``code`` in the notebook's own kernel (its variables) and return its stdout."""
+        client = self.kernel_for(relpath)
+        out: list[str] = []
+
+        def hook(msg: dict[str, Any]) -> None:
+            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
+                out.append(msg["content"]["text"])
+            elif msg["msg_type"] == "error":
+                out.append("\n".join(msg["content"]["traceback"]))
+
+        try:
+            reply = client.execute_interactive(code, timeout=timeout, output_hook=hook,
+                                               store_history=False)
+        finally:
+            client.stop_channels()
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"kernel error: {''.join(out)}")
+        return "".join(out)
+
+
+@contextlib.contextmanager
+def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90) -> Iterator[Lab]:
+    """Start JupyterLab on 127.0.0.1 over a temporary folder holding ``notebooks``.
+
+    ``notebooks`` maps a file name in the server's root to a source path (copied) or to
+    notebook JSON text. Settings, workspaces and runtime files live in the temporary folder,
+    so a theme change in one test touches nothing outside it.
+    """
+    base = Path(tempfile.mkdtemp(prefix="leyline-lab-"))
+    root, runtime, settings = base / "root", base / "runtime", base / "settings"
+    for folder in (root, runtime, settings, base / "workspaces"):
+        folder.mkdir()
+    for plugin, values in LAB_SETTINGS.items():
+        path = settings / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), "utf-8")
+    for name, source in notebooks.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(source, Path):
+            shutil.copyfile(source, target)
+        else:
+            target.write_text(source, "utf-8")
+    port = free_port()
+    token = os.urandom(12).hex()
+    jupyter = Path(sys.executable).with_name("jupyter")
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime),
+           "JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"), "PYTHONUNBUFFERED": "1"}
+    log = base / "lab.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [str(jupyter), "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+             "--LabApp.news_url=", "--LabApp.expose_app_in_browser=True",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True)
+    lab = Lab(f"http://127.0.0.1:{port}", token, root, runtime, process, log)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited: {log.read_text()[-3000:]}")
+            try:
+                lab.api("/api/status")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"JupyterLab did not start: {log.read_text()[-3000:]}")
+                time.sleep(0.3)
+        yield lab
+    finally:
+        # Only the process group this function started (the server and its kernels).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def open_notebook(browser: Any, lab: Lab, relpath: str, *, theme: str = "light",
+                  width: int = 1200, height: int = 900) -> Any:
+    """Open ``relpath`` in JupyterLab and wait until its kernel is idle."""
+    page = new_page(browser, width=width, height=height)
+    page.goto(lab.notebook_url(relpath))
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    wait_kernel_idle(page)
+    set_theme(page, theme)
+    return page
+
+
+def lab_command(page: Any, command: str, args: dict[str, Any] | None = None) -> Any:
+    """Run a JupyterLab command (the app is exposed by jupyter_lab's server flags)."""
+    return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)",
+                         [command, args or {}])
+
+
+def wait_kernel_idle(page: Any, timeout: float = 60_000) -> None:
+    """Wait until the current notebook's kernel is connected and idle (the toolbar's idle
+    indicator shows before the kernel's websocket is up, and cells run then are lost)."""
+    page.wait_for_function("""() => {
+        const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const k = w && w.sessionContext && w.sessionContext.session
+            && w.sessionContext.session.kernel;
+        return !!k && k.connectionStatus === 'connected' && k.status === 'idle';
+    }""", timeout=timeout)
+
+
+def set_theme(page: Any, theme: str) -> None:
+    """Switch JupyterLab's theme ("light" or "dark") and wait until it applies."""
+    name = LAB_THEMES[theme]
+    if page.evaluate("() => document.body.dataset.jpThemeName") != name:
+        lab_command(page, "apputils:change-theme", {"theme": name})
+        page.wait_for_function("(n) => document.body.dataset.jpThemeName === n", arg=name,
+                               timeout=30_000)
+        page.wait_for_timeout(300)
+
+
+def run_all_cells(page: Any, widgets: int = 1, timeout: float = 60_000) -> None:
+    """Run every cell through the Run menu and wait for ``widgets`` Leyline widgets."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+    page.wait_for_function("(n) => document.querySelectorAll('.leyline .ll-grid').length >= n",
+                           arg=widgets, timeout=timeout)
+    wait_kernel_idle(page, timeout)
+
+
+def notebook_json(cells: list[str], markdown: str = "") -> str:
+    """A minimal notebook (python3 kernelspec, so no Select Kernel dialog) of code cells."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    if markdown:
+        nb.cells.append(nbformat.v4.new_markdown_cell(markdown))
+    nb.cells += [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                 "language": "python"}
+    return str(nbformat.writes(nb))
+
+
+# ---------------------------------------------------------------------------- widget helpers
+def widget_state(root: Any) -> dict[str, Any]:
+    """What a Leyline widget (a Locator on its ``.leyline`` root) shows, read from the DOM."""
+    return root.evaluate("""(el) => ({
+        phase: el.dataset.phase, step: Number(el.dataset.step), ack: Number(el.dataset.ack),
+        turn: Number(el.dataset.turn),
+        cards: [...el.querySelectorAll('[data-act=card]')].map((c) => ({
+            slot: Number(c.dataset.slot), card: c.dataset.card,
+            element: c.dataset.element || null, cls: c.className})),
+        study: Object.fromEntries([...el.querySelectorAll('[data-study]')].map(
+            (t) => [t.dataset.study, Number(t.textContent)])),
+        score: Number((el.querySelector('.ll-study [data-score]') || {}).textContent),
+        error: (el.querySelector('[role=alert]') || {}).textContent || '',
+        prompt: (el.querySelector('.ll-prompt') || {}).textContent || '',
+        over: !!el.querySelector('.ll-over'),
+    })""")
+
+
+def click_and_wait(page: Any, root: Any, target: Any, timeout: float = 15_000) -> None:
+    """Click ``target`` inside a widget and wait for the kernel's answer (``data-ack``)."""
+    ack = root.get_attribute("data-ack")
+    target.click()
+    page.wait_for_function("([el, a]) => el.dataset.ack !== a",
+                           arg=[root.element_handle(), ack], timeout=timeout)
+
+
+# ---------------------------------------------------------------------------- pytest fixtures
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def output_dir(request: pytest.FixtureRequest) -> Path:
+    return output_path(request.node.name)
