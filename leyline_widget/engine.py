@@ -857,9 +857,9 @@ class Game:
     def _stalemate(self) -> bool:
         """True when no player can ever collect again (DESIGN.md, interpretation 8).
 
-        Without Unbind or Tide, the grid's cards and their tokens only change through a
-        collection, tokens only ever get added, and Studies only fall until someone
-        collects: so if nobody can collect now, nobody ever will.
+        Without a collection, the grid's cards and their tokens change only by Ripple (which
+        moves cards with their tokens), Tide and Unbind (counted below); tokens are otherwise
+        only added, and Studies only fall: so if nobody can collect even then, nobody ever will.
         """
         e = self._e
         tokens = self._tokens
@@ -876,12 +876,20 @@ class Game:
         if max(free) >= self.rules.collect_threshold:
             return False
         effects = [self._effects(q) for q in range(self._n)]
-        # Tide can bring a deck card onto the grid (while there is a deck to swap with).
-        if self._deck_pos < len(self._deck) and any("tide" in fx for fx in effects):
-            return False
-        # Unbind can, in time, strip every token: then bound cards count for everyone. It
-        # cannot change which elements lie on the grid, so lone elements stay lone.
-        unbind = any("unbind" in fx for fx in effects)
+        # Unbind can, in time, strip every token: then every card is as good as token-free.
+        # It cannot change which elements lie on the grid, so lone elements stay lone.
+        if any("unbind" in fx for fx in effects):
+            for c, _ in bound:
+                free[c] += 1
+            bound = []
+        # Tide swaps a token-free card with the face-up deck top, turn after turn: those cards
+        # and the top can be arranged at will, but one of them always stays on the deck (the
+        # cards below the top never come up without a refill).
+        pos = self._deck_pos
+        if pos < len(self._deck) and any("tide" in fx for fx in effects):
+            room = sum(free)
+            free[self._deck[pos]] += 1
+            free = [min(n, room) for n in free]
         for q, fx in enumerate(effects):
             acts = self.rules.activations_per_turn + (1 if "spark" in fx else 0)
             need = 1 if "wildfire" in fx else self.rules.collect_threshold
@@ -890,7 +898,7 @@ class Game:
             counts = free[:]
             study = self._study[q * e:(q + 1) * e]
             for c, here in bound:
-                if unbind or "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
+                if "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
                     counts[c] += 1
             if max(counts) >= need:
                 return False

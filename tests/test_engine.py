@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hand import MID, deck_for, new, play, refused, to_activation, types
+from hand import MID, SMALL_MAJOR, deck_for, new, play, refused, to_activation, types
 from support import SMALL
 
 from leyline_widget import (
@@ -748,6 +748,34 @@ def test_stalemate_when_tide_has_no_deck_to_swap_with() -> None:
         "fire:minor", "water:minor", "water:major", "earth:minor", "wind:minor"]
     events = game.apply(EndPhase())
     assert events[-1]["type"] == "game_over" and events[-1]["reason"] == "stalemate"
+
+
+def test_stalemate_when_tide_can_only_cycle_lone_cards() -> None:
+    """Tide swaps a token-free card with the deck top, and back: the cards below the top never
+    come up, so one free wind and the top earth can never make a pair (found by
+    test_properties: such a game ran forever)."""
+    game = Game.from_position({
+        "rules": SMALL_MAJOR.to_dict(),
+        "grid": ["fire", "earth", "wind", "fire"],
+        "tokens": [{"earth": 1}, {"earth": 1}, {}, {"earth": 1}],
+        "deck": ["earth", "fire", "wind", "wind", "earth"],
+        "study": [{"water": 3}], "phase": "binding"})
+    assert "water:major" in game.observation(0)["players"][0]["unlocked"]
+    events = game.apply(EndPhase())
+    assert events[-1]["type"] == "game_over" and events[-1]["reason"] == "stalemate"
+
+
+def test_tide_prevents_stalemate_while_the_deck_top_could_make_a_pair() -> None:
+    game = Game.from_position({
+        "rules": SMALL_MAJOR.to_dict(),
+        "grid": ["fire", "wind", "earth", "fire"],
+        "tokens": [{"earth": 1}, {}, {"earth": 1}, {}],
+        "deck": ["wind", "fire", "wind", "earth", "earth"],
+        "study": [{"water": 3}], "phase": "binding"})
+    game.apply(EndPhase())
+    assert not game.is_over
+    play(game, UsePower("water", "major", (3,)), EndPhase(), Activate(1), Activate(3))
+    assert "collect" in types(game.apply(EndPhase()))
 
 
 def test_unbind_prevents_stalemate_while_it_could_free_a_pair() -> None:
