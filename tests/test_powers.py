@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import combinations
 
 import pytest
-from hand import SMALL_MAJOR, new, play, refused, to_activation, types
+from hand import MID, SMALL_MAJOR, new, play, refused, to_activation, types
 from support import SMALL
 
 from leyline_widget import (
@@ -357,3 +357,32 @@ def test_a_ruleset_can_move_an_effect_to_another_element() -> None:
     events = game.apply(UsePower("wind", "minor"))
     assert events[0]["name"] == "Gust" and events[0]["effect"] == "spark"
     assert game.observation(0)["activations"]["limit"] == 4
+
+
+def _all_powers() -> Game:
+    """Phase 1 with every power unlocked (3 of each element, Majors at 3), two bound cards for
+    Unbind, token-free cards and a deck for Tide."""
+    return Game.from_position({
+        "rules": MID.replace(major_threshold=3).to_dict(),
+        "grid": ["fire", "water", "earth", "wind", "fire", "water"],
+        "tokens": [{}, {}, {}, {}, {"wind": 1}, {"fire": 1}],
+        "deck": ["earth", "wind", "fire", "water", "earth", "wind"],
+        "study": [{"fire": 3, "water": 3, "earth": 3, "wind": 3}],
+        "phase": "abilities"})
+
+
+@pytest.mark.parametrize("key", [p.key for p in DEFAULT_POWERS])
+def test_every_power_is_used_at_most_once_per_turn(key: str) -> None:
+    game = _all_powers()
+    element, tier = key.split(":")
+    mine = [a for a in _powers(game) if (a.element, a.tier) == (element, tier)]
+    assert mine, key
+    game.apply(mine[0])
+    assert game.phase is Phase.ABILITIES  # the other seven are still usable
+    assert game.observation(0)["powers_used"] == [key]
+    assert all((a.element, a.tier) != (element, tier) for a in _powers(game))
+    name = game.rules.power(element, tier).name  # type: ignore[union-attr]
+    refused(game, mine[-1], f"{name} was already used this turn", rule="powers")
+    play(game, EndPhase(), EndPhase(), EndPhase())  # end Phase 1, pass, end the turn
+    assert game.phase is Phase.ABILITIES and game.observation(0)["powers_used"] == []
+    assert any((a.element, a.tier) == (element, tier) for a in _powers(game))
