@@ -92,6 +92,8 @@ def test_replace_makes_a_validated_variant_and_leaves_the_original() -> None:
     ({"elements": ["Fire"]}, "element 'Fire' is not a valid id"),
     ({"elements": [1]}, "element 1 is not a valid id"),
     ({"elements": ["fire", "fire"]}, "elements must be distinct, got ['fire', 'fire']"),
+    ({"elements": [f"e{i}" for i in range(33)], "cards_per_element": 1, "collect_threshold": 1},
+     "elements must name at most 32 elements, got 33"),
     ({"powers": "spark"}, "powers must be a list of powers, got 'spark'"),
     ({"powers": {"fire": "spark"}}, "powers must be a list of powers"),
     ({"powers": [5]}, "a power must be an object, got int"),
