@@ -65,6 +65,10 @@ function playerName(info, p) {
   return seat ? seat.name : `Player ${p + 1}`;
 }
 
+function possessive(name) {
+  return name === "You" ? "your" : `${name}'s`;
+}
+
 function listSlots(slots) {
   if (slots.length === 1) return `slot ${slots[0]}`;
   return `slots ${slots.slice(0, -1).join(", ")} and ${slots[slots.length - 1]}`;
@@ -125,7 +129,7 @@ export function describeEvent(ev, info = {}, viewer = null) {
       return `${ev.slots.length === 1 ? "Slot" : "Slots"} ${ev.slots.join(", ")} flipped back`;
     case "token_return":
       return `${plural(ev.count, elementLabel(ev.element, els) + " token")} freed from slot ` +
-        `${ev.slot} to ${ev.to === "marker" ? `${who(ev.player)}'s Spent marker` : "the Token Pool"}`;
+        `${ev.slot} to ${ev.to === "marker" ? `${possessive(who(ev.player))} Spent marker` : "the Token Pool"}`;
     case "place_token":
       return `${who(ev.player)} placed a ${elementLabel(ev.element, els)} token on slot ${ev.slot} ` +
         `(${(SOURCE_WORDS[ev.source] || ev.source).toLowerCase()})`;
@@ -533,7 +537,7 @@ function gameOverPanel(doc, st) {
     h(doc, "div", { class: "ll-h" }, "Game over"),
     h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason] || view.end_reason}, after turn ${view.turn}.`),
     h(doc, "ul", {}, view.players.map((p, i) => h(doc, "li", { "data-final": i },
-      `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " 🏆 winner" : ""))),
+      `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " ★ winner" : ""))),
     h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.`
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
 }
@@ -567,7 +571,7 @@ export function renderBoard(st, ui, doc, now = 0) {
       view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""),
     view.phase === "activation" && !view.is_over ? h(doc, "span", { class: "ll-acts", "aria-label": `${left} activations left` },
       `Activations left: ${left}/${view.activations.limit}`) : null,
-    (view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
+    (view.is_over ? [] : view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
     teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null);
   const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
   const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
@@ -575,7 +579,7 @@ export function renderBoard(st, ui, doc, now = 0) {
     problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null);
   const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
-    bots ? h(doc, "label", { class: "ll-pace" }, "Bot pace ",
+    bots && !view.is_over ? h(doc, "label", { class: "ll-pace" }, "Bot pace ",
       h(doc, "select", { "data-act": "pace", "aria-label": "Bot pace" },
         [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"], ["paused", "paused"]].map(([v, t]) =>
           h(doc, "option", { value: v, selected: (ui.paused ? "paused" : String(st.bot_delay_ms)) === v }, t)))) : null,

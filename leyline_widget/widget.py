@@ -562,7 +562,8 @@ def to_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
         raise ValueError(f"assets must be 'inline', 'copy' or 'cdn', got {assets!r}")
     views = list(widgets) if isinstance(widgets, (list, tuple)) else [widgets]
     path = Path(path)
-    data = embed_data(views=views, state=dependency_state(views, drop_defaults=True))
+    # Defaults must stay: anywidget models have no JS-side defaults for _esm or _view_name.
+    data = embed_data(views=views, state=dependency_state(views, drop_defaults=False))
     state = escape_script(json.dumps(data["manager_state"]))
     body = [f'<script type="application/vnd.jupyter.widget-state+json">\n{state}\n</script>']
     body += [f'<script type="application/vnd.jupyter.widget-view+json">\n'

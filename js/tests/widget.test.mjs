@@ -409,6 +409,9 @@ test("words for actions, events and prompts", () => {
     "Place a ▲ Fire token on slot 0 (from the token pool)");
   assert.equal(describeEvent({ type: "collect", player: 0, element: "earth", slots: [1, 2], count: 2 }, info), "Ada collected 2 ■ Earth");
   assert.equal(describeEvent({ type: "phase", phase: "binding" }, info), null);
+  const you = makeInfo([{ name: "You", bot: null }]);
+  assert.equal(describeEvent({ type: "token_return", player: 0, slot: 2, element: "wind", count: 2, to: "marker" }, you),
+    "2 ≋ Wind tokens freed from slot 2 to your Spent marker");
   const st = makeState();
   assert.match(promptFor(st, newUi()), /3 of 3 left/);
   assert.match(promptFor(makeState({ legal: { step: 0, actor: null } }), newUi()), /Waiting for Ada/);
