@@ -222,7 +222,8 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90) -> Iterat
                 break
             except OSError:
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"JupyterLab did not start: {log.read_text()[-3000:]}")
+                    raise TimeoutError(
+                        f"JupyterLab did not start: {log.read_text()[-3000:]}") from None
                 time.sleep(0.3)
         yield lab
     finally:
