@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from leyline_widget import Game  # noqa: E402
-from leyline_widget.widget import LeylineWidget  # noqa: E402
+from leyline_widget import Game
+from leyline_widget.widget import LeylineWidget
 
 COUNTER = '''
 import anywidget, traitlets
