@@ -123,7 +123,8 @@ class GreedyBot(Bot):
         self.scout = bool(scout)
         self._known: dict[int, str] = {}   # slot -> element this bot remembers
         self._public: set[int] = set()     # remembered slots whose element everyone saw
-        self._peeked: set[int] = set()     # scouted this turn (activated to look, then undone)
+        self._peeked: set[int] = set()     # activated only to look; deactivated next
+        self._looked: set[int] = set()     # slots scouted this turn (each once: no endless loop)
         self._plan: list[Action] = []      # moves decided ahead within this phase
 
     # ------------------------------------------------------------------ memory
@@ -177,6 +178,7 @@ class GreedyBot(Bot):
                 self._drop(ev["slot"])
             elif kind == "turn":
                 self._peeked.clear()
+                self._looked.clear()
                 self._plan.clear()
             elif kind == "phase":
                 self._plan.clear()
@@ -283,9 +285,11 @@ class GreedyBot(Bot):
                     for other, more in avail.items())):
                 self._plan.append(_END)
             return Activate(slots[0])
-        if unknown and self.scout and left >= 1:
-            slot = unknown[self.rng.randrange(len(unknown))]
+        fresh = [s for s in unknown if s not in self._looked] if self.scout else []
+        if fresh:
+            slot = fresh[self.rng.randrange(len(fresh))]
             self._peeked.add(slot)
+            self._looked.add(slot)
             return Activate(slot)
         if unknown:
             # Turn over an unknown card only while some element could still be collected
