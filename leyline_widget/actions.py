@@ -52,6 +52,12 @@ class Action:
         raise NotImplementedError
 
 
+def _require_slot(kind: str, slot: object) -> None:
+    # bool is an int subclass: without this, Activate(True) would equal Activate(1).
+    if isinstance(slot, bool) or not isinstance(slot, int):
+        raise ValueError(f"{kind} needs an integer slot, got {slot!r}")
+
+
 def _slot(data: Mapping[str, Any], kind: str, key: str = "slot") -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -79,6 +85,9 @@ class Activate(Action):
     slot: int
     type: ClassVar[str] = "activate"
 
+    def __post_init__(self) -> None:
+        _require_slot(self.type, self.slot)
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": "activate", "slot": self.slot}
 
@@ -94,6 +103,9 @@ class Deactivate(Action):
 
     slot: int
     type: ClassVar[str] = "deactivate"
+
+    def __post_init__(self) -> None:
+        _require_slot(self.type, self.slot)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "deactivate", "slot": self.slot}
@@ -126,6 +138,9 @@ class Refill(Action):
     slot: int
     type: ClassVar[str] = "refill"
 
+    def __post_init__(self) -> None:
+        _require_slot(self.type, self.slot)
+
     def to_dict(self) -> dict[str, Any]:
         return {"type": "refill", "slot": self.slot}
 
@@ -148,6 +163,12 @@ class PlaceToken(Action):
     element: str
     source: str
     type: ClassVar[str] = "place_token"
+
+    def __post_init__(self) -> None:
+        _require_slot(self.type, self.slot)
+        if not isinstance(self.element, str) or not isinstance(self.source, str):
+            raise ValueError(f"place_token needs string element and source, got "
+                             f"{self.element!r} and {self.source!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "place_token", "slot": self.slot, "element": self.element,
@@ -175,7 +196,10 @@ class UsePower(Action):
     def __post_init__(self) -> None:
         targets: Any = self.targets
         if not isinstance(targets, tuple):
-            object.__setattr__(self, "targets", tuple(targets))
+            targets = tuple(targets)
+            object.__setattr__(self, "targets", targets)
+        for t in targets:
+            _require_slot(self.type, t)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "use_power", "element": self.element, "tier": self.tier,

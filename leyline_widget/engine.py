@@ -335,11 +335,14 @@ class Game:
 
     def state_hash(self) -> str:
         """A stable digest of the whole position (hidden cards included), as hex."""
-        state = (self.rules.elements, self.players, self._deck[self._deck_pos:], self._grid,
-                 sorted(self._active), self._tokens, self._study, self._markers, self._mtokens,
-                 self._supply, self._pool, self._phase.value, self._turn, self._player,
-                 self._bonus, self._wildfire, self._sanctuary, self._used, self._end_reason)
-        return hashlib.blake2b(repr(state).encode(), digest_size=16).hexdigest()
+        state = (self.rules.elements, self.players, self._grid, sorted(self._active),
+                 self._tokens, self._study, self._markers, self._mtokens, self._supply,
+                 self._pool, self._phase.value, self._turn, self._player, self._bonus,
+                 self._wildfire, self._sanctuary, self._used, self._end_reason)
+        digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
+        # The deck can be long (replays of big variants): its bytes are cheap, its repr is not.
+        digest.update(bytes(self._deck[self._deck_pos:]))
+        return digest.hexdigest()
 
     def clone(self) -> Game:
         """An independent copy (history included)."""
