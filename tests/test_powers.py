@@ -128,9 +128,14 @@ def test_ripple_refuses_bad_targets(targets: tuple[int, ...], words: str) -> Non
 
 def test_a_bool_is_not_a_target_slot() -> None:
     game = _ripple_game()
-    # UsePower(..., (True, 2)) == UsePower(..., (1, 2)) as values, yet apply refuses the bool.
-    with pytest.raises(IllegalActionError, match="slot True does not exist"):
+    before = game.state_hash()
+    # A bool is an int to Python; as a target it is refused before it can equal slot 1.
+    with pytest.raises(ValueError, match="use_power needs an integer slot, got True"):
         game.apply(UsePower("water", "minor", (True, 2)))
+    with pytest.raises(IllegalActionError, match=r"malformed action.*targets"):
+        game.apply({"type": "use_power", "element": "water", "tier": "minor",
+                    "targets": [True, 2]})
+    assert game.state_hash() == before
 
 
 def _tide_game() -> Game:
