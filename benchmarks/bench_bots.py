@@ -1,12 +1,16 @@
 """Bot speed: two-player GreedyBot games per second per core, and scaling over workers.
 
 Targets (issue: bots and rule-variant simulation): at least 500 two-player GreedyBot games/s
-on one core, and at least 1.8x that on 2 workers. Baselines from the same run, on the same
-games: the engine alone replaying the bots' moves (``apply``), then with the two inputs every
-bot decision needs (``legal_actions`` and the seat's ``observation``). Their gap to the bot
-figure is the bots' own thinking; the gap between the baselines is the engine's cost of
-showing a seat its position, which no bot can avoid under the Bot API.
+on one core, and at least 1.8x that on 2 workers.
 
+Baselines from the same run, replaying the very games the GreedyBots played:
+
+- the engine alone (``Game.new`` and ``apply`` for each move);
+- plus what a BotSeat builds for the mover: its visible events and the legal actions at every
+  move, and the seat's observation where the bot was asked to choose;
+- plus an observation at every move with a choice (what a bot that plans nothing would cost).
+
+The gap from the second baseline to the GreedyBot figure is the bots' own thinking.
 Run: ``python -m benchmarks bots`` (or ``python -m benchmarks.bench_bots``).
 """
 
@@ -18,61 +22,85 @@ from collections.abc import Callable
 
 from leyline_widget import Game, Rules
 from leyline_widget.actions import Action
-from leyline_widget.bots import BotSeat, make_bot
+from leyline_widget.bots import BotSeat, GreedyBot, make_bot
 from leyline_widget.engine import visible_events
 from leyline_widget.simulate import simulate
 
 GAMES = 150          # per one-core measurement
 SCALE_GAMES = 600    # per worker-count measurement
+Record = list[tuple[int, list[Action], set[int]]]  # deal seed, moves, steps with an observation
 
 
-def _best_rate(run: Callable[[], int], repeats: int = 3) -> float:
-    """Items per second of ``run`` (which returns how many it did), best of ``repeats``."""
-    best = 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        count = run()
-        best = max(best, count / (time.perf_counter() - start))
-    return best
+def _timed(run: Callable[[], int]) -> float:
+    """Items per second of one call of ``run`` (which returns how many it did)."""
+    start = time.perf_counter()
+    count = run()
+    return count / (time.perf_counter() - start)
 
 
-def bot_games(kind: str, games: int = GAMES,
-              repeats: int = 3) -> tuple[float, list[tuple[int, list[Action]]]]:
-    """Two-player games/s of ``kind`` bots in this process; also the games' moves."""
-    record: list[tuple[int, list[Action]]] = []
+def bot_games(kind: str, games: int = GAMES) -> float:
+    """Two-player games/s of ``kind`` bots on this core."""
 
     def run() -> int:
-        record.clear()
         for seed in range(games):
             game = Game.new(players=2, seed=seed)
             seats = [BotSeat(make_bot(kind, seed=seed * 2 + p), p) for p in range(2)]
             while not game.is_over:
                 game.apply(seats[game.active_player].act(game))
-            record.append((seed, list(game.actions)))
         return games
 
-    return _best_rate(run, repeats), list(record)
+    return _timed(run)
 
 
-def replay_rate(record: list[tuple[int, list[Action]]], views: bool, repeats: int = 3) -> float:
-    """Games/s replaying ``record`` with the engine alone, optionally building each mover's
-    inputs (visible events, legal actions, observation) as a BotSeat does."""
+class _Counting(GreedyBot):
+    """A GreedyBot that counts how often it is asked to choose."""
+
+    calls = 0
+
+    def choose(self, observation: dict[str, object], legal: list[Action]) -> Action:
+        self.calls += 1
+        return super().choose(observation, legal)
+
+
+def greedy_record(games: int = GAMES) -> Record:
+    """The GreedyBot games' moves, and the steps at which a bot was asked to choose."""
+    record: Record = []
+    for seed in range(games):
+        game = Game.new(players=2, seed=seed)
+        bots = [_Counting(seed=seed * 2 + p) for p in range(2)]
+        seats = [BotSeat(bot, p) for p, bot in enumerate(bots)]
+        asked: set[int] = set()
+        while not game.is_over:
+            bot = bots[game.active_player]
+            before = bot.calls
+            action = seats[game.active_player].act(game)
+            if bot.calls != before:
+                asked.add(game.step)
+            game.apply(action)
+        record.append((seed, list(game.actions), asked))
+    return record
+
+
+def replay_rate(record: Record, views: str) -> float:
+    """Games/s replaying ``record``: ``views`` is "none" (engine alone), "asked" (what a
+    BotSeat built for the GreedyBots) or "all" (an observation at every move with a choice)."""
 
     def run() -> int:
-        for seed, actions in record:
+        for seed, actions, asked in record:
             game = Game.new(players=2, seed=seed)
             fed = [0, 0]
-            for action in actions:
-                if views:
+            for step, action in enumerate(actions):
+                if views != "none":
                     p = game.active_player
                     visible_events(game.events_since(fed[p]), p)
                     fed[p] = game.step + 1
-                    if len(game.legal_actions()) > 1:
+                    legal = game.legal_actions()
+                    if step in asked or (views == "all" and len(legal) > 1):
                         game.observation(p)
                 game.apply(action)
         return len(record)
 
-    return _best_rate(run, repeats)
+    return _timed(run)
 
 
 def scaling(workers: int, games: int = SCALE_GAMES) -> float:
@@ -85,31 +113,36 @@ def scaling(workers: int, games: int = SCALE_GAMES) -> float:
 def main() -> None:
     load = os.getloadavg()[0]
     cpus = os.cpu_count() or 1
-    _, record = bot_games("greedy", games=GAMES)
-    actions = sum(len(a) for _, a in record) / len(record)
-    # Interleave the measurements, best of three rounds each, so that load from other
-    # processes hits them alike.
-    best = {"engine": 0.0, "inputs": 0.0, "greedy": 0.0, "memory": 0.0}
+    record = greedy_record()
+    moves = sum(len(a) for _, a, _ in record) / len(record)
+    asked = sum(len(s) for _, _, s in record) / len(record)
+    # Interleaved rounds, best of three each, so that load from other processes hits every
+    # figure alike.
+    names = ("engine", "asked", "all", "greedy", "memory")
+    best = dict.fromkeys(names, 0.0)
     for _ in range(3):
-        best["engine"] = max(best["engine"], replay_rate(record, views=False, repeats=1))
-        best["inputs"] = max(best["inputs"], replay_rate(record, views=True, repeats=1))
-        best["greedy"] = max(best["greedy"], bot_games("greedy", repeats=1)[0])
-        best["memory"] = max(best["memory"], bot_games("memory", repeats=1)[0])
-    rand, _ = bot_games("random", games=GAMES // 5)
-    engine, inputs, greedy = best["engine"], best["inputs"], best["greedy"]
+        best["engine"] = max(best["engine"], replay_rate(record, "none"))
+        best["asked"] = max(best["asked"], replay_rate(record, "asked"))
+        best["all"] = max(best["all"], replay_rate(record, "all"))
+        best["greedy"] = max(best["greedy"], bot_games("greedy"))
+        best["memory"] = max(best["memory"], bot_games("memory"))
+    rand = bot_games("random", games=GAMES // 5)
+    engine, views, greedy = best["engine"], best["asked"], best["greedy"]
     print(f"load average {load:.2f} on {cpus} CPUs before the run (others share the machine)")
-    print(f"  engine alone, replaying the GreedyBot games: {engine:8.0f} games/s")
-    print(f"  + each move's legal actions and observation: {inputs:8.0f} games/s"
-          "  (the ceiling for any bot)")
-    print(f"  GreedyBot vs GreedyBot, one core:            {greedy:8.0f} games/s"
-          f"  ({actions:.0f} actions/game; target 500)")
-    print(f"  MemoryBot vs MemoryBot, one core:            {best['memory']:8.0f} games/s")
-    print(f"  RandomBot vs RandomBot, one core:            {rand:8.0f} games/s"
+    print(f"  GreedyBot games: {moves:.0f} moves each, {asked:.0f} of them chosen from an "
+          "observation (the rest forced or planned)")
+    print(f"  engine alone, replaying those games:          {engine:7.0f} games/s")
+    print(f"  + the BotSeat inputs the GreedyBots were given: {views:7.0f} games/s"
+          "  (ceiling for these bots)")
+    print(f"  + an observation at every move with a choice:   {best['all']:7.0f} games/s")
+    print(f"  GreedyBot vs GreedyBot, one core:             {greedy:7.0f} games/s  (target 500)")
+    print(f"  MemoryBot vs MemoryBot, one core:             {best['memory']:7.0f} games/s")
+    print(f"  RandomBot vs RandomBot, one core:             {rand:7.0f} games/s"
           "  (random games are ~5x longer)")
-    engine_ms, views_ms = 1000 / engine, 1000 / inputs - 1000 / engine
-    bots_ms = 1000 / greedy - 1000 / inputs
-    print(f"  per GreedyBot game: {1000 / greedy:.2f} ms = engine {engine_ms:.2f} + seat views "
-          f"(legal actions, observations, events) {views_ms:.2f} + bots {bots_ms:.2f}")
+    engine_ms, views_ms = 1000 / engine, 1000 / views - 1000 / engine
+    bots_ms = 1000 / greedy - 1000 / views
+    print(f"  per GreedyBot game {1000 / greedy:.2f} ms = engine {engine_ms:.2f} + seat inputs "
+          f"(events, legal actions, observations) {views_ms:.2f} + bots' own {bots_ms:.2f}")
     one = scaling(1)
     two = scaling(2)
     print(f"  simulate(), {SCALE_GAMES} GreedyBot games: 1 worker {one:.0f} games/s, "
