@@ -160,10 +160,10 @@ def summary(rows: Sequence[Row], rotate: bool = False) -> str:
         turns = statistics.fmean(r["turns"] for r in rs) if rs else 0.0
         notes.append(f"{variant}: {len(rs)} games, mean {turns:.1f} turns, ended by "
                      + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
-    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    for i, row in enumerate(table):
+    widths = [max(len(line[i]) for line in table) for i in range(len(head))]
+    for i, line in enumerate(table):
         lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w)
-                               for j, (c, w) in enumerate(zip(row, widths))).rstrip())
+                               for j, (c, w) in enumerate(zip(line, widths))).rstrip())
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join([*lines, "", *notes])
@@ -215,8 +215,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--set: {err}") from None
     grid: dict[str, list[Any]] = {}
     for text in args.sweep:
-        name, values = _pair(text, "--sweep")
-        grid[name] = [_value(v.strip(), False) for v in values.split(",")]
+        name, listed = _pair(text, "--sweep")
+        grid[name] = [_value(v.strip(), False) for v in listed.split(",")]
     total = args.games * math.prod(len(v) for v in grid.values())
     progress = None
     if not args.no_progress and total >= PROGRESS_FROM:
