@@ -97,12 +97,13 @@ class GreedyBot(Bot):
     Policy, phase by phase:
 
     - Abilities: peek with Whisper/Gale at unknown cards, Unbind a card that locks it out,
-      Tide the face-up deck top in when it completes a set, then Spark, Wildfire and
-      Sanctuary (they never hurt). Ripple is never used: swaps are public, so they cannot
-      fool a player who remembers.
+      Tide the face-up deck top in when that makes its best collection bigger, then Spark,
+      Wildfire and Sanctuary (they never hurt). Ripple is never used: swaps are public, so
+      they cannot fool a player who remembers.
     - Activation: activate known cards of the element with the largest collection it can
-      prove; with activations to spare, turn over unknown cards only while a collection
-      could still come of it; never uses Deactivate (see ``scout``).
+      prove (a power it would unlock breaks ties); with activations to spare, turn over
+      unknown cards only while a collection could still come of it; never uses Deactivate
+      (see ``scout``). The whole collection is planned at once (:meth:`Bot.planned`).
     - Refill: between players who remember every public reveal, where a refilled card goes
       changes nothing (empty slots carry no tokens); against a forgetful player it helps to
       place each card far from the known cards of its element, so it does that.

@@ -285,7 +285,8 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
           max_actions: int = MAX_ACTIONS) -> Rows:
     """Simulate every combination of ``grid``'s values over ``base_rules``.
 
-    ``grid`` maps a Rules field to the values to try; each row gains one column per field.
+    ``grid`` maps a Rules field to the values to try; each row gains one column per field,
+    and ``variant_index`` (the variant's place in the product, which orders the rows of a game).
     Game ``i`` of every variant uses the same seeds, so variants are compared on the same
     deals (a variant that changes the deck size still shuffles from the same seed). Every
     variant is validated before any game runs.
