@@ -45,7 +45,11 @@ class Bot:
         self.start(self.rules, 0)
 
     def start(self, rules: Rules, seat: int) -> None:
-        """Learn the (public) ruleset and the seat before the first event arrives."""
+        """Learn the (public) ruleset and the seat before the first event of a game arrives.
+
+        A bot seated at another game (or at a rewound one) is started again: it forgets
+        what it knew and keeps its random generator running.
+        """
         self.rules = rules
         self.seat = seat
         self._effects = {(pw.element, pw.tier): pw.effect for pw in rules.powers}
@@ -119,14 +123,21 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
+    _known: dict[int, str]   # slot -> element this bot remembers
+    _public: set[int]        # remembered slots whose element everyone saw
+    _peeked: set[int]        # activated only to look; deactivated next
+    _looked: set[int]        # slots scouted this turn (each once: no endless loop)
+    _plan: list[Action]      # moves decided ahead within this phase
+
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
         self.scout = bool(scout)
-        self._known: dict[int, str] = {}   # slot -> element this bot remembers
-        self._public: set[int] = set()     # remembered slots whose element everyone saw
-        self._peeked: set[int] = set()     # activated only to look; deactivated next
-        self._looked: set[int] = set()     # slots scouted this turn (each once: no endless loop)
-        self._plan: list[Action] = []      # moves decided ahead within this phase
+
+    def start(self, rules: Rules, seat: int) -> None:
+        super().start(rules, seat)
+        self._known, self._public = {}, set()
+        self._peeked, self._looked = set(), set()
+        self._plan = []
 
     # ------------------------------------------------------------------ memory
     def _learn(self, slot: int, element: str, public: bool) -> None:
@@ -500,6 +511,9 @@ class MemoryBot(GreedyBot):
     """
 
     name = "memory"
+    _seen: int                  # cards seen so far
+    _stamp: dict[int, int]      # slot -> when it was learned or refreshed
+    _expires: dict[int, float]  # slot -> card count at which it fades
 
     def __init__(self, seed: int | None = None, capacity: float = 7, decay: float = 0.05,
                  scout: bool = False) -> None:
@@ -514,9 +528,10 @@ class MemoryBot(GreedyBot):
         self.capacity = capacity
         self.decay = float(decay)
         self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
-        self._seen = 0                        # cards seen so far
-        self._stamp: dict[int, int] = {}      # slot -> when it was learned or refreshed
-        self._expires: dict[int, float] = {}  # slot -> card count at which it fades
+
+    def start(self, rules: Rules, seat: int) -> None:
+        super().start(rules, seat)
+        self._seen, self._stamp, self._expires = 0, {}, {}
 
     def _learn(self, slot: int, element: str, public: bool) -> None:
         self._seen += 1
@@ -594,6 +609,7 @@ class BotSeat:
         self.bot = bot
         self.seat = seat
         self._fed = 0
+        self._game: Game | None = None
 
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since its last move and return its choice."""
@@ -601,7 +617,9 @@ class BotSeat:
             raise ValueError("the game is over; no action is legal")
         if game.active_player != self.seat:
             raise ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
-        if self._fed == 0:
+        if game is not self._game or game.step + 1 < self._fed:
+            # A new game, or this one rewound: the bot starts afresh from its first event.
+            self._game, self._fed = game, 0
             self.bot.start(game.rules, self.seat)
         events = visible_events(game.events_since(self._fed), self.seat)
         self._fed = game.step + 1

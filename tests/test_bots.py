@@ -171,6 +171,17 @@ def test_bot_seat_acts_only_on_its_turn() -> None:
         seat.act(game)
 
 
+def test_a_seat_moved_to_another_game_starts_afresh() -> None:
+    first, second = Game.new(players=2, seed=1), Game.new(players=2, seed=2)
+    seat = BotSeat(GreedyBot(seed=1), 0)
+    play(first, [seat, BotSeat(GreedyBot(seed=2), 1)])
+    fresh = BotSeat(GreedyBot(seed=1), 0)
+    seat.act(second)
+    fresh.act(second)
+    assert isinstance(seat.bot, GreedyBot) and isinstance(fresh.bot, GreedyBot)
+    assert seat.bot.known() == fresh.bot.known() == {s: second.card(s) for s in range(12)}
+
+
 # ---------------------------------------------------------------- hidden information
 class Peeker(Bot):
     """A would-be cheat: activates the first inert card whose element its view shows."""
