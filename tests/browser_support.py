@@ -326,8 +326,10 @@ def click_and_wait(page: Any, root: Any, target: Any, timeout: float = 15_000) -
 
 
 # ---------------------------------------------------------------------------- pytest fixtures
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: each test module that imports this fixture gets its own copy of it, and
+    # Playwright's sync API allows one running instance per thread at a time.
     with chromium() as b:
         yield b
 
