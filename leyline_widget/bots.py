@@ -20,7 +20,7 @@ import math
 import random
 from typing import Any
 
-from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, UsePower
+from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from .engine import Game, visible_events
 from .rules import Rules
 
@@ -400,11 +400,11 @@ class GreedyBot(Bot):
             return legal[0]
         best, best_d = legal[0], -1
         for a in legal:
-            s = a.slot  # type: ignore[attr-defined]
-            r, c = divmod(s, cols)
-            d = min(abs(r - t // cols) + abs(c - t % cols) for t in same)
-            if d > best_d:
-                best, best_d = a, d
+            if isinstance(a, Refill):
+                r, c = divmod(a.slot, cols)
+                d = min(abs(r - t // cols) + abs(c - t % cols) for t in same)
+                if d > best_d:
+                    best, best_d = a, d
         return best
 
     def _binding(self, obs: Observation, legal: list[Action]) -> Action:
