@@ -34,15 +34,15 @@ class Bot:
     """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
 
     name = "bot"
+    rules: Rules                            # public: the ruleset of the game it sits at
+    seat: int
+    _effects: dict[tuple[str, str], str]    # (element, tier) -> power effect
+    _by_key: dict[str, str]                 # "element:tier" -> power effect
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.rules = Rules.default()
-        self.seat = 0
-        self._effects: dict[tuple[str, str], str] = {}
-        self._by_key: dict[str, str] = {}
-        self.start(self.rules, 0)
+        self.start(Rules.default(), 0)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event of a game arrives.
