@@ -266,8 +266,9 @@ class Game:
     def unlocked(self, player: int) -> list[Power]:
         """The powers ``player``'s Study unlocks now."""
         base = player * self._e
-        return [p for p in self.rules.powers
-                if self._study[base + self._eidx[p.element]] >= self.rules.threshold(p.tier)]
+        powers = self.rules.powers
+        return [powers[i] for i, element, need, _, _ in self._ptab
+                if self._study[base + element] >= need]
 
     # ------------------------------------------------------------------ views
     def observation(self, viewer: int | None = None) -> dict[str, Any]:
@@ -284,9 +285,11 @@ class Game:
         e = self._e
         active = set(self._active)
         grid = []
+        all_tokens = self._tokens
         for slot, c in enumerate(self._grid):
             base = slot * e
-            tokens = {els[i]: t for i, t in enumerate(self._tokens[base:base + e]) if t}
+            here = all_tokens[base:base + e]
+            tokens = {els[i]: t for i, t in enumerate(here) if t} if any(here) else {}
             if c < 0:
                 grid.append({"card": "empty", "element": None, "tokens": tokens})
             elif slot in active:
@@ -295,15 +298,17 @@ class Game:
                 grid.append({"card": "inert", "element": els[c] if viewer is None else None,
                              "tokens": tokens})
         players = []
+        study = self._study
         for p, name in enumerate(self.players):
             lo, hi = p * e, (p + 1) * e
             players.append({
                 "name": name,
-                "study": dict(zip(els, self._study[lo:hi])),
+                "study": dict(zip(els, study[lo:hi])),
                 "markers": dict(zip(els, self._markers[lo:hi])),
                 "marker_tokens": dict(zip(els, self._mtokens[lo:hi])),
-                "score": sum(self._study[lo:hi]),
-                "unlocked": [pw.key for pw in self.unlocked(p)],
+                "score": sum(study[lo:hi]),
+                "unlocked": [key for _, element, need, _, key in self._ptab
+                             if study[lo + element] >= need],
             })
         deck_count = len(self._deck) - self._deck_pos
         return {
@@ -325,9 +330,8 @@ class Game:
             "collect_threshold": self._threshold(),
             "effects": [name for name, on in (("wildfire", self._wildfire),
                                               ("sanctuary", self._sanctuary)) if on],
-            "powers_used": [pw.key for i, pw in enumerate(self.rules.powers)
-                            if self._used >> i & 1],
-            "is_over": self.is_over,
+            "powers_used": [key for i, _, _, _, key in self._ptab if self._used >> i & 1],
+            "is_over": self._phase is Phase.GAME_OVER,
             "end_reason": self._end_reason,
             "scores": self.scores(),
             "winners": self.winners(),
@@ -552,7 +556,7 @@ class Game:
     def _any_power_ready(self) -> bool:
         base = self._player * self._e
         study = self._study
-        for index, element, need, effect in self._ptab:
+        for index, element, need, effect, _ in self._ptab:
             if (study[base + element] >= need and not self._used >> index & 1
                     and _powers.has_target(self, effect)):
                 return True
@@ -854,7 +858,7 @@ class Game:
         """The effects of every power ``player``'s Study unlocks now."""
         base = player * self._e
         study = self._study
-        return {effect for _, element, need, effect in self._ptab
+        return {effect for _, element, need, effect, _ in self._ptab
                 if study[base + element] >= need}
 
     def _stalemate(self) -> bool:
@@ -919,10 +923,10 @@ _MOVES: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[
 }
 
 
-def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str], ...]:
-    """(index, element index, threshold, effect) per power: the hot-path form of rules.powers."""
-    return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect)
-                 for i, pw in enumerate(rules.powers))
+def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
+    """(index, element index, threshold, effect, key) per power: rules.powers for hot paths."""
+    return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect,
+                  pw.key) for i, pw in enumerate(rules.powers))
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
