@@ -91,6 +91,11 @@ def _place(slot: int, element: str, source: str) -> PlaceToken:
     return action
 
 
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "an earth", "a fire"."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -654,7 +659,7 @@ class Game:
                 raise IllegalActionError(f"the supply has no {el} tokens left", "placing tokens")
             if not self._study[pi]:
                 raise IllegalActionError(
-                    f"a {el} token from the supply is paid by discarding a {el} card from your "
+                    f"{_a(el)} token from the supply is paid by discarding {_a(el)} card from your "
                     f"Study, and your Study holds no {el}", "placing tokens")
         elif action.source == "marker":
             if not self._mtokens[pi]:
@@ -665,7 +670,7 @@ class Game:
                 raise IllegalActionError(f"the Token Pool holds no {el} tokens", "placing tokens")
             if not self._markers[pi]:
                 raise IllegalActionError(
-                    f"taking a {el} token from the Token Pool needs a Spent {el} marker, and you "
+                    f"taking {_a(el)} token from the Token Pool needs a Spent {el} marker, and you "
                     f"have none", "placing tokens")
         else:
             raise IllegalActionError(
