@@ -16,8 +16,8 @@ from .rules import Power, Rules
 
 __all__ = [
     "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
-    "LessonSession", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill", "Replay",
-    "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
+    "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill",
+    "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
     "memory_report", "visible_events",
 ]
 
@@ -27,8 +27,12 @@ _LAZY = {
     "Replay": "replay", "ReplayFormatError": "replay",
     "Scenario": "scenario", "Lesson": "lessons", "Step": "lessons", "LessonSession": "lessons",
     "memory_report": "memory",
-    "LeylineWidget": "widget", "ReplayWidget": "widget",
+    "LeylineWidget": "widget", "ReplayWidget": "replay_widget", "LessonWidget": "lesson_widget",
 }
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def __getattr__(name: str) -> Any:

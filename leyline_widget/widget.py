@@ -605,3 +605,14 @@ def to_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
 def escape_html(text: str) -> str:
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
+
+
+def __getattr__(name: str) -> Any:
+    # ReplayWidget and LessonWidget are built on _BoardWidget in their own modules; they resolve
+    # here too, as DESIGN.md places them in widget.py.
+    if name in ("ReplayWidget", "LessonWidget"):
+        from importlib import import_module
+
+        module = "replay_widget" if name == "ReplayWidget" else "lesson_widget"
+        return getattr(import_module(f"leyline_widget.{module}"), name)
+    raise AttributeError(f"module 'leyline_widget.widget' has no attribute {name!r}")
