@@ -463,7 +463,7 @@ class Game:
             if len(active) >= self.rules.activations_per_turn + self._bonus:
                 out: list[Action] = []
             else:
-                acts = _activates(size)
+                acts = _ACTIVATE if len(_ACTIVATE) >= size else _activates(size)
                 if self._sanctuary:
                     blocked: list[int] = []
                 else:
@@ -594,9 +594,11 @@ class Game:
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        self._check_phase(Phase.ACTIVATION, "cards are activated")
+        if self._phase is not Phase.ACTIVATION:
+            self._check_phase(Phase.ACTIVATION, "cards are activated")
         s = action.slot
-        self._slot_error(s)
+        if not 0 <= s < len(self._grid):
+            self._slot_error(s)
         if self._grid[s] < 0:
             raise IllegalActionError(f"slot {s} is empty", "activation")
         if s in self._active:
@@ -608,9 +610,10 @@ class Game:
             raise IllegalActionError(
                 f"you have used all {limit} activations this turn; deactivate a card to "
                 f"get one back", "activation")
-        if not self._sanctuary:
-            e = self._e
-            base, pbase = s * e, self._player * e
+        e = self._e
+        base = s * e
+        if not self._sanctuary and any(self._tokens[base:base + e]):
+            pbase = self._player * e
             for i, el in enumerate(self.rules.elements):
                 need = self._tokens[base + i]
                 have = self._study[pbase + i]
@@ -705,14 +708,21 @@ class Game:
         Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
-        if not isinstance(action, Action):
+        move = _MOVES.get(type(action))
+        if move is None:
+            if isinstance(action, Action):
+                raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
             try:
                 action = Action.from_dict(action)
             except ValueError as err:
                 raise IllegalActionError(f"malformed action: {err}", "actions") from None
-        self._check(action)
+            move = _MOVES[type(action)]
+        if self._phase is Phase.GAME_OVER:
+            raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
+                                     "game end")
+        move[0](self, action)
         events: list[Event] = []
-        _MOVES[type(action)][1](self, action, events)
+        move[1](self, action, events)
         self._actions.append(action)
         self._events.append(events)
         return events
