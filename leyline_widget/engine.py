@@ -723,7 +723,7 @@ class Game:
         move[0](self, action)
         events: list[Event] = []
         move[1](self, action, events)
-        self._actions.append(action)
+        self._actions.append(action)  # type: ignore[arg-type]  # a dict was parsed above
         self._events.append(events)
         return events
 
