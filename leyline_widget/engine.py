@@ -708,22 +708,23 @@ class Game:
         Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
-        move = _MOVES.get(type(action))
-        if move is None:
-            if isinstance(action, Action):
-                raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
+        if isinstance(action, Action):
+            act = action
+        else:
             try:
-                action = Action.from_dict(action)
+                act = Action.from_dict(action)
             except ValueError as err:
                 raise IllegalActionError(f"malformed action: {err}", "actions") from None
-            move = _MOVES[type(action)]
+        move = _MOVES.get(type(act))
+        if move is None:
+            raise IllegalActionError(f"{act!r} is not a Leyline action", "actions")
         if self._phase is Phase.GAME_OVER:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
-        move[0](self, action)
+        move[0](self, act)
         events: list[Event] = []
-        move[1](self, action, events)
-        self._actions.append(action)  # type: ignore[arg-type]  # a dict was parsed above
+        move[1](self, act, events)
+        self._actions.append(act)
         self._events.append(events)
         return events
 
