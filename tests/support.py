@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from leyline_widget import Game, Rules
+from leyline_widget import Activate, Deactivate, Game, PlaceToken, Rules, UsePower
+from leyline_widget.actions import Action
 
 #: A small ruleset for hand-built positions: 2x2 grid, 3 cards of each element (12 cards).
 SMALL = Rules.default().replace(cards_per_element=3, grid_rows=2, grid_cols=2)
@@ -18,3 +19,23 @@ def play_random(game: Game, seed: int, max_actions: int = 100_000) -> Game:
             return game
         game.apply(rng.choice(game.legal_actions()))
     raise AssertionError(f"game did not end within {max_actions} actions")
+
+
+def lively(game: Game, rng: random.Random, bias: float = 0.6, tokens: float = 0.4) -> Action:
+    """A random legal action, often (``bias``) one that collects, uses a power or places a
+    token (``tokens``): random play that reaches the interesting rules."""
+    legal = game.legal_actions()
+    if rng.random() < bias:
+        powers = [a for a in legal if isinstance(a, UsePower)]
+        if powers:
+            return rng.choice(powers)
+        places = [a for a in legal if isinstance(a, PlaceToken)]
+        if places and rng.random() < tokens:
+            return rng.choice(places)
+        active = {game.card(a.slot) for a in legal if isinstance(a, Deactivate)}
+        acts = [a for a in legal if isinstance(a, Activate)]
+        pairs = [a for a in acts if game.card(a.slot) in active
+                 or sum(game.card(b.slot) == game.card(a.slot) for b in acts) >= 2]
+        if pairs:
+            return rng.choice(pairs)
+    return rng.choice(legal)

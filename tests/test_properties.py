@@ -15,7 +15,7 @@ from typing import Any
 from hand import MID, SMALL_MAJOR
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import SMALL
+from support import SMALL, lively
 
 from leyline_widget import (
     Action,
@@ -44,25 +44,6 @@ RULESETS = [
 ]
 
 games = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4), st.sampled_from(RULESETS))
-
-
-def lively(game: Game, rng: random.Random) -> Action:
-    """A random legal action, often one that collects, uses a power or places a token."""
-    legal = game.legal_actions()
-    if rng.random() < 0.6:
-        powers = [a for a in legal if isinstance(a, UsePower)]
-        if powers:
-            return rng.choice(powers)
-        tokens = [a for a in legal if isinstance(a, PlaceToken)]
-        if tokens and rng.random() < 0.4:
-            return rng.choice(tokens)
-        active = {game.card(a.slot) for a in legal if isinstance(a, Deactivate)}
-        acts = [a for a in legal if isinstance(a, Activate)]
-        pairs = [a for a in acts if game.card(a.slot) in active
-                 or sum(game.card(b.slot) == game.card(a.slot) for b in acts) >= 2]
-        if pairs:
-            return rng.choice(pairs)
-    return rng.choice(legal)
 
 
 def walk(seed: int, players: int, rules: Rules, limit: int = 3000) -> Iterator[Game]:

@@ -40,6 +40,9 @@ from leyline_widget import (
 )
 
 GOLDEN_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(GOLDEN_DIR.parent))  # run as a script, it still finds tests/support.py
+from support import lively  # noqa: E402
+
 FORMAT, VERSION = "leyline-golden", 1
 
 _MID = {"cards_per_element": 6, "grid_rows": 2, "grid_cols": 3}
@@ -66,22 +69,8 @@ CASES: dict[str, dict[str, Any]] = {
 
 
 def policy(game: Game, rng: random.Random) -> Action:
-    """A random legal action, often one that collects, uses a power or places a token."""
-    legal = game.legal_actions()
-    if rng.random() < 0.7:
-        powers = [a for a in legal if isinstance(a, UsePower)]
-        if powers:
-            return rng.choice(powers)
-        tokens = [a for a in legal if isinstance(a, PlaceToken)]
-        if tokens and rng.random() < 0.3:
-            return rng.choice(tokens)
-        active = {game.card(a.slot) for a in legal if isinstance(a, Deactivate)}
-        acts = [a for a in legal if isinstance(a, Activate)]
-        pairs = [a for a in acts if game.card(a.slot) in active
-                 or sum(game.card(b.slot) == game.card(a.slot) for b in acts) >= 2]
-        if pairs:
-            return rng.choice(pairs)
-    return rng.choice(legal)
+    """The golden games' policy: lively random play (see tests/support.py)."""
+    return lively(game, rng, bias=0.7, tokens=0.3)
 
 
 def short(action: Action) -> str:
