@@ -37,6 +37,7 @@ from ._static import asset, repo_root
 from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from .bots import BOT_KINDS, Bot, BotSeat, make_bot
 from .engine import Game, Phase, visible_events
+from .memory import memory_report
 from .rules import Rules
 
 Message = dict[str, Any]
@@ -298,6 +299,11 @@ class LeylineWidget(_BoardWidget):
     to the grid (or peeked at) stays element-up; ``bot_delay_ms`` is the pause before each bot
     move, which the front-end waits out before asking for it.
 
+    ``show_memory_of`` (a seat; teacher view only) adds the teacher's memory panel: which grid
+    cards that player has seen and when, which they never saw, and the collections they could
+    have made but missed (the ``memory`` trait, :func:`~leyline_widget.memory.memory_report`).
+    The page may switch the seat; a viewer other than the teacher gets an empty ``memory``.
+
     >>> w = LeylineWidget(players=["You", "greedy"], seed=5)
     >>> w.info["players"][1]
     {'name': 'Greedy bot', 'bot': 'greedy'}
@@ -307,13 +313,15 @@ class LeylineWidget(_BoardWidget):
     """
 
     bot_delay_ms = traitlets.Int(800).tag(sync=True)
-    _client_writable = frozenset({"bot_delay_ms"})
+    show_memory_of = traitlets.Any(None).tag(sync=True)
+    memory = traitlets.Dict().tag(sync=True)
+    _client_writable = frozenset({"bot_delay_ms", "show_memory_of"})
 
     def __init__(self, game: Game | None = None, *, players: int | Sequence[str] | None = None,
                  seed: int | None = None, rules: Rules | None = None,
                  viewer: int | str | None = ACTIVE, bots: Mapping[int, str | Bot] | None = None,
                  bot_seed: int | None = None, reveal_ms: int = 1500,
-                 bot_delay_ms: int = 800) -> None:
+                 bot_delay_ms: int = 800, show_memory_of: int | None = None) -> None:
         kinds: dict[int, str] = {}
         if game is None:
             names, kinds = parse_seats(1 if players is None else players)
@@ -344,8 +352,10 @@ class LeylineWidget(_BoardWidget):
         self._last_human = humans[0] if humans else 0
         self._last_batch: list[dict[str, Any]] = list(game.event_log[-1])
         viewer = self._viewer_value(viewer)
+        self._memory_seat(show_memory_of, viewer)
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
-                         bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds))
+                         bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
+                         show_memory_of=show_memory_of)
         self._sync(self._last_batch)
 
     # -- viewer --------------------------------------------------------------------------
@@ -371,6 +381,30 @@ class LeylineWidget(_BoardWidget):
     def _viewer_changed(self, _change: Any) -> None:
         # The last batch was filtered for the old eyes: filter it again for the new ones.
         self._sync(self._last_batch)
+
+    def _memory_seat(self, seat: object, viewer: object) -> int | None:
+        if seat is None:
+            return None
+        n = len(self.game.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"show_memory_of must be None or a seat from 0 to {n - 1}, got "
+                             f"{seat!r}")
+        if viewer is not None:
+            # The panel names every hidden card: only the all-seeing teacher may see it.
+            raise ValueError("show_memory_of needs the teacher view (viewer='teacher'): the "
+                             "memory panel shows every hidden card")
+        return seat
+
+    @traitlets.validate("show_memory_of")
+    def _check_memory_of(self, proposal: Any) -> int | None:
+        try:
+            return self._memory_seat(proposal["value"], self.viewer)
+        except ValueError as err:
+            raise traitlets.TraitError(str(err)) from None
+
+    @traitlets.observe("show_memory_of")
+    def _memory_of_changed(self, _change: Any) -> None:
+        self._sync(None)
 
     @traitlets.validate("bot_delay_ms")
     def _check_delay(self, proposal: Any) -> int:
@@ -413,7 +447,10 @@ class LeylineWidget(_BoardWidget):
         bot = self._bots.get(game.active_player)
         if bot is not None and not game.is_over:
             legal["bot"] = bot.bot.name
+        memory_of = self.show_memory_of
         with self.hold_sync():
+            self.memory = ({} if seat is not None or memory_of is None
+                           else memory_report(game, memory_of))
             self.view = game.observation(seat)
             self.legal = legal
             if events is not None:
