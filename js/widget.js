@@ -287,6 +287,8 @@ export function cellFace(cell, slot, st, ui, now) {
     return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
   }
   if (cell.element) return { kind: "seen", element: cell.element }; // the teacher's view only
+  const known = st.remembered && st.remembered[slot]; // the viewer's own memory (lessons)
+  if (known) return { kind: "remembered", element: known };
   return { kind: "inert", element: null };
 }
 
@@ -324,6 +326,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   const state = {
     empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
     glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
+    remembered: `inert card you remember as ${look && look.name}`,
   }[face.kind];
   const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` +
     (hint ? `. ${hint}` : "");
@@ -597,7 +600,7 @@ export function renderBoard(st, ui, doc, now = 0) {
   status, prompt, errorBox,
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
   powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
-  studyPanel(doc, st, ui), scoreboard(doc, st), log);
+  studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log);
 }
 
 // ------------------------------------------------------------------------------ play mode
@@ -674,7 +677,7 @@ function playMode({ model, el }) {
   const state = () => ({
     mode: model.get("mode"), view: model.get("view") || {}, legal: model.get("legal") || {},
     info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
-    bot_delay_ms: model.get("bot_delay_ms"),
+    bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
   });
 
   function paint() {
@@ -860,6 +863,7 @@ function playMode({ model, el }) {
 
   function onInput(event) {
     const target = event.target;
+    if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
     if (!target || target.getAttribute("data-act") !== "pace") return;
     if (target.value === "paused") {
       ui.paused = true;
@@ -925,9 +929,236 @@ function playMode({ model, el }) {
   };
 }
 
+// ===== lesson mode =====
+// Lessons (LessonWidget, mode "lesson") and the teacher's memory panel. A lesson page is a lesson
+// panel (course navigator, instruction, step k of n, hints, feedback, controls) above the play
+// board, mounted unchanged: the kernel grades every click with the lesson, so the board needs
+// nothing lesson-specific beyond drawing the cards the learner remembers (`remembered`).
+
+/** How each kind of lesson feedback looks and reads: a word first, never colour alone. */
+export const FEEDBACK_LOOKS = {
+  illegal: { tone: "bad", label: "Not allowed" },
+  unseen: { tone: "bad", label: "That would be a guess" },
+  wrong: { tone: "bad", label: "Not what this step asks" },
+  retry: { tone: "info", label: "Retry first" },
+  progress: { tone: "ok", label: "Good" },
+  solved: { tone: "good", label: "Solved" },
+  done: { tone: "good", label: "Lesson complete" },
+  skipped: { tone: "info", label: "Shown" },
+};
+
+const LESSON_STATUS = { new: "not started", started: "in progress", done: "done" };
+
+/** What the Next button does and says for a lesson state. */
+export function nextAction(lesson) {
+  if (lesson.done) {
+    return lesson.next_lesson ? { label: "Next lesson →", message: { type: "goto", lesson: lesson.next_lesson } }
+      : { label: "Course complete", message: null };
+  }
+  if (lesson.status === "solved") return { label: "Next step →", message: { type: "next" } };
+  return { label: "Skip step (show me)", message: { type: "next" } };
+}
+
+/** Steps finished in this lesson (what the progress bar shows). */
+export function stepsDone(lesson) {
+  if (lesson.done) return lesson.total;
+  return lesson.step + (lesson.status === "solved" ? 1 : 0);
+}
+
+function courseNav(doc, st) {
+  const lessons = st.lessons || [];
+  if (lessons.length < 2) return null;
+  const done = lessons.filter((l) => l.status === "done").length;
+  return h(doc, "nav", { class: "ll-course", "aria-label": "Course" },
+    h(doc, "label", { class: "ll-pick" }, "Lesson ",
+      h(doc, "select", { "data-act": "lesson-pick", "aria-label": "Choose a lesson" },
+        lessons.map((l, i) => h(doc, "option", { value: l.id, selected: l.current },
+          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""}` +
+          ` (${LESSON_STATUS[l.status] || l.status})`)))),
+    h(doc, "span", { class: "ll-coursedone" }, `${done} of ${plural(lessons.length, "lesson")} done`));
+}
+
+/** The lesson panel as a fresh DOM tree, from {lesson, lessons, ack} (pure). */
+export function renderLesson(st, doc) {
+  const lesson = st.lesson || {};
+  if (!lesson.lesson) return h(doc, "div", { class: "leyline ll-lesson" }, "Loading the lesson…");
+  const fb = lesson.feedback;
+  const look = fb ? FEEDBACK_LOOKS[fb.kind] || { tone: "info", label: fb.kind } : null;
+  const finished = stepsDone(lesson);
+  const next = nextAction(lesson);
+  const wrong = lesson.status === "wrong";
+  const btn = (act, label, extra = {}) => h(doc, "button", {
+    type: "button", class: `ll-btn${extra.primary ? " ll-primary" : ""}`, "data-act": act,
+    "aria-disabled": extra.disabled ? "true" : null, title: extra.title || null,
+  }, label);
+  const number = lesson.count > 1 ? `Lesson ${lesson.index + 1} of ${lesson.count} · ` : "";
+  return h(doc, "div", {
+    class: "leyline ll-lesson", "data-lesson": lesson.lesson, "data-status": lesson.status,
+    "data-lesson-step": lesson.step, "data-ack": st.ack === undefined ? "" : st.ack,
+  },
+  courseNav(doc, st),
+  h(doc, "header", { class: "ll-lhead" },
+    h(doc, "h3", { class: "ll-ltitle" }, number, lesson.title),
+    h(doc, "span", { class: "ll-tag" }, lesson.section)),
+  lesson.intro ? h(doc, "p", { class: "ll-intro" }, lesson.intro) : null,
+  h(doc, "details", { class: "ll-rule" }, h(doc, "summary", {}, "The rule this lesson teaches"),
+    h(doc, "blockquote", {}, lesson.rule)),
+  h(doc, "div", { class: "ll-progress" },
+    h(doc, "span", { class: "ll-stepno" }, lesson.done ? `All ${plural(lesson.total, "step")} done`
+      : `Step ${lesson.step + 1} of ${lesson.total}`),
+    h(doc, "span", {
+      class: "ll-bar", role: "progressbar", "aria-label": "Steps done", "aria-valuemin": 0,
+      "aria-valuemax": lesson.total, "aria-valuenow": finished,
+      "aria-valuetext": `${finished} of ${plural(lesson.total, "step")} done`,
+    }, h(doc, "span", { class: "ll-fill", style: `width:${Math.round((100 * finished) / Math.max(1, lesson.total))}%` })),
+    lesson.mistakes ? h(doc, "span", { class: "ll-mistakes" }, plural(lesson.mistakes, "mistake")) : null),
+  h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, lesson.done ? "Done: " : "Your task: "),
+    lesson.done ? "every step of this lesson is complete." : lesson.instruction),
+  h(doc, "div", {
+    class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`, role: "status",
+    "aria-live": "polite", "aria-atomic": "true", "data-kind": fb ? fb.kind : null,
+  }, fb ? [h(doc, "strong", {}, `${look.label}: `), fb.text] : null),
+  (lesson.hints || []).length ? h(doc, "ul", { class: "ll-hints", "aria-label": "Hints" },
+    lesson.hints.map((t) => h(doc, "li", {}, t))) : null,
+  h(doc, "div", { class: "ll-controls", role: "group", "aria-label": "Lesson controls" },
+    btn("lesson-hint", lesson.hints_left ? `Hint (${lesson.hints_left} left)` : "No more hints",
+      { disabled: !lesson.hints_left || lesson.done, title: "Show the next hint; the last one names the moves" }),
+    btn("lesson-retry", "Retry step", { primary: wrong, disabled: lesson.done, title: "Put the cards back as they were when this step began" }),
+    btn("lesson-next", next.label, { primary: !wrong && (lesson.status === "solved" || lesson.done), disabled: !next.message }),
+    btn("lesson-restart", "Restart lesson", { title: "Start this lesson again from the beginning" })),
+  (st.remembered || []).some((e) => e) ? h(doc, "p", { class: "ll-note" },
+    "Faint cards marked “remembered” are inert cards you know: given by the lesson, or seen when they were revealed to you.") : null);
+}
+
+const SEEN_HOW = {
+  setup: "at set-up", refill: "when refilled", tide: "brought by Tide", whisper: "by Whisper",
+  gale: "by Gale", activate: "activated", given: "known from the start",
+};
+
+/** The teacher's memory panel (st.memory is memory_report for one player), or null. */
+export function memoryPanel(doc, st) {
+  const report = st.memory;
+  if (!report || !Array.isArray(report.slots)) return null;
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const seats = info.players || [];
+  const cells = report.slots.map((e) => {
+    if (e.state === "empty") {
+      return h(doc, "div", { class: "ll-mem ll-mem-empty", role: "listitem", "aria-label": `Slot ${e.slot}: empty` },
+        h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, e.slot), "empty");
+    }
+    const look = e.card ? elementLook(e.card, els) : null;
+    const when = e.seen ? `turn ${e.seen_turn}, ${SEEN_HOW[e.how] || e.how}` : "never seen";
+    return h(doc, "div", {
+      class: `ll-mem ${e.seen ? "ll-mem-seen" : "ll-mem-never"}`, role: "listitem", "data-slot": e.slot,
+      "data-seen": e.seen ? "true" : "false",
+      style: look ? `--ll-el:${look.colour};--ll-ink:${look.ink}` : null,
+      "aria-label": `Slot ${e.slot}: ${look ? look.name : "card"}, ${e.seen ? `seen on ${when}` : "never seen"}`,
+    },
+    h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, e.slot),
+    look ? h(doc, "span", { class: "ll-memcard", "aria-hidden": "true" }, look.symbol, " ", look.name) : null,
+    h(doc, "span", { class: "ll-memwhen", "aria-hidden": "true" }, e.seen ? `T${e.seen_turn} · ${SEEN_HOW[e.how] || e.how}` : "never seen"));
+  });
+  const planWords = (m) => Object.entries(m.plan).map(([el, k]) =>
+    `${k} ${elementLook(el, els).name} (${listSlots(m.options[el] || [])})`).join(" and ");
+  const missed = report.missed || [];
+  const never = report.never_seen || [];
+  return h(doc, "section", { class: "ll-memory", "aria-label": `Memory of ${report.name}` },
+    h(doc, "div", { class: "ll-h" }, `Memory of ${report.name} (teacher view)`,
+      seats.length > 1 ? h(doc, "label", { class: "ll-pick" }, " · player ",
+        h(doc, "select", { "data-act": "memory-of", "aria-label": "Whose memory" },
+          seats.map((p, i) => h(doc, "option", { value: i, selected: i === report.player }, p.name)))) : null),
+    h(doc, "p", { class: "ll-note" }, `Seen ${report.summary.seen} of ${plural(report.summary.cards, "card")} on the grid; ` +
+      `never seen: ${never.length ? listSlots(never) : "none"}.`),
+    h(doc, "div", { class: "ll-memgrid", role: "list", style: `--ll-cols:${view.grid_cols || 4}` }, cells),
+    h(doc, "div", { class: "ll-h" }, "Missed collections"),
+    missed.length ? h(doc, "ul", { class: "ll-missed" }, missed.map((m) => h(doc, "li", {},
+      `Turn ${m.turn}: could have collected ${m.best} from what they had seen — ${planWords(m)}; collected ${m.got}` +
+      (m.elements.length ? ` (missed ${m.elements.map((el) => elementLook(el, els).name).join(", ")})` : "") + ".")))
+      : h(doc, "p", { class: "ll-note" }, "None so far: every collection they knew of was made."));
+}
+
+/** The memory panel's player menu: the kernel checks the seat and recomputes `memory`. */
+function chooseMemoryOf(model, value) {
+  model.set("show_memory_of", Number(value));
+  model.save_changes();
+}
+
+function lessonMode({ model, el }) {
+  const doc = el.ownerDocument;
+  let panel = doc.createElement("div");
+  panel.className = "leyline ll-lesson";
+  const host = doc.createElement("div");
+  host.className = "ll-lessonboard";
+  el.append(panel, host);
+  let board = playMode({ model, el: host });
+  let epoch = (model.get("lesson") || {}).epoch;
+  let queued = false;
+  let alive = true;
+
+  const state = () => ({
+    lesson: model.get("lesson") || {}, lessons: model.get("lessons") || [], ack: model.get("ack"),
+    remembered: model.get("remembered") || [],
+  });
+
+  function paint() {
+    queued = false;
+    if (alive) panel = morph(panel, renderLesson(state(), doc));
+  }
+
+  function onChange() {
+    const now = (model.get("lesson") || {}).epoch;
+    if (now !== epoch) {
+      // The kernel put the board back (retry, restart, skip, another lesson): brief reveals and
+      // log lines of the undone attempt must not linger, so the board starts afresh.
+      epoch = now;
+      board();
+      board = playMode({ model, el: host });
+    }
+    if (!queued) {
+      queued = true;
+      queueMicrotask(paint);
+    }
+  }
+
+  function onClick(event) {
+    const button = event.target.closest("[data-act]");
+    if (!button || !panel.contains(button) || button.getAttribute("aria-disabled") === "true") return;
+    const act = button.getAttribute("data-act");
+    const simple = { "lesson-hint": "hint", "lesson-retry": "retry", "lesson-restart": "restart" };
+    let message = simple[act] ? { type: simple[act] } : null;
+    if (act === "lesson-next") message = nextAction(model.get("lesson") || {}).message;
+    if (!message) return;
+    button.classList.add("ll-pending");
+    model.send(message);
+  }
+
+  function onPick(event) {
+    const target = event.target;
+    if (target && target.getAttribute("data-act") === "lesson-pick") model.send({ type: "goto", lesson: target.value });
+  }
+
+  panel.addEventListener("click", onClick);
+  panel.addEventListener("change", onPick);
+  model.on("change", onChange);
+  paint();
+
+  return () => {
+    alive = false;
+    model.off("change", onChange);
+    panel.removeEventListener("click", onClick);
+    panel.removeEventListener("change", onPick);
+    board();
+    panel.remove();
+    host.remove();
+  };
+}
+// ===== end lesson mode =====
+
 // ------------------------------------------------------------------------------ entry point
 /** Front-end modes by the `mode` trait; later modes (replay, lesson) register here. */
 export const MODES = { play: playMode };
+MODES.lesson = lessonMode;
 
 function render({ model, el }) {
   const mode = model.get("mode");
