@@ -79,8 +79,9 @@ class LessonWidget(_BoardWidget):
 
     def __init__(self, lesson: Lesson | str | None = None, *,
                  lessons: Sequence[Lesson | str] | None = None, reveal_ms: int = 1500) -> None:
+        first = None if lesson is None else _resolve(lesson, "lesson")
         if lessons is None:
-            lessons = COURSE if lesson is None else [lesson]
+            lessons = COURSE if first is None else [first]
         if isinstance(lessons, (str, Lesson)):
             raise ValueError("lessons must be a list of lessons or lesson ids")
         resolved = [_resolve(item, "lessons") for item in lessons]
@@ -90,7 +91,7 @@ class LessonWidget(_BoardWidget):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"lessons lists {', '.join(twice)} more than once")
-        start = resolved[0] if lesson is None else _resolve(lesson, "lesson")
+        start = resolved[0] if first is None else first
         if start.id not in ids:
             raise ValueError(f"lesson {start.id!r} is not among lessons ({', '.join(ids)})")
         self._course: tuple[Lesson, ...] = tuple(resolved)
