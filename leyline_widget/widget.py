@@ -387,12 +387,12 @@ class LeylineWidget(_BoardWidget):
             return None
         n = len(self.game.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"show_memory_of must be None or a seat from 0 to {n - 1}, got "
-                             f"{seat!r}")
+            raise ValueError(f"the memory panel (show_memory_of) takes None or a seat from 0 "
+                             f"to {n - 1}, got {seat!r}")
         if viewer is not None:
             # The panel names every hidden card: only the all-seeing teacher may see it.
-            raise ValueError("show_memory_of needs the teacher view (viewer='teacher'): the "
-                             "memory panel shows every hidden card")
+            raise ValueError("the memory panel (show_memory_of) needs the teacher view "
+                             "(viewer='teacher'): it shows every hidden card")
         return seat
 
     @traitlets.validate("show_memory_of")
