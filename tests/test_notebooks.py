@@ -1,0 +1,74 @@
+"""Every example notebook runs top to bottom without error (nbclient, a real python3 kernel:
+jupyter_client starts "python3" with this interpreter, so the package under test is the one
+installed here).
+
+Notebooks are found when the tests are collected, so a new one in examples/ is tested without
+touching this file. Each runs in a temporary copy of examples/ so that nothing it writes (and no
+output) lands in the repository.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+NOTEBOOKS = sorted(EXAMPLES.glob("*.ipynb"))
+CELL_TIMEOUT = 180  # seconds; generous for a loaded 2-core machine, notebooks take ~10 s
+
+pytestmark = pytest.mark.jupyter
+
+
+def execute(path: Path, tmp_path: Path) -> Any:
+    """Run a copy of ``path`` in a fresh kernel with the copy's folder as working directory."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    work = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, work, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    nb = nbformat.read(work / path.name, as_version=4)
+    client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+                            resources={"metadata": {"path": str(work)}})
+    client.execute()
+    return nb
+
+
+def outputs(nb: Any, kind: str) -> list[Any]:
+    return [out for cell in nb.cells if cell.cell_type == "code"
+            for out in cell.get("outputs", []) if out.get("output_type") == kind]
+
+
+def test_there_are_example_notebooks() -> None:
+    names = {p.name for p in NOTEBOOKS}
+    assert {"01_play.ipynb", "02_rules_tutorial.ipynb"} <= names, names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_without_error(path: Path, tmp_path: Path) -> None:
+    nb = execute(path, tmp_path)
+    assert not outputs(nb, "error")
+    kernel = nb.metadata.get("kernelspec", {}).get("name")
+    assert kernel in (None, "python3"), f"{path.name} asks for kernel {kernel!r}"
+    # Nothing was written next to the real notebooks.
+    assert sorted(EXAMPLES.glob("*.ipynb")) == NOTEBOOKS
+
+
+def test_the_tutorial_shows_every_lesson_and_the_teacher_view(tmp_path: Path) -> None:
+    from leyline_widget.course import COURSE
+
+    nb = execute(EXAMPLES / "02_rules_tutorial.ipynb", tmp_path)
+    widgets = [out for out in outputs(nb, "display_data") + outputs(nb, "execute_result")
+               if "application/vnd.jupyter.widget-view+json" in out.get("data", {})]
+    # One widget per lesson, the course navigator, and the teacher's live game.
+    assert len(widgets) == len(COURSE) + 2
+    sources = "\n".join(cell.source for cell in nb.cells)
+    for lesson in COURSE:
+        assert f'LessonWidget("{lesson.id}")' in sources
+    text = "".join(out.get("text", "") for out in outputs(nb, "stream"))
+    assert "You have never seen the card in slot 7" in text
+    assert "   done: Both Water cards went into your Study" in text
+    assert "Random bot: seen 12 of 12 cards" in text and "could have collected" in text
