@@ -953,7 +953,7 @@ const LESSON_STATUS = { new: "not started", started: "in progress", done: "done"
 export function nextAction(lesson) {
   if (lesson.done) {
     return lesson.next_lesson ? { label: "Next lesson →", message: { type: "goto", lesson: lesson.next_lesson } }
-      : { label: "Course complete", message: null };
+      : { label: "Lesson complete ✓", message: null };
   }
   if (lesson.status === "solved") return { label: "Next step →", message: { type: "next" } };
   return { label: "Skip step (show me)", message: { type: "next" } };

@@ -203,7 +203,7 @@ class LessonWidget(_BoardWidget):
             # The step was put back, then played by its solution: the page's board restarts.
             return self._changed()
         self.error = ""
-        self._sync(publish=True)
+        self._sync(publish=False)  # nothing moved: the last batch must not replay
         return self
 
     def restart(self) -> LessonWidget:

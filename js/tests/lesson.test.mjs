@@ -218,6 +218,7 @@ test("controls: Hint, Retry, Next/Skip and Restart send their messages", async (
   model.update({ lesson: lessonState({ status: "done", done: true, step: 2, next_lesson: null }), ack: 4 });
   await tick();
   assert.equal(panelOf(el).querySelector("[data-act=lesson-next]").getAttribute("aria-disabled"), "true");
+  assert.equal(panelOf(el).querySelector("[data-act=lesson-next]").textContent, "Lesson complete ✓");
   cleanup();
 });
 
