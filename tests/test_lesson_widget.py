@@ -166,6 +166,20 @@ def test_hints_next_restart_and_goto_through_messages() -> None:
     assert w.lessons[0]["status"] == "new"
 
 
+def test_next_after_a_solved_step_replays_nothing() -> None:
+    w = LessonWidget("cleanup-refill")
+    click(w, Activate(0))
+    click(w, Activate(5))
+    click(w, EndPhase())
+    assert w.lesson["status"] == "solved"
+    events = w.events
+    custom(w, {"type": "next"})
+    assert w.events == events and w.lesson["step"] == 1 and w.lesson["epoch"] == 0
+    click(w, w.session.step.solution[0])   # a refill: its reveal is a new batch
+    assert w.events["seq"] == events["seq"] + 1
+    assert [ev["type"] for ev in w.events["items"]] == ["reveal"]
+
+
 @pytest.mark.parametrize(("content", "words"), [
     ({"type": "jump"}, "unknown message type 'jump'; this widget accepts action, goto, hint"),
     ({"type": "hint", "n": 2}, "a hint message has unexpected field(s) n"),
