@@ -33,6 +33,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .actions import Action
@@ -826,6 +827,35 @@ class Replay:
             raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
                                     field=unknown[0])
         return _Reader(data).read()
+
+    # ------------------------------------------------------------------ standalone page
+    def to_html(self, path: str | os.PathLike[str], viewer: int | None = None, *,
+                step: int = 0, variation: int | None = None, title: str | None = None,
+                hide_tags: Iterable[str] = ("spoiler",), exclude_tags: Iterable[str] = (),
+                show_memory_of: int | None = None, reveal_ms: int = 1500) -> Path:
+        """Write one standalone HTML page of this replay that opens offline in a browser.
+
+        The page needs no kernel, server or network: it holds the board's code and every
+        position, precomputed, and offers the same scrubbing (slider, buttons, arrow keys,
+        autoplay), words for every action, notes (read-only; tags in ``hide_tags`` start
+        hidden) and line menu as :class:`~leyline_widget.replay_widget.ReplayWidget`.
+
+        ``viewer`` chooses what the file contains. ``None``: the all-seeing view (every card)
+        plus each player's view, for a teacher. A player number: that player's view only
+        (their observations and the events they were shown), so the file holds nothing that
+        player could not see, and can be shared with them. ``exclude_tags`` leaves notes with
+        those tags out of the file (hidden notes are still in it). ``show_memory_of`` (with
+        ``viewer=None``) adds that player's memory panel. ``step`` and ``variation`` choose
+        where the page opens. Returns the path written.
+
+        Note text and names are shown as text, never as HTML, and the page's Content Security
+        Policy lets nothing but its own script run and nothing load.
+        """
+        from .replay_widget import write_replay_html  # widgets load only when asked for
+
+        return write_replay_html(self, path, viewer, step=step, variation=variation,
+                                 title=title, hide_tags=hide_tags, exclude_tags=exclude_tags,
+                                 show_memory_of=show_memory_of, reveal_ms=reveal_ms)
 
     # ------------------------------------------------------------------ markdown
     def to_markdown(self, variation: int | None = None, hide_tags: Iterable[str] = ()) -> str:
