@@ -330,6 +330,13 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
 
 
 # ---------------------------------------------------------------------------- the widget
+class _Checked(traitlets.Any):
+    """Any value, None included, always through the widget's validator: traitlets skips
+    validators for None on traits that allow None, and None (all-seeing) must be checked."""
+
+    allow_none = False
+
+
 class ReplayWidget(_BoardWidget):
     """Watch and annotate a :class:`~leyline_widget.replay.Replay` in a notebook.
 
@@ -347,6 +354,7 @@ class ReplayWidget(_BoardWidget):
 
     step = traitlets.Int(0).tag(sync=True)
     variation = traitlets.Int(0).tag(sync=True)
+    viewer = _Checked(None).tag(sync=True)
     viewers: traitlets.List[int | None] = traitlets.List().tag(sync=True)
     lines: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     line: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
@@ -498,8 +506,8 @@ class ReplayWidget(_BoardWidget):
         n = len(self.replay.players)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 0 <= value < n):
-            raise traitlets.TraitError(f"show_memory_of must be None or a player from 0 to "
-                                       f"{n - 1}, got {value!r}")
+            raise traitlets.TraitError(f"the memory panel (show_memory_of) shows a player from "
+                                       f"0 to {n - 1}, or nobody (None); got {value!r}")
         return value
 
     @traitlets.observe("step", "variation", "viewer", "show_memory_of")
