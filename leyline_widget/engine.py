@@ -288,20 +288,24 @@ class Game:
                              f"got {viewer!r}")
         els = self.rules.elements
         e = self._e
-        active = set(self._active)
-        grid = []
+        active = self._active
         all_tokens = self._tokens
+        bound = any(all_tokens)
+        grid = []
         for slot, c in enumerate(self._grid):
-            base = slot * e
-            here = all_tokens[base:base + e]
-            tokens = {els[i]: t for i, t in enumerate(here) if t} if any(here) else {}
+            if bound:
+                here = all_tokens[slot * e:(slot + 1) * e]
+                tokens = {els[i]: t for i, t in enumerate(here) if t} if any(here) else {}
+            else:
+                tokens = {}
             if c < 0:
                 grid.append({"card": "empty", "element": None, "tokens": tokens})
             elif slot in active:
                 grid.append({"card": "active", "element": els[c], "tokens": tokens})
+            elif viewer is None:
+                grid.append({"card": "inert", "element": els[c], "tokens": tokens})
             else:
-                grid.append({"card": "inert", "element": els[c] if viewer is None else None,
-                             "tokens": tokens})
+                grid.append({"card": "inert", "element": None, "tokens": tokens})
         players = []
         study = self._study
         for p, name in enumerate(self.players):
