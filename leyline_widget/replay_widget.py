@@ -650,6 +650,7 @@ try {{
   URL.revokeObjectURL(url);
   const book = JSON.parse(document.getElementById("leyline-replay-book").textContent);
   widget.default.render({{ model: widget.bookModel(book), el: root }});
+  root.querySelector(".leyline").focus({{ preventScroll: true }}); // the arrow keys work at once
 }} catch (err) {{
   root.textContent = "This replay could not be shown: " + err;
 }}
