@@ -1537,6 +1537,7 @@ export function renderReplay(st, ui, doc, now = 0, words = null) {
   board.setAttribute("data-variation", st.variation);
   board.setAttribute("data-viewer", st.viewer === null ? "all" : st.viewer);
   board.setAttribute("data-last", lastStep(st));
+  board.setAttribute("tabindex", "-1"); // keeps the keys when a focused control goes away
   const log = board.querySelector(".ll-log");
   if (log) log.remove();
   const prompt = board.querySelector(".ll-prompt");
@@ -1610,7 +1611,9 @@ function replayMode({ model, el }) {
       wordsFor = st.line;
       words = st.line.map((e) => describeStep(e, st.info));
     }
+    const focused = root.contains(doc.activeElement) && doc.activeElement !== root;
     root = morph(root, renderReplay(st, ui, doc, now, words));
+    if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
     const slider = root.querySelector("[data-act=scrub]");
     if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
     if (ui.form.seq !== appliedForm) {
