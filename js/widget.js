@@ -1325,7 +1325,9 @@ export function bookModel(book) {
     // Keep the last valid choice for anything the book cannot show.
     if (!byId.has(state.variation)) state.variation = good.variation;
     if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
-    if (!state.memory_choices.includes(state.show_memory_of)) state.show_memory_of = good.show_memory_of;
+    if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
+      state.show_memory_of = good.show_memory_of;
+    }
     const line = byId.get(state.variation);
     const step = Number(state.step);
     state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;

@@ -515,13 +515,16 @@ class ReplayWidget(_BoardWidget):
         if not self._ready or self._busy:
             return
         with self.hold_sync():
-            if change["name"] in ("variation", "viewer"):
-                if change["name"] == "variation":
-                    self._busy = True
-                    try:  # keep the step when the new line has it, else its last
-                        self.step = min(self.step, line_end(self.replay, self.variation))
-                    finally:
-                        self._busy = False
+            end = line_end(self.replay, self.variation)
+            if change["name"] == "variation":
+                self._busy = True
+                try:  # keep the step when the new line has it, else its last
+                    self.step = min(self.step, end)
+                finally:
+                    self._busy = False
+            # A game from branch() may have moved on since the line was sent: send it again.
+            if change["name"] in ("variation", "viewer") or len(self.line) != end + 1:
+                self.lines = line_list(self.replay)
                 self._show_line()
             self._show_step()
             self.error = ""

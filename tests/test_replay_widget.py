@@ -188,6 +188,10 @@ def test_variations_from_python_and_the_page(game: Game) -> None:
     assert r.step == 23
     update(r, {"variation": 99})
     assert "No variation 99" in r.error and r.variation == v.id
+    # Moves on the branched game show up at the next step the page asks for.
+    side.apply(side.legal_actions()[0])
+    update(r, {"step": 22})
+    assert len(r.line) == 25 and r.lines[-1]["end"] == 24
     assert line_list(replay)[0] == {"id": 0, "name": "Main line", "parent": None, "start": 0,
                                     "end": len(replay)}
 

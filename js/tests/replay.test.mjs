@@ -267,6 +267,33 @@ test("bookModel looks positions up for the step, line and viewer, and refuses wh
   assert.deepEqual(model.get("memory"), {});
 });
 
+test("bookModel: the memory panel is the all-seeing view's, per step, and can be switched off", () => {
+  const report = (step) => ({ player: 1, name: "Bo", step, slots: [], missed: [], never_seen: [], summary: { seen: 0, cards: 0 } });
+  const book = {
+    ...makeBook(),
+    memory: { player: 1, lines: { 0: { base: report(0), patches: [1, 2, 3, 4].map((k) => [[["step"], k]]) }, 1: { base: report(2), patches: [[[["step"], 33]]] } } },
+  };
+  const model = bookModel(book);
+  assert.deepEqual(model.get("memory_choices"), [1]);
+  assert.equal(model.get("memory").step, 0);
+  const go = (patch) => {
+    for (const [k, v] of Object.entries(patch)) model.set(k, v);
+    model.save_changes();
+  };
+  go({ step: 3 });
+  assert.equal(model.get("memory").step, 3);
+  go({ variation: 1 });
+  assert.equal(model.get("memory").step, 33, "the variation's own step");
+  go({ step: 2 });
+  assert.equal(model.get("memory").step, 2, "up to its branch step: the main line's");
+  go({ show_memory_of: null });
+  assert.deepEqual(model.get("memory"), {});
+  go({ show_memory_of: 0 }); // not in this book
+  assert.equal(model.get("show_memory_of"), null);
+  go({ show_memory_of: 1, viewer: 0 });
+  assert.deepEqual(model.get("memory"), {}, "a player's eyes get no memory panel");
+});
+
 test("the page asks for steps and waits for them: buttons, list, slider, keys", async () => {
   const model = new LiveModel(liveState(0));
   const { window, el, cleanup, root } = mount(model);
