@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .describe import element_name, phrases, slot_list
 from .engine import Event, Game, IllegalActionError, visible_events
 from .memory import Memory, memory_report
 from .rules import Rules
@@ -74,17 +75,6 @@ def _patterns(value: object, where: str) -> tuple[Pattern, ...]:
     if isinstance(value, Sequence) and not isinstance(value, str):
         return tuple(_pattern(v, where) for v in value)
     raise ValueError(f"{where}: expected a move or a list of moves, got {value!r}")
-
-
-def _name(element: str) -> str:
-    return element.capitalize()
-
-
-def _slots(slots: Sequence[int]) -> str:
-    slots = sorted(slots)
-    if len(slots) == 1:
-        return f"slot {slots[0]}"
-    return "slots " + ", ".join(map(str, slots[:-1])) + f" and {slots[-1]}"
 
 
 # ---------------------------------------------------------------------- checks
@@ -131,8 +121,8 @@ class Collected:
         got = _collected(ctx)
         if not got:
             return "Nothing was collected."
-        have = ", ".join(f"{n} {_name(el)}" for el, n in got.items())
-        want = " and ".join(_name(el) for el in self.elements) or "one element"
+        have = ", ".join(f"{n} {element_name(el)}" for el, n in got.items())
+        want = " and ".join(element_name(el) for el in self.elements) or "one element"
         more = f" ({self.count} or more cards)" if self.count else ""
         return f"You collected {have}; this step asks for {want}{more}."
 
@@ -153,7 +143,7 @@ class Activated:
         return all(grid[s]["card"] == "active" for s in self.slots)
 
     def failure(self, ctx: StepContext) -> str:
-        return f"This step wants {_slots(self.slots)} activated together."
+        return f"This step wants {slot_list(self.slots)} activated together."
 
 
 def activated(*slots: int) -> Activated:
@@ -215,8 +205,8 @@ class TokenOnKnown:
                    and ctx.memory.element(ev["slot"]) == self.card for ev in ctx.events)
 
     def failure(self, ctx: StepContext) -> str:
-        return (f"This step asks for a {_name(self.token)} token on the {_name(self.card)} card "
-                "you know.")
+        return (f"This step asks for a {element_name(self.token)} token on the "
+                f"{element_name(self.card)} card you know.")
 
 
 def token_on(token: str, card: str) -> TokenOnKnown:
@@ -242,61 +232,18 @@ def describe_action(action: Action, rules: Rules | None = None) -> str:
     if isinstance(action, PlaceToken):
         source = {"supply": "paid from the supply", "marker": "free from your Spent marker",
                   "pool": "free from the Token Pool"}.get(action.source, action.source)
-        return f"place a {_name(action.element)} token on slot {action.slot}, {source}"
+        return f"place a {element_name(action.element)} token on slot {action.slot}, {source}"
     if isinstance(action, UsePower):
         power = rules.power(action.element, action.tier) if rules else None
-        name = power.name if power else f"the {action.tier} {_name(action.element)} power"
-        on = f" on {_slots(action.targets)}" if action.targets else ""
+        name = power.name if power else f"the {action.tier} {element_name(action.element)} power"
+        on = f" on {slot_list(action.targets)}" if action.targets else ""
         return f"use {name}{on}"
     return repr(action)
 
 
 def describe_events(events: Sequence[Event], viewer: int, players: Sequence[str]) -> list[str]:
-    """What happened, in short sentences, as ``viewer`` saw it."""
-    def who(p: int) -> str:
-        return "you" if p == viewer else players[p]
-
-    out = []
-    for ev in visible_events(events, viewer):
-        kind = ev["type"]
-        if kind == "activate":
-            out.append(f"slot {ev['slot']} activated: {_name(ev['element'])}")
-        elif kind == "deactivate":
-            out.append(f"slot {ev['slot']} deactivated")
-        elif kind == "pass":
-            out.append(f"{who(ev['player'])} passed")
-        elif kind == "collect":
-            out.append(f"{who(ev['player'])} collected {ev['count']} {_name(ev['element'])} "
-                       f"({_slots(ev['slots'])})")
-        elif kind == "flip_back":
-            out.append(f"{_slots(ev['slots'])} flipped back to inert")
-        elif kind == "token_return":
-            to = ("onto the Spent marker" if ev["to"] == "marker" else "to the Token Pool")
-            out.append(f"{ev['count']} {_name(ev['element'])} token(s) from slot {ev['slot']} "
-                       f"went {to}")
-        elif kind == "place_token":
-            out.append(f"a {_name(ev['element'])} token went on slot {ev['slot']} "
-                       f"(from the {ev['source']})")
-        elif kind == "reveal":
-            if ev["element"] is None:
-                out.append(f"slot {ev['slot']} was peeked at")
-            else:
-                out.append(f"slot {ev['slot']} revealed: {_name(ev['element'])} ({ev['cause']})")
-        elif kind == "power":
-            on = f" on {_slots(ev['targets'])}" if ev["targets"] else ""
-            out.append(f"{who(ev['player'])} used {ev['name']}{on}")
-        elif kind == "swap":
-            out.append(f"{_slots(ev['slots'])} swapped")
-        elif kind == "tide":
-            out.append(f"the {_name(ev['to_deck'])} from slot {ev['slot']} went on top of the "
-                       "deck")
-        elif kind == "turn":
-            out.append(f"turn {ev['turn']} began ({who(ev['player'])})")
-        elif kind == "game_over":
-            names = ", ".join(players[p] for p in ev["winners"])
-            out.append(f"the game is over ({ev['reason']}): scores {ev['scores']}, won by "
-                       f"{names}")
-    return out
+    """What happened, in short phrases, as ``viewer`` saw it."""
+    return phrases(visible_events(events, viewer), players, viewer)
 
 
 # ---------------------------------------------------------------------- lessons
@@ -577,7 +524,7 @@ class LessonSession:
         if not by:
             return "You remember no inert card yet."
         return "You remember " + "; ".join(
-            f"{_name(el)} at {_slots(slots)}" for el, slots in by.items()) + "."
+            f"{element_name(el)} at {slot_list(slots)}" for el, slots in by.items()) + "."
 
     def _unseen_text(self, slot: int) -> str:
         return (f"You have never seen the card in slot {slot}: activating it would be a guess, "

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .actions import Action
+from .describe import phrases, public
 from .engine import Event, Game, IllegalActionError, check_deck, visible_events
 from .rules import Rules
 
@@ -879,7 +880,7 @@ class Replay:
         player = 0
         for step in self.steps(variation):
             if step.action is not None:
-                words = _describe(step.events, _md(names[player]))
+                words = _describe(step.events, player, names)
                 out += ["", f"**{step.step}.** {words}"]
             player = step.observation["active_player"]
             shown = [n for n in step.notes if not hidden & set(n.tags)]
@@ -1303,59 +1304,16 @@ def _result_words(game: Game) -> str:
     return f"{winners} won; {reason} (scores: {scores})"
 
 
-def _slots(slots: Sequence[int]) -> str:
-    return (f"slot {slots[0]}" if len(slots) == 1
-            else f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}")
-
-
-def _describe(events: Sequence[Event], who: str) -> str:
+def _describe(events: Sequence[Event], player: int, names: Sequence[str]) -> str:
     """One public Markdown sentence for an action's events (no private peeks).
 
-    ``who`` is already escaped; power names come from the rules, which a file may carry, so
-    they are escaped here. Element ids are safe (the rules allow only ``[a-z0-9_]``).
+    Names come from the file (players) or the rules (powers): they are escaped. Element ids are
+    safe (the rules allow only ``[a-z0-9_]``, and display names drop the ``_``).
     """
-    parts: list[str] = []
-    turn_over = False
-    for ev in events:
-        kind = ev["type"]
-        if kind == "activate":
-            parts.append(f"{who} activates slot {ev['slot']} ({ev['element']})")
-        elif kind == "deactivate":
-            parts.append(f"{who} deactivates slot {ev['slot']}")
-        elif kind == "pass":
-            parts.append(f"{who} passes")
-        elif kind == "collect":
-            parts.append(f"{who} collects {ev['count']} {ev['element']} from "
-                         f"{_slots(ev['slots'])}")
-        elif kind == "flip_back":
-            verb = "flips" if len(ev["slots"]) == 1 else "flip"
-            parts.append(f"{_slots(ev['slots'])} {verb} back")
-        elif kind == "token_return":
-            place = "their Spent marker" if ev["to"] == "marker" else "the Token Pool"
-            parts.append(f"{ev['count']} {ev['element']} token(s) from slot {ev['slot']} go to "
-                         f"{place}")
-        elif kind == "place_token":
-            source = {"supply": "the supply", "marker": "their Spent marker",
-                      "pool": "the Token Pool"}.get(ev["source"], "")
-            parts.append(f"{who} places a {ev['element']} Binding token on slot {ev['slot']} "
-                         f"from {source}")
-        elif kind == "power":
-            on = f" on {_slots(ev['targets'])}" if ev["targets"] else ""
-            parts.append(f"{who} uses {_md(ev['name'])}{on}")
-        elif kind == "swap":
-            parts.append(f"{_slots(ev['slots'])} swap")
-        elif kind == "tide":
-            parts.append(f"the {ev['to_deck']} card goes on top of the deck")
-        elif kind == "reveal" and ev["cause"] == "refill":
-            parts.append(f"{who} refills slot {ev['slot']} ({ev['element']})")
-        elif kind == "reveal" and ev["cause"] == "tide":
-            parts.append(f"slot {ev['slot']} gets the {ev['element']} card")
-        elif kind == "turn":
-            turn_over = True
-        elif kind == "game_over":
-            parts.append(f"the game ends ({ev['reason'].replace('_', ' ')}); scores "
-                         f"{', '.join(map(str, ev['scores']))}")
-    if turn_over:
+    said = [ev for ev in public(events) if ev["type"] not in ("turn", "phase")]
+    parts = phrases(said, names, escape=_md)
+    who = _md(names[player])
+    if any(ev["type"] == "turn" for ev in events):
         parts.append(f"{who} ends the turn")
     if not parts:
         parts.append(f"{who} ends the phase")

@@ -115,17 +115,18 @@ def test_a_legal_move_outside_the_goal_explains_what_happened() -> None:
     feedback = session.try_action(Deactivate(1))
     assert feedback["text"] == (
         "Two Earth cards would leave you at 4, behind your Rival's 5. Keep all three. What "
-        "happened: Slot 1 deactivated. Press Retry to try again.")
+        "happened: You deactivate slot 1. Press Retry to try again.")
     session = at_step(lesson("cleanup-refill"), 3)
     feedback = session.try_action(PlaceToken(5, "fire", "supply"))
     assert feedback["text"].startswith("This step asks for a Fire token on the Earth card you "
-                                       "know. What happened: A Fire token went on slot 5")
+                                       "know. What happened: You place a Fire Binding token on "
+                                       "slot 5 from the supply")
     session = lesson("flip-back").session()
     session.try_action(Activate(2))
     session.try_action(Activate(7))
     feedback = session.try_action(EndPhase())
     assert feedback["kind"] == "wrong"
-    assert "slots 2 and 7 flipped back to inert" in feedback["text"]
+    assert "slots 2 and 7 flip back to inert" in feedback["text"]
 
 
 def test_malformed_actions_are_feedback_not_crashes() -> None:
