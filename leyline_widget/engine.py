@@ -712,13 +712,7 @@ class Game:
         Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
-        if isinstance(action, Action):
-            act = action
-        else:
-            try:
-                act = Action.from_dict(action)
-            except ValueError as err:
-                raise IllegalActionError(f"malformed action: {err}", "actions") from None
+        act = action if isinstance(action, Action) else parse_action(action)
         move = _MOVES.get(type(act))
         if move is None:
             raise IllegalActionError(f"{act!r} is not a Leyline action", "actions")
@@ -966,6 +960,20 @@ def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"player names must be non-empty strings, got {name!r}")
     return names
+
+
+def parse_action(data: object) -> Action:
+    """An action from its dict form, or IllegalActionError("malformed action: ...").
+
+    >>> parse_action({"type": "refill", "slot": 2})
+    Refill(slot=2)
+    """
+    if isinstance(data, Action):
+        return data
+    try:
+        return Action.from_dict(data)
+    except ValueError as err:
+        raise IllegalActionError(f"malformed action: {err}", "actions") from None
 
 
 def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:

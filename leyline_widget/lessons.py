@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from .describe import element_name, phrases, slot_list
-from .engine import Event, Game, IllegalActionError, visible_events
+from .engine import Event, Game, IllegalActionError, parse_action, visible_events
 from .memory import Memory, memory_report
 from .rules import Rules
 from .scenario import Scenario
@@ -407,13 +407,10 @@ class LessonSession:
         if self.status == "solved":
             self.next()
         step = self.step
-        if isinstance(action, Action):
-            act = action
-        else:
-            try:
-                act = Action.from_dict(action)
-            except ValueError as err:
-                return self._mistake("illegal", f"malformed action: {err}", "actions")
+        try:
+            act = parse_action(action)
+        except IllegalActionError as err:
+            return self._mistake("illegal", str(err), err.rule)
         explicit = any(matches(p, act) for p in (*step.accept, *step.allow))
         if (isinstance(act, Activate) and not explicit and self.game.is_legal(act)
                 and self.memory.element(act.slot) is None):
