@@ -18,6 +18,7 @@ SHARED_SEED = Path("/work/shared/seed-rules.txt")
 
 TEST_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 CODE_REF = re.compile(r"`(leyline_widget/[\w/]+)\.py:([\w.]+)`")
+JS_REF = re.compile(r'`(js/tests/[\w.]+\.mjs)` "([^"]+)"')
 
 
 def seed_sentences() -> list[str]:
@@ -88,3 +89,11 @@ def test_every_seed_sentence_is_followed_by_a_test_or_a_stated_reason() -> None:
     assert len(blocks) == len(seed_sentences())
     for block in blocks:
         assert TEST_REF.search(block) or "Flavour" in block, block[:80]
+
+
+def test_every_cited_front_end_test_exists() -> None:
+    refs = JS_REF.findall(RULES_MD.read_text(encoding="utf-8"))
+    assert len(refs) >= 8
+    missing = [f"{path} {name!r}" for path, name in refs
+               if f'test("{name}"' not in (ROOT / path).read_text(encoding="utf-8")]
+    assert missing == []
