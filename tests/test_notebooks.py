@@ -9,6 +9,7 @@ output) lands in the repository.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -83,3 +84,17 @@ def test_the_tutorial_shows_every_lesson_and_the_teacher_view(
     assert "You have never seen the card in slot 7" in text
     assert "   done: Both Water cards went into your Study" in text
     assert "Random bot: seen 12 of 12 cards" in text and "could have collected" in text
+
+
+def test_the_rule_variants_finding_quotes_its_own_numbers(
+        executed: Callable[[Path], Any]) -> None:
+    nb = executed(EXAMPLES / "04_rule_variants.ipynb")
+    printed = "".join(out.get("text", "") for out in outputs(nb, "stream"))
+    images = sum("image/png" in out.get("data", {}) for out in outputs(nb, "display_data"))
+    assert images >= 3
+    # The finding's words quote this run's numbers: a change in the engine or the bots that moves
+    # them must update the finding.
+    finding = next(c.source for c in nb.cells if c.source.startswith("## Finding"))
+    for line in printed.splitlines():
+        for number in re.findall(r"\d+\.\d%", line):
+            assert number in finding, (number, line)

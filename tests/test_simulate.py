@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from support import SMALL
@@ -111,24 +109,3 @@ def test_rows_become_a_data_frame() -> None:
     frame = simulate(SMALL, ["greedy", "random"], games=4, seed=1, jobs=1).to_frame()
     assert list(frame["game"]) == [0, 1, 2, 3]
     assert (frame["score_0"] >= frame["score_1"]).all()
-
-
-@pytest.mark.slow
-def test_rule_variants_notebook_runs() -> None:
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    path = Path(__file__).parent.parent / "examples" / "04_rule_variants.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    assert nb.metadata["kernelspec"]["name"] == "python3"
-    nbclient.NotebookClient(nb, timeout=240, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}}).execute()
-    printed = "".join(out.get("text", "") for cell in nb.cells if cell.cell_type == "code"
-                      for out in cell.outputs)
-    images = sum("image/png" in out.get("data", {}) for cell in nb.cells
-                 if cell.cell_type == "code" for out in cell.outputs)
-    assert images >= 3
-    # The finding's words quote this run's numbers.
-    finding = next(c.source for c in nb.cells if c.source.startswith("## Finding"))
-    for line in printed.splitlines():
-        for number in re.findall(r"\d+\.\d%", line):
-            assert number in finding, (number, line)
