@@ -113,8 +113,12 @@ export function describeEvent(ev, info = {}, viewer = null) {
       if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
       if (ev.cause === "tide") return `Tide brought ${elementLabel(ev.element, els)} into slot ${ev.slot}`;
       if (ev.cause === "whisper" || ev.cause === "gale") {
-        return ev.element ? `Peek at slot ${ev.slot}: ${elementLabel(ev.element, els)}`
-          : `Slot ${ev.slot} was peeked at (hidden from you)`;
+        // A private peek: a player who was not shown it learns only who saw it; the all-seeing
+        // teacher sees the element, and whose secret it is.
+        const seers = Array.isArray(ev.visible_to) ? ev.visible_to.map(who).join(" and ") : "";
+        if (!ev.element) return `Slot ${ev.slot} was peeked at: ${seers ? `only ${seers} saw it` : "hidden from you"}`;
+        const seen = `Peek at slot ${ev.slot}: ${elementLabel(ev.element, els)}`;
+        return viewer === null && seers ? `${seen} (seen by ${seers} only)` : seen;
       }
       return null;
     case "activate":
@@ -257,6 +261,18 @@ export function morph(cur, next) {
     if (chosen && cur.value !== chosen.value) cur.value = chosen.value;
   }
   return cur;
+}
+
+/**
+ * Listen to DOM events on `node` ({click: onClick, change: onChange, ...}); returns the function
+ * that removes them all again, for a mode's cleanup.
+ */
+function listen(node, handlers) {
+  const pairs = Object.entries(handlers);
+  for (const [type, handler] of pairs) node.addEventListener(type, handler);
+  return () => {
+    for (const [type, handler] of pairs) node.removeEventListener(type, handler);
+  };
 }
 
 // ------------------------------------------------------------------------------ board
@@ -545,6 +561,25 @@ function gameOverPanel(doc, st) {
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
 }
 
+/** Bot pace presets, slowest first. */
+const BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
+
+/** The pause before each bot move, from the `bot_delay_ms` trait (missing or not a number: none). */
+function botDelayMs(value) {
+  return Math.max(0, Number(value) || 0);
+}
+
+/** The Bot pace menu: the presets, the kernel's delay in its place when it is none of them, paused. */
+function paceMenu(doc, st, ui) {
+  const ms = botDelayMs(st.bot_delay_ms);
+  const chosen = ui.paused ? "paused" : String(ms);
+  const paces = BOT_PACES.some(([v]) => Number(v) === ms) ? BOT_PACES
+    : BOT_PACES.concat([[String(ms), `custom (${ms} ms)`]]).sort((a, b) => Number(b[0]) - Number(a[0]));
+  return h(doc, "label", { class: "ll-pace" }, "Bot pace ",
+    h(doc, "select", { "data-act": "pace", "aria-label": "Bot pace" },
+      paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen === v }, t))));
+}
+
 /**
  * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
  * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
@@ -582,10 +617,7 @@ export function renderBoard(st, ui, doc, now = 0) {
     problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null);
   const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
-    bots && !view.is_over ? h(doc, "label", { class: "ll-pace" }, "Bot pace ",
-      h(doc, "select", { "data-act": "pace", "aria-label": "Bot pace" },
-        [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"], ["paused", "paused"]].map(([v, t]) =>
-          h(doc, "option", { value: v, selected: (ui.paused ? "paused" : String(st.bot_delay_ms)) === v }, t)))) : null,
+    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
     bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null);
   const side = h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
     h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
@@ -726,7 +758,7 @@ function playMode({ model, el }) {
     botTimer = setTimeout(() => {
       botTimer = null;
       if (alive) model.send({ type: "bot_step", step: legal.step });
-    }, Math.max(0, Number(model.get("bot_delay_ms")) || 0));
+    }, botDelayMs(model.get("bot_delay_ms")));
   }
 
   function onChange() {
@@ -910,9 +942,7 @@ function playMode({ model, el }) {
     if (target) target.focus();
   }
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("change", onInput);
-  root.addEventListener("keydown", onKey);
+  const unlisten = listen(root, { click: onClick, change: onInput, keydown: onKey });
   model.on("change", onChange);
   onChange();
   paint();
@@ -922,9 +952,7 @@ function playMode({ model, el }) {
     clearTimeout(revealTimer);
     clearTimeout(botTimer);
     model.off("change", onChange);
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("change", onInput);
-    root.removeEventListener("keydown", onKey);
+    unlisten();
     root.remove();
   };
 }
@@ -1138,16 +1166,14 @@ function lessonMode({ model, el }) {
     if (target && target.getAttribute("data-act") === "lesson-pick") model.send({ type: "goto", lesson: target.value });
   }
 
-  panel.addEventListener("click", onClick);
-  panel.addEventListener("change", onPick);
+  const unlisten = listen(panel, { click: onClick, change: onPick });
   model.on("change", onChange);
   paint();
 
   return () => {
     alive = false;
     model.off("change", onChange);
-    panel.removeEventListener("click", onClick);
-    panel.removeEventListener("change", onPick);
+    unlisten();
     board();
     panel.remove();
     host.remove();
@@ -1839,10 +1865,7 @@ function replayMode({ model, el }) {
     goto(next);
   }
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onSelect);
-  root.addEventListener("keydown", onKey);
+  const unlisten = listen(root, { click: onClick, input: onInput, change: onSelect, keydown: onKey });
   model.on("change", onChange);
   onChange();
   paint();
@@ -1852,10 +1875,7 @@ function replayMode({ model, el }) {
     clearTimeout(playTimer);
     clearTimeout(revealTimer);
     model.off("change", onChange);
-    root.removeEventListener("click", onClick);
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onSelect);
-    root.removeEventListener("keydown", onKey);
+    unlisten();
     root.remove();
   };
 }

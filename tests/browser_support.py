@@ -1,9 +1,12 @@
 """Shared fixtures for tests (and benchmarks) that drive real parts: Debian's Chromium through
 Playwright, a real JupyterLab server on 127.0.0.1, and static HTML pages.
 
-Import what you need in a test module::
+Import what you need in a test module; pytest finds the fixtures ``browser`` and ``output_dir``
+by name in the module, and ``lab_fixture`` makes the module's ``lab``::
 
-    from browser_support import browser, lab_page, jupyter_lab, output_dir  # noqa: F401
+    from browser_support import EXAMPLES, browser, lab_fixture, output_dir  # noqa: F401
+
+    lab = lab_fixture({"play.ipynb": EXAMPLES / "01_play.ipynb"})
 
 Browser tests skip when /usr/bin/chromium is missing, unless ``LEYLINE_REQUIRE_BROWSER=1``
 (CI), where they fail instead. Screenshots go under ``test-output/<test name>/``.
@@ -31,6 +34,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
 CHROMIUM = Path("/usr/bin/chromium")
 OUTPUT = REPO / "test-output"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -171,6 +175,11 @@ class Lab:
         if reply["content"]["status"] != "ok":
             raise RuntimeError(f"kernel error: {''.join(out)}")
         return "".join(out)
+
+    def kernel_json(self, relpath: str, expr: str, setup: str = "") -> Any:
+        """The value of ``expr`` in the notebook's kernel, through JSON (``setup`` runs first)."""
+        out = self.run_in_kernel(relpath, f"{setup}\nimport json as _j; print(_j.dumps({expr}))")
+        return json.loads(out.strip().splitlines()[-1])
 
 
 @contextlib.contextmanager
@@ -337,3 +346,16 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def output_dir(request: pytest.FixtureRequest) -> Path:
     return output_path(request.node.name)
+
+
+def lab_fixture(notebooks: dict[str, Path | str]) -> Any:
+    """A module-scoped ``lab`` fixture: one JupyterLab serving ``notebooks`` (as for
+    :func:`jupyter_lab`) to every test of the module that assigns it to ``lab``."""
+
+    @pytest.fixture(scope="module")
+    def lab() -> Iterator[Lab]:
+        require_chromium()
+        with jupyter_lab(notebooks) as server:
+            yield server
+
+    return lab

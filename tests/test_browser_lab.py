@@ -7,22 +7,19 @@ smaller ruleset so that a whole solo game by clicking stays short. Screenshots o
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import (
-    REPO,
+    EXAMPLES,
     Lab,
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
-    jupyter_lab,
+    lab_fixture,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
-    require_chromium,
     run_all_cells,
     set_theme,
     widget_state,
@@ -37,18 +34,7 @@ SMALL_GAME = make_notebook([
     "w = LeylineWidget(players=['You'], seed=3, rules=rules, reveal_ms=2500)\nw",
 ], markdown="# A short solo game (test copy)")
 
-
-@pytest.fixture(scope="module")
-def lab() -> Iterator[Lab]:
-    require_chromium()
-    with jupyter_lab({"01_play.ipynb": REPO / "examples" / "01_play.ipynb",
-                      "small_game.ipynb": SMALL_GAME}) as server:
-        yield server
-
-
-def kernel_json(lab: Lab, notebook: str, expr: str) -> Any:
-    out = lab.run_in_kernel(notebook, f"import json as _j; print(_j.dumps({expr}))")
-    return json.loads(out.strip().splitlines()[-1])
+lab = lab_fixture({"01_play.ipynb": EXAMPLES / "01_play.ipynb", "small_game.ipynb": SMALL_GAME})
 
 
 def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any,  # noqa: F811
@@ -70,7 +56,7 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     click_and_wait(page, solo, solo.locator("[data-act=card][data-slot='3']"))
     state = widget_state(solo)
     assert state["cards"][3]["card"] == "active" and state["cards"][3]["element"]
-    assert kernel_json(lab, "01_play.ipynb", "[solo.game.step, solo.game.card(3)]") == [
+    assert lab.kernel_json("01_play.ipynb", "[solo.game.step, solo.game.card(3)]") == [
         1, state["cards"][3]["element"]]
 
     # Keyboard only: focus the grid, move right, press Enter to activate slot 4.
@@ -83,11 +69,11 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     assert widget_state(solo)["cards"][4]["card"] == "active"
     # A third activation, then a fourth click: refused in words, and nothing changes.
     click_and_wait(page, solo, solo.locator("[data-act=card][data-slot='5']"))
-    before = kernel_json(lab, "01_play.ipynb", "solo.game.step")
+    before = lab.kernel_json("01_play.ipynb", "solo.game.step")
     click_and_wait(page, solo, solo.locator("[data-act=card][data-slot='6']"))
     assert "used all 3 activations" in widget_state(solo)["error"]
     assert widget_state(solo)["cards"][6]["card"] == "inert"
-    assert kernel_json(lab, "01_play.ipynb", "solo.game.step") == before == 3
+    assert lab.kernel_json("01_play.ipynb", "solo.game.step") == before == 3
     solo.screenshot(path=str(output_dir / "solo-light-refusal.png"))
 
     # Against a bot: pass and end the turn; the bot then plays by itself, step by step.
@@ -100,7 +86,7 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     page.wait_for_function(
         "(el) => el.querySelector('.ll-prompt').textContent.startsWith('You:')",
         arg=duel.element_handle(), timeout=30_000)
-    steps = kernel_json(lab, "01_play.ipynb", "[duel.game.step, duel.game.active_player]")
+    steps = lab.kernel_json("01_play.ipynb", "[duel.game.step, duel.game.active_player]")
     assert steps[0] == widget_state(duel)["step"] and steps[1] == 0
     assert "bot" not in widget_state(duel)["error"].lower()
 
@@ -211,10 +197,10 @@ def test_a_whole_solo_game_by_clicking(lab: Lab, browser: Any,  # noqa: F811
         assert not widget_state(root)["error"].strip(" ×"), widget_state(root)["error"]
     final = widget_state(root)
     assert final["over"], f"the game did not end in {clicks} clicks"
-    kernel = kernel_json(lab, "small_game.ipynb",
-                         "dict(over=w.game.is_over, step=w.game.step, turn=w.game.turn, "
-                         "study=w.game.study(0), score=w.game.scores()[0], "
-                         "grid=[c['card'] for c in w.game.observation(0)['grid']])")
+    kernel = lab.kernel_json("small_game.ipynb",
+                             "dict(over=w.game.is_over, step=w.game.step, turn=w.game.turn, "
+                             "study=w.game.study(0), score=w.game.scores()[0], "
+                             "grid=[c['card'] for c in w.game.observation(0)['grid']])")
     assert kernel["over"]
     assert kernel["step"] == final["step"]
     assert kernel["turn"] == final["turn"]

@@ -7,21 +7,18 @@ Screenshots go to test-output/<test>/.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import (
-    REPO,
+    EXAMPLES,
     Lab,
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
-    jupyter_lab,
+    lab_fixture,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
-    require_chromium,
     run_all_cells,
     set_theme,
 )
@@ -35,12 +32,7 @@ FIND = ("from ipywidgets.widgets.widget import _instances as _i\n"
         "_found = [w for w in _i.values() if type(w).__name__ == 'LessonWidget' "
         "and len(w.lessons) == 1 and w.lesson['lesson'] == 'activate-collect']\n")
 
-
-@pytest.fixture(scope="module")
-def lab() -> Iterator[Lab]:
-    require_chromium()
-    with jupyter_lab({NOTEBOOK: REPO / "examples" / NOTEBOOK}) as server:
-        yield server
+lab = lab_fixture({NOTEBOOK: EXAMPLES / NOTEBOOK})
 
 
 def panel_state(panel: Any) -> dict[str, Any]:
@@ -120,10 +112,9 @@ def test_a_lesson_is_completed_by_clicking(lab: Lab, browser: Any,  # noqa: F811
     assert state["stepno"] == "All 3 steps done"
     widget.screenshot(path=str(output_dir / "4-done.png"))
 
-    kernel = json.loads(lab.run_in_kernel(NOTEBOOK, FIND + (
-        "import json as _j; _w = _found[0]\n"
-        "print(_j.dumps(dict(n=len(_found), done=_w.session.done, mistakes=_w.session.mistakes,"
-        " study=_w.game.study(0), step=_w.game.step)))")).strip().splitlines()[-1])
+    kernel = lab.kernel_json(NOTEBOOK, "dict(n=len(_found), done=_w.session.done, "
+                             "mistakes=_w.session.mistakes, study=_w.game.study(0), "
+                             "step=_w.game.step)", setup=FIND + "_w = _found[0]")
     assert kernel["n"] == 2   # this one and the demo that Python drives
     assert kernel["done"] and kernel["mistakes"] == 2 and kernel["step"] == 3
     assert {el: n for el, n in kernel["study"].items() if n} == {"water": 2}

@@ -6,9 +6,7 @@ Screenshots go to test-output/<test>/.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +15,10 @@ from browser_support import (
     Lab,
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
-    jupyter_lab,
+    lab_fixture,
     new_page,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
-    require_chromium,
     run_all_cells,
     set_theme,
 )
@@ -171,17 +168,11 @@ REPLAY_NOTEBOOK = make_notebook([
     "r = ReplayWidget(replay, step=2, show_memory_of=0)\nr",
 ], markdown="# A replay (test notebook)")
 
-
-@pytest.fixture(scope="module")
-def lab() -> Iterator[Lab]:
-    require_chromium()
-    with jupyter_lab({"replay.ipynb": REPLAY_NOTEBOOK}) as server:
-        yield server
+lab = lab_fixture({"replay.ipynb": REPLAY_NOTEBOOK})
 
 
 def _kernel(lab: Lab, expr: str) -> Any:
-    out = lab.run_in_kernel("replay.ipynb", f"import json as _j; print(_j.dumps({expr}))")
-    return json.loads(out.strip().splitlines()[-1])
+    return lab.kernel_json("replay.ipynb", expr)
 
 
 @pytest.mark.jupyter

@@ -2,11 +2,11 @@
 // Run with `node --test js/tests/` from the repository root.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JSDOM } from "jsdom";
 
-import widget, {
+import {
   FEEDBACK_LOOKS, MODES, memoryPanel, nextAction, renderLesson, stepsDone,
 } from "../widget.js";
+import { FakeModel, dom, mount as mountModel, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
 const counts = (v = 0) => Object.fromEntries(ELEMENTS.map((e) => [e, v]));
@@ -56,40 +56,7 @@ function state(extra = {}) {
   };
 }
 
-class FakeModel {
-  constructor(st) {
-    this.state = { ...st };
-    this.handlers = new Map();
-    this.sent = [];
-    this.saved = 0;
-  }
-  get(key) { return this.state[key]; }
-  set(key, value) { this.state[key] = value; }
-  save_changes() { this.saved += 1; }
-  send(msg) { this.sent.push(msg); }
-  on(name, cb) {
-    if (!this.handlers.has(name)) this.handlers.set(name, new Set());
-    this.handlers.get(name).add(cb);
-  }
-  off(name, cb) { this.handlers.get(name)?.delete(cb); }
-  listeners() { return [...this.handlers.values()].reduce((n, s) => n + s.size, 0); }
-  update(patch) {
-    Object.assign(this.state, patch);
-    for (const cb of [...(this.handlers.get("change") || [])]) cb();
-  }
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-function mount(st) {
-  const { window } = new JSDOM("<!DOCTYPE html><body></body>", { pretendToBeVisual: true });
-  const el = window.document.createElement("div");
-  window.document.body.appendChild(el);
-  const model = new FakeModel(st);
-  const cleanup = widget.render({ model, el });
-  return { window, el, model, cleanup };
-}
-
+const mount = (st) => mountModel(new FakeModel(st));
 const panelOf = (el) => el.querySelector(".ll-lesson");
 const card = (el, slot) => el.querySelector(`[data-act=card][data-slot="${slot}"]`);
 
@@ -265,7 +232,7 @@ test("pure helpers: steps done and the Next action", () => {
   assert.equal(stepsDone(lessonState({ done: true, status: "done" })), 3);
   assert.deepEqual(nextAction(lessonState()).message, { type: "next" });
   assert.equal(nextAction(lessonState({ done: true, next_lesson: null })).message, null);
-  const { window } = new JSDOM("<!DOCTYPE html><body></body>");
+  const window = dom();
   const loading = renderLesson({}, window.document);
   assert.match(loading.textContent, /Loading/);
 });
@@ -294,7 +261,7 @@ function teacherState(extra = {}) {
 }
 
 test("memory panel: seen (when, how), never seen, and missed collections", () => {
-  const { window } = new JSDOM("<!DOCTYPE html><body></body>");
+  const window = dom();
   const st = teacherState();
   const panel = memoryPanel(window.document, st);
   assert.equal(panel.getAttribute("aria-label"), "Memory of Grace");

@@ -3,11 +3,11 @@
 // Run with `node --test js/tests/` from the repository root (jsdom is in node_modules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JSDOM } from "jsdom";
 
-import widget, {
+import {
   MODES, applyPatch, bookModel, decodeStream, describeStep, newReplayUi, renderReplay,
 } from "../widget.js";
+import { FakeModel, dom, mount, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
 const counts = (v = 0) => Object.fromEntries(ELEMENTS.map((e) => [e, v]));
@@ -19,10 +19,6 @@ const INFO = {
   ],
   thresholds: { minor: 2, major: 5 }, activations: 3, collect_threshold: 2, turn_limit: null,
 };
-
-function dom() {
-  return new JSDOM("<!DOCTYPE html><body></body>", { pretendToBeVisual: true }).window;
-}
 
 function player(name, extra = {}) {
   return { name, study: counts(), markers: counts(), marker_tokens: counts(), score: 0, unlocked: [], ...extra };
@@ -87,45 +83,18 @@ function liveState(step = 0, extra = {}) {
 }
 
 /** The anywidget model API with Backbone's behaviour: set() fires change events at once. */
-class LiveModel {
+class LiveModel extends FakeModel {
   constructor(state) {
-    this.state = { ...state };
-    this.handlers = new Map();
-    this.sent = [];
+    super(state);
     this.saved = [];
   }
-  get(key) { return this.state[key]; }
   set(key, value) { this.update({ [key]: value }); }
   save_changes() { this.saved.push(Object.fromEntries(["step", "variation", "viewer", "show_memory_of"].map((k) => [k, this.state[k]]))); }
-  send(msg) { this.sent.push(msg); }
-  on(name, cb) {
-    if (!this.handlers.has(name)) this.handlers.set(name, new Set());
-    this.handlers.get(name).add(cb);
-  }
-  off(name, cb) { this.handlers.get(name)?.delete(cb); }
-  listeners() { return [...this.handlers.values()].reduce((n, s) => n + s.size, 0); }
-  /** The kernel (or the page) changing traits: one batch, then change events. */
-  update(patch) {
-    Object.assign(this.state, patch);
-    for (const key of Object.keys(patch)) this.handlers.get(`change:${key}`)?.forEach((cb) => cb());
-    this.handlers.get("change")?.forEach((cb) => cb());
-  }
   /** What ReplayWidget answers when the page asks for a step. */
   answer() {
     const step = this.state.step;
     this.update({ view: viewsAll()[step], legal: { step, actor: null, variation: this.state.variation } });
   }
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function mount(model) {
-  const window = dom();
-  const el = window.document.createElement("div");
-  window.document.body.appendChild(el);
-  const cleanup = widget.render({ model, el });
-  return { window, el, cleanup, root: () => el.querySelector(".leyline") };
 }
 
 function key(window, target, k) {

@@ -2,19 +2,14 @@
 // Run with `node --test js/tests/` from the repository root (jsdom is in node_modules).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JSDOM } from "jsdom";
 
 import widget, {
   MODES, absorbEvents, cellFace, describeAction, describeEvent, elementLook, morph, newUi,
   promptFor, renderBoard,
 } from "../widget.js";
+import { FakeModel, dom, mount as mountModel, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
-
-function dom() {
-  const { window } = new JSDOM("<!DOCTYPE html><body></body>", { pretendToBeVisual: true });
-  return window;
-}
 
 function counts(v = 0) {
   return Object.fromEntries(ELEMENTS.map((e) => [e, v]));
@@ -68,43 +63,7 @@ function makeState(extra = {}) {
   };
 }
 
-/** The part of anywidget's model API that the front-end uses. */
-class FakeModel {
-  constructor(state) {
-    this.state = { ...state };
-    this.handlers = new Map();
-    this.sent = [];
-    this.saved = 0;
-  }
-  get(key) { return this.state[key]; }
-  set(key, value) { this.state[key] = value; }
-  save_changes() { this.saved += 1; }
-  send(msg) { this.sent.push(msg); }
-  on(name, cb) {
-    if (!this.handlers.has(name)) this.handlers.set(name, new Set());
-    this.handlers.get(name).add(cb);
-  }
-  off(name, cb) { this.handlers.get(name)?.delete(cb); }
-  listeners() { return [...this.handlers.values()].reduce((n, s) => n + s.size, 0); }
-  /** What the kernel does: set several traits at once, then fire change events. */
-  update(patch) {
-    Object.assign(this.state, patch);
-    for (const key of Object.keys(patch)) this.handlers.get(`change:${key}`)?.forEach((cb) => cb());
-    this.handlers.get("change")?.forEach((cb) => cb());
-  }
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function mount(state) {
-  const window = dom();
-  const el = window.document.createElement("div");
-  window.document.body.appendChild(el);
-  const model = new FakeModel(state);
-  const cleanup = widget.render({ model, el });
-  return { window, el, model, cleanup };
-}
+const mount = (state) => mountModel(new FakeModel(state));
 
 function card(el, slot) {
   return el.querySelector(`[data-act=card][data-slot="${slot}"]`);
@@ -220,7 +179,7 @@ test("brief reveals show the element for reveal_ms, then the DOM forgets it", as
   model.update({ events: { seq: 2, step: 1, items: [{ type: "reveal", slot: 4, element: null, cause: "whisper", visible_to: [1] }] } });
   await tick();
   assert.equal(card(el, 4).getAttribute("data-element"), null);
-  assert.match(el.querySelector(".ll-log").textContent, /hidden from you/);
+  assert.match(el.querySelector(".ll-log").textContent, /Slot 4 was peeked at: only Player 2 saw it/);
   cleanup();
 });
 
@@ -356,6 +315,27 @@ test("bots: the page asks for each bot move after the delay, once per step", asy
   cleanup();
 });
 
+test("the Bot pace menu shows the kernel's delay, also one that is not a preset", async () => {
+  const info = makeInfo([{ name: "Ada", bot: null }, { name: "Greedy bot", bot: "greedy" }]);
+  const view = makeView({ players: [player("Ada"), player("Greedy bot")] });
+  const { el, model, cleanup } = mount(makeState({ info, view, bot_delay_ms: 1500 }));
+  const select = () => el.querySelector("select[data-act=pace]");
+  const options = () => [...select().options].map((o) => [o.value, o.textContent]);
+  assert.equal(select().value, "1500");
+  assert.equal(select().selectedOptions[0].textContent, "custom (1500 ms)");
+  assert.deepEqual(options(), [["2000", "slow"], ["1500", "custom (1500 ms)"], ["800", "normal"],
+    ["300", "fast"], ["0", "instant"], ["paused", "paused"]]);
+  model.update({ bot_delay_ms: 300 }); // a preset: no custom choice
+  await tick();
+  assert.equal(select().value, "300");
+  assert.deepEqual(options().map(([v]) => v), ["2000", "800", "300", "0", "paused"]);
+  model.update({ bot_delay_ms: 5000 });
+  await tick();
+  assert.equal(select().value, "5000");
+  assert.deepEqual(options()[0], ["5000", "custom (5000 ms)"]);
+  cleanup();
+});
+
 test("cleanup stops timers, listeners and pending bot requests", async () => {
   const info = makeInfo([{ name: "Greedy bot", bot: "greedy" }]);
   const { el, model, cleanup } = mount(makeState({ info, legal: { step: 0, actor: null, bot: "greedy" }, bot_delay_ms: 20 }));
@@ -415,6 +395,23 @@ test("words for actions, events and prompts", () => {
   const st = makeState();
   assert.match(promptFor(st, newUi()), /3 of 3 left/);
   assert.match(promptFor(makeState({ legal: { step: 0, actor: null } }), newUi()), /Waiting for Ada/);
+});
+
+test("a private peek in words: for the peeker, for another player, for the teacher", async () => {
+  const info = makeInfo([{ name: "Ada", bot: null }, { name: "Grace", bot: null }]);
+  const peek = { type: "reveal", slot: 4, element: "wind", cause: "whisper", visible_to: [0] };
+  assert.equal(describeEvent(peek, info, 0), "Peek at slot 4: ≋ Wind");
+  assert.equal(describeEvent({ ...peek, element: null }, info, 1), "Slot 4 was peeked at: only Ada saw it");
+  assert.equal(describeEvent(peek, info, null), "Peek at slot 4: ≋ Wind (seen by Ada only)");
+  assert.equal(describeEvent({ ...peek, cause: "gale", visible_to: [1] }, info), "Peek at slot 4: ≋ Wind (seen by Grace only)");
+  // The teacher's board (viewer null) logs it so too, and glimpses the card.
+  const view = makeView({ viewer: null, players: [player("Ada"), player("Grace")] });
+  const { el, cleanup } = mount(makeState({ info, view, events: { seq: 1, step: 3, items: [peek] } }));
+  await tick();
+  assert.match(el.querySelector(".ll-log").textContent, /Peek at slot 4: ≋ Wind \(seen by Ada only\)/);
+  assert.doesNotMatch(el.querySelector(".ll-log").textContent, /hidden/);
+  assert.equal(card(el, 4).getAttribute("data-element"), "wind");
+  cleanup();
 });
 
 test("cellFace and absorbEvents: reveals follow swaps and end on collection", () => {
