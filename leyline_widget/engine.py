@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from .replay import Replay
 
 Event = dict[str, Any]
+#: An action type's check (raises IllegalActionError) and effect (appends events).
+_Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
 
 MAX_PLAYERS = 4
 
@@ -580,8 +582,9 @@ class Game:
                 f"slot {slot!r} does not exist: the grid has slots 0 to {len(self._grid) - 1}",
                 "grid")
 
-    def _check(self, action: Action) -> None:
-        """Raise IllegalActionError naming the rule when ``action`` is not legal now."""
+    def _check(self, action: Action) -> _Move:
+        """Raise IllegalActionError naming the rule when ``action`` is not legal now; else
+        return its move (check and effect) from ``_MOVES``."""
         move = _MOVES.get(type(action))
         if move is None:
             raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
@@ -589,6 +592,7 @@ class Game:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
         move[0](self, action)
+        return move
 
     def _check_end_phase(self, action: EndPhase) -> None:
         if self._phase is Phase.REFILL:
@@ -713,15 +717,9 @@ class Game:
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
         act = action if isinstance(action, Action) else parse_action(action)
-        move = _MOVES.get(type(act))
-        if move is None:
-            raise IllegalActionError(f"{act!r} is not a Leyline action", "actions")
-        if self._phase is Phase.GAME_OVER:
-            raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
-                                     "game end")
-        move[0](self, act)
+        effect = self._check(act)[1]
         events: list[Event] = []
-        move[1](self, act, events)
+        effect(self, act, events)
         self._actions.append(act)
         self._events.append(events)
         return events
@@ -927,7 +925,7 @@ class Game:
 
 
 #: The moves of Leyline, declared in one place: each action type's check and effect.
-_MOVES: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any, list[Event]], None]]] = {
+_MOVES: dict[type, _Move] = {
     Activate: (Game._check_activate, Game._do_activate),
     Deactivate: (Game._check_deactivate, Game._do_deactivate),
     EndPhase: (Game._check_end_phase, Game._end_phase),
