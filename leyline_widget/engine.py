@@ -321,6 +321,8 @@ class Game:
                 "unlocked": [key for _, element, need, _, key in self._ptab
                              if study[lo + element] >= need],
             })
+        scores = [player["score"] for player in players]
+        over = self._phase is Phase.GAME_OVER
         deck_count = len(self._deck) - self._deck_pos
         return {
             "viewer": viewer,
@@ -342,10 +344,10 @@ class Game:
             "effects": [name for name, on in (("wildfire", self._wildfire),
                                               ("sanctuary", self._sanctuary)) if on],
             "powers_used": [key for i, _, _, _, key in self._ptab if self._used >> i & 1],
-            "is_over": self._phase is Phase.GAME_OVER,
+            "is_over": over,
             "end_reason": self._end_reason,
-            "scores": self.scores(),
-            "winners": self.winners(),
+            "scores": scores,
+            "winners": ([p for p, s in enumerate(scores) if s == max(scores)] if over else []),
         }
 
     def state_hash(self) -> str:
