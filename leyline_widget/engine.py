@@ -309,19 +309,20 @@ class Game:
             else:
                 grid.append({"card": "inert", "element": None, "tokens": tokens})
         players = []
+        scores: list[int] = []
         study = self._study
         for p, name in enumerate(self.players):
             lo, hi = p * e, (p + 1) * e
+            scores.append(sum(study[lo:hi]))
             players.append({
                 "name": name,
                 "study": dict(zip(els, study[lo:hi])),
                 "markers": dict(zip(els, self._markers[lo:hi])),
                 "marker_tokens": dict(zip(els, self._mtokens[lo:hi])),
-                "score": sum(study[lo:hi]),
+                "score": scores[p],
                 "unlocked": [key for _, element, need, _, key in self._ptab
                              if study[lo + element] >= need],
             })
-        scores = [player["score"] for player in players]
         over = self._phase is Phase.GAME_OVER
         deck_count = len(self._deck) - self._deck_pos
         return {
