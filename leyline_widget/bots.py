@@ -571,6 +571,10 @@ class MemoryBot(GreedyBot):
             self._drop(s)
 
 
+#: ``observe`` methods known to neither keep nor change the events they are given: bots
+#: using them are fed the game's own event dicts rather than copies.
+_READS_ONLY = frozenset({Bot.observe, GreedyBot.observe})
+
 BOT_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "memory": MemoryBot}
 
 
@@ -623,8 +627,10 @@ class BotSeat:
             self.bot.start(game.rules, self.seat)
         events = visible_events(game.events_since(self._fed), self.seat)
         self._fed = game.step + 1
-        # Copies: a bot may keep or change what it is given without touching the game's log.
-        self.bot.observe([dict(ev) for ev in events])
+        if type(self.bot).observe not in _READS_ONLY:
+            # Copies: a bot may keep or change what it is given without touching the game's log.
+            events = [dict(ev) for ev in events]
+        self.bot.observe(events)
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
