@@ -63,11 +63,13 @@ class Bot:
         raise NotImplementedError
 
     def planned(self, legal: list[Action]) -> Action | None:
-        """The next move of a plan made at an earlier choice, if it is legal now.
+        """The move this bot can make without a new observation, if any.
 
         A bot that decided several moves at once (all the activations of a turn) returns
-        them here one by one, and :class:`BotSeat` then skips building the observation.
-        None means: ask :meth:`choose`.
+        them here one by one, or one that knows all its choice needs (it saw the position
+        and every change since) decides here; :class:`BotSeat` then skips building the
+        observation. It must be the move :meth:`choose` would make now. None means: ask
+        :meth:`choose`.
         """
         return None
 
@@ -96,7 +98,10 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element.
+    left, every unknown card is of that element. It also keeps its last observation up to
+    date from the events that follow it (powers without targets, peeks, activations, a new
+    phase) and remembers the face-up deck top until a card is drawn, so that it needs a new
+    observation only when something it cannot follow happened (:meth:`Bot.planned`).
 
     Policy, phase by phase:
 
@@ -128,6 +133,9 @@ class GreedyBot(Bot):
     _peeked: set[int]        # activated only to look; deactivated next
     _looked: set[int]        # slots scouted this turn (each once: no endless loop)
     _plan: list[Action]      # moves decided ahead within this phase
+    _view: Observation | None  # the last observation, kept up to date from events while it can be
+    _top: str | None         # the face-up deck top, while _top_known
+    _top_known: bool
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -138,6 +146,7 @@ class GreedyBot(Bot):
         self._known, self._public = {}, set()
         self._peeked, self._looked = set(), set()
         self._plan = []
+        self._view, self._top, self._top_known = None, None, False
 
     # ------------------------------------------------------------------ memory
     def _learn(self, slot: int, element: str, public: bool) -> None:
@@ -194,6 +203,47 @@ class GreedyBot(Bot):
                 self._plan.clear()
             elif kind == "phase":
                 self._plan.clear()
+            if kind == "tide":
+                self._top, self._top_known = ev["to_deck"], True
+            elif kind == "reveal" and ev["cause"] in _DRAWS:
+                self._top_known = False
+            if self._view is not None and not self._follow(self._view, ev):
+                self._view = None
+
+    def _follow(self, view: Observation, ev: Event) -> bool:
+        """Bring ``view`` up to date with ``ev``, as a new observation would show it; False
+        when it cannot be (the event changes what only the game knows, or more than is kept
+        here: a new observation is needed then)."""
+        kind = ev["type"]
+        if kind == "activate" or kind == "deactivate":
+            grid, slot = view["grid"], ev["slot"]
+            cell = grid[slot]
+            if kind == "activate":
+                grid[slot] = {"card": "active", "element": ev["element"], "tokens": cell["tokens"]}
+                view["activations"]["used"] += 1
+            else:
+                # An inert card's element shows only in the all-seeing view.
+                hidden = None if view["viewer"] is not None else cell["element"]
+                grid[slot] = {"card": "inert", "element": hidden, "tokens": cell["tokens"]}
+                view["activations"]["used"] -= 1
+        elif kind == "phase":
+            view["phase"] = ev["phase"]
+        elif kind == "power":
+            effect = ev["effect"]
+            if effect not in _VIEWED_POWERS:
+                return False
+            used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
+            view["powers_used"] = [pw.key for pw in self.rules.powers if pw.key in used]
+            if effect == "spark":
+                view["activations"]["limit"] += 1
+            elif effect != "whisper" and effect != "gale":
+                on_now = {*view["effects"], effect}
+                view["effects"] = [e for e in ("wildfire", "sanctuary") if e in on_now]
+                if effect == "wildfire":
+                    view["collect_threshold"] = 1
+        elif kind != "reveal" or ev["cause"] not in _PEEKS:
+            return False
+        return True
 
     def planned(self, legal: list[Action]) -> Action | None:
         if self._plan:
@@ -201,10 +251,27 @@ class GreedyBot(Bot):
             if action in legal:
                 return action
             self._plan.clear()
+        # Decisions from what the bot already knows are the ones a new observation would give:
+        # the view is the last observation brought up to date (see _follow), and a refill
+        # needs only the deck top, known from the last observation until a card is drawn.
+        if self._view is not None:
+            return self._choose(self._view, legal)
+        if self._top_known and legal and isinstance(legal[0], Refill):
+            self._plan.clear()
+            if len(legal) == 1:
+                return legal[0]
+            self._recall()
+            return self._refill(self._top, legal)
         return None
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        if "deck" in observation:
+            self._view = observation
+            self._top, self._top_known = observation["deck"]["top"], True
+        return self._choose(observation, legal)
+
+    def _choose(self, observation: Observation, legal: list[Action]) -> Action:
         self._plan.clear()
         if len(legal) == 1:
             return legal[0]
@@ -213,7 +280,7 @@ class GreedyBot(Bot):
         if phase == "activation":
             return self._activation(observation, legal)
         if phase == "refill":
-            return self._refill(observation, legal)
+            return self._refill(observation["deck"]["top"], legal)
         if phase == "binding":
             return self._binding(observation, legal)
         if phase == "abilities":
@@ -392,9 +459,8 @@ class GreedyBot(Bot):
                 best, best_slot = after, s
         return best_slot
 
-    def _refill(self, obs: Observation, legal: list[Action]) -> Action:
-        top = obs["deck"]["top"]
-        cols = obs["grid_cols"]
+    def _refill(self, top: str | None, legal: list[Action]) -> Action:
+        cols = self.rules.grid_cols
         same = [s for s, el in self._known.items() if el == top]
         if not same:
             return legal[0]
@@ -483,6 +549,14 @@ class GreedyBot(Bot):
             if have < t <= have + gain:
                 bonus += 0.25
         return bonus
+
+
+#: Reveals that draw from the deck (a new, unseen card comes up on top).
+_DRAWS = ("setup", "refill")
+#: Private peeks: they change nothing a player's observation shows.
+_PEEKS = ("whisper", "gale")
+#: Powers whose whole effect on a player's observation :meth:`GreedyBot._follow` knows.
+_VIEWED_POWERS = ("spark", "wildfire", "sanctuary", "whisper", "gale")
 
 
 def _best_take(counts: Any, acts: int, thr: int) -> int:
@@ -603,8 +677,9 @@ class BotSeat:
     On each :meth:`act` the bot observes the events of every step since its last move, as
     :func:`~leyline_widget.engine.visible_events` shows them to the seat, then chooses from
     the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes); when the bot planned its next move at an earlier choice
-    (:meth:`Bot.planned`) and that move is legal, it is played without a new observation.
+    not asked (it still observes); when the bot can move without a new observation (it
+    planned the move at an earlier choice, or knows what the choice needs: :meth:`Bot.planned`),
+    none is built.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
