@@ -187,6 +187,8 @@ class GreedyBot(Bot):
                 element = ev["element"]
                 if element is not None:
                     self._learn(ev["slot"], element, ev["visible_to"] == "all")
+                if ev["cause"] in _DRAWS:
+                    self._top_known = False
             elif kind == "activate":
                 self._learn(ev["slot"], ev["element"], True)
             elif kind == "collect":
@@ -197,16 +199,13 @@ class GreedyBot(Bot):
                 self._swap(a, b)
             elif kind == "tide":
                 self._drop(ev["slot"])
+                self._top, self._top_known = ev["to_deck"], True
             elif kind == "turn":
                 self._peeked.clear()
                 self._looked.clear()
                 self._plan.clear()
             elif kind == "phase":
                 self._plan.clear()
-            if kind == "tide":
-                self._top, self._top_known = ev["to_deck"], True
-            elif kind == "reveal" and ev["cause"] in _DRAWS:
-                self._top_known = False
             if self._view is not None and not self._follow(self._view, ev):
                 self._view = None
 
@@ -461,14 +460,14 @@ class GreedyBot(Bot):
 
     def _refill(self, top: str | None, legal: list[Action]) -> Action:
         cols = self.rules.grid_cols
-        same = [s for s, el in self._known.items() if el == top]
+        same = [divmod(s, cols) for s, el in self._known.items() if el == top]
         if not same:
             return legal[0]
         best, best_d = legal[0], -1
         for a in legal:
             if isinstance(a, Refill):
                 r, c = divmod(a.slot, cols)
-                d = min(abs(r - t // cols) + abs(c - t % cols) for t in same)
+                d = min(abs(r - tr) + abs(c - tc) for tr, tc in same)
                 if d > best_d:
                     best, best_d = a, d
         return best
