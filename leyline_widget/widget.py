@@ -234,11 +234,7 @@ class _BoardWidget(anywidget.AnyWidget):
 
     @traitlets.validate("reveal_ms")
     def _check_reveal_ms(self, proposal: Any) -> int:
-        value = proposal["value"]
-        if not 0 <= value <= 60_000:
-            raise traitlets.TraitError(
-                f"the reveal time (reveal_ms) must be from 0 to 60000 ms, got {value}")
-        return int(value)
+        return _milliseconds(proposal["value"], "the reveal time (reveal_ms)")
 
     # -- messages ------------------------------------------------------------------------
     def send_message(self, content: Any) -> None:
@@ -408,11 +404,7 @@ class LeylineWidget(_BoardWidget):
 
     @traitlets.validate("bot_delay_ms")
     def _check_delay(self, proposal: Any) -> int:
-        value = proposal["value"]
-        if not 0 <= value <= 60_000:
-            raise traitlets.TraitError(
-                f"the bot pace (bot_delay_ms) must be from 0 to 60000 ms, got {value}")
-        return int(value)
+        return _milliseconds(proposal["value"], "the bot pace (bot_delay_ms)")
 
     @property
     def bots(self) -> dict[int, Bot]:
@@ -642,6 +634,13 @@ def to_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
 def escape_html(text: str) -> str:
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;"))
+
+
+def _milliseconds(value: int, what: str) -> int:
+    """A duration trait's value, or a TraitError naming it when outside 0 to 60000 ms."""
+    if not 0 <= value <= 60_000:
+        raise traitlets.TraitError(f"{what} must be from 0 to 60000 ms, got {value}")
+    return int(value)
 
 
 def __getattr__(name: str) -> Any:
