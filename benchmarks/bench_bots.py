@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable
 
 from leyline_widget import Game, Rules
-from leyline_widget.actions import Action
-from leyline_widget.bots import BotSeat, GreedyBot, make_bot
-from leyline_widget.engine import visible_events
-from leyline_widget.simulate import simulate
+from leyline_widget.agents.bots import BotSeat, GreedyBot, make_bot
+from leyline_widget.agents.simulate import simulate
+from leyline_widget.core.actions import Action
+from leyline_widget.core.game import visible_events
 
 GAMES = 150          # per one-core measurement
 SCALE_GAMES = 600    # per worker-count measurement

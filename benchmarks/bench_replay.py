@@ -72,7 +72,7 @@ def main() -> None:
     print(f"replay: a genuine {game.step:,}-action game, 2 players, deck of "
           f"{game.rules.deck_size:,} cards (turn {game.turn})")
 
-    fresh = game.replay
+    fresh = Replay.from_game(game)
     first_save = _timed(fresh.to_json)  # includes the one re-run that computes every hash
     text = fresh.to_json()
     save = min(_timed(fresh.to_json) for _ in range(3))

@@ -25,7 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from leyline_widget import Game
-from leyline_widget.widget import LeylineWidget
+from leyline_widget.widgets.play import LeylineWidget
 
 COUNTER = '''
 import anywidget, traitlets

@@ -1,5 +1,10 @@
 """Leyline, the memory card game, as a pure-Python engine and a Jupyter widget.
 
+The package is a house in layers, each a folder that imports only from the ones below it:
+``core`` (the referee) <- ``replays`` <- ``agents``, ``teach``, ``interop`` <- ``widgets`` <-
+``cli``. This module is the public API; everything above the core loads on first use, so
+``import leyline_widget`` needs no anywidget.
+
 >>> from leyline_widget import Game, Activate
 >>> game = Game.new(players=["Ada"], seed=1)
 >>> game.observation(0)["grid"][0]["element"] is None   # inert cards hide their element
@@ -8,26 +13,30 @@ True
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
-from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from .engine import Game, IllegalActionError, Phase, visible_events
-from .rules import Power, Rules
+from .core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .core.game import Game, IllegalActionError, Phase, visible_events
+from .core.rules import Power, Rules
+from .core.version import VERSION as __version__
 
 __all__ = [
     "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
     "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill",
     "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
-    "memory_report", "visible_events",
+    "__version__", "memory_report", "replay_html", "replay_markdown", "simulate", "sweep",
+    "visible_events",
 ]
 
-__version__ = "0.1.0"
-
 _LAZY = {
-    "Replay": "replay", "ReplayFormatError": "replay",
-    "Scenario": "scenario", "Lesson": "lessons", "Step": "lessons", "LessonSession": "lessons",
-    "memory_report": "memory",
-    "LeylineWidget": "widget", "ReplayWidget": "replay_widget", "LessonWidget": "lesson_widget",
+    "Replay": "replays.replay", "ReplayFormatError": "replays.replay",
+    "simulate": "agents.simulate", "sweep": "agents.simulate",
+    "Scenario": "teach.scenario", "Lesson": "teach.lessons", "Step": "teach.lessons",
+    "LessonSession": "teach.lessons", "memory_report": "teach.memory",
+    "replay_markdown": "teach.markdown",
+    "LeylineWidget": "widgets.play", "ReplayWidget": "widgets.replay",
+    "LessonWidget": "widgets.lesson", "replay_html": "widgets.export",
 }
 
 
@@ -36,10 +45,7 @@ def __dir__() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    # The engine imports without anywidget; widgets load on first use.
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'leyline_widget' has no attribute {name!r}")
-    from importlib import import_module
-
     return getattr(import_module(f".{module}", __name__), name)

@@ -24,8 +24,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from .rules import Rules
-from .simulate import Row, parse_seat, seat_label, simulate, sweep
+from .agents.simulate import Row, parse_seat, seat_label, simulate, sweep
+from .core.rules import Rules
 
 #: Runs of at least this many games draw a progress bar.
 PROGRESS_FROM = 200

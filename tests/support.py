@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from leyline_widget import Activate, Deactivate, Game, PlaceToken, Rules, UsePower
-from leyline_widget.actions import Action
+from leyline_widget.core.actions import Action
 
 #: A small ruleset for hand-built positions: 2x2 grid, 3 cards of each element (12 cards).
 SMALL = Rules.default().replace(cards_per_element=3, grid_rows=2, grid_cols=2)

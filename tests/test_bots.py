@@ -11,9 +11,9 @@ import pytest
 from support import SMALL
 
 from leyline_widget import Activate, Game, Rules
-from leyline_widget.actions import Action
-from leyline_widget.bots import BOT_KINDS, Bot, BotSeat, GreedyBot, MemoryBot, make_bot
-from leyline_widget.engine import visible_events
+from leyline_widget.agents.bots import BOT_KINDS, Bot, BotSeat, GreedyBot, MemoryBot, make_bot
+from leyline_widget.core.actions import Action
+from leyline_widget.core.game import visible_events
 
 VARIANTS = [
     Rules.default(),

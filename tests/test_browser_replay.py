@@ -25,7 +25,7 @@ from browser_support import (
 from browser_support import notebook_json as make_notebook
 from support import lively
 
-from leyline_widget import Game, Replay
+from leyline_widget import Game, Replay, replay_html
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def _replay(seed: int = 3, limit: int = 80) -> Replay:
     rng = random.Random(seed)
     while not game.is_over and game.step < limit:
         game.apply(lively(game, rng))
-    return game.replay
+    return Replay.from_game(game)
 
 
 def _shown(root: Any) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def test_standalone_page_opens_offline_scrubs_by_keys_and_shows_notes_as_text(
     replay = _replay()
     replay.annotate(3, EVIL, tags=["hint"], highlights=[0, 5])
     replay.annotate(3, "Bo will remember slot 2", tags=["spoiler"])
-    path = replay.to_html(output_dir / "replay.html", step=2, show_memory_of=1)
+    path = replay_html(replay, output_dir / "replay.html", step=2, show_memory_of=1)
     page = _open_offline(browser, path, width=1100, height=1500)
     root = page.locator(".leyline").first
     title = page.title()
@@ -134,7 +134,7 @@ def test_standalone_page_opens_offline_scrubs_by_keys_and_shows_notes_as_text(
 
 def test_a_players_page_shows_only_their_eyes(browser: Any, output_dir: Path) -> None:  # noqa: F811
     replay = _replay(seed=5, limit=60)
-    path = replay.to_html(output_dir / "bo.html", viewer=1, reveal_ms=150)
+    path = replay_html(replay, output_dir / "bo.html", viewer=1, reveal_ms=150)
     page = _open_offline(browser, path, width=1000, height=1300, dark=True)
     root = page.locator(".leyline").first
     options = page.evaluate("() => [...document.querySelectorAll("
@@ -164,7 +164,7 @@ REPLAY_NOTEBOOK = make_notebook([
     "rng = random.Random(5)\n"
     "while game.step < 40 and not game.is_over:\n"
     "    game.apply(rng.choice(game.legal_actions()))\n"
-    "replay = game.replay",
+    "replay = Replay.from_game(game)",
     "r = ReplayWidget(replay, step=2, show_memory_of=0)\nr",
 ], markdown="# A replay (test notebook)")
 

@@ -14,7 +14,7 @@ from browser_support import (
 )
 
 from leyline_widget import Activate, EndPhase, Game
-from leyline_widget.widget import LeylineWidget
+from leyline_widget.widgets.play import LeylineWidget
 
 pytestmark = pytest.mark.browser
 

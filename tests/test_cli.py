@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from leyline_widget.agents.simulate import simulate
 from leyline_widget.cli import main
-from leyline_widget.rules import Rules
-from leyline_widget.simulate import simulate
+from leyline_widget.core.rules import Rules
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from leyline_widget import Action, Activate, EndPhase, Game
-from leyline_widget.course import COURSE, lesson
-from leyline_widget.lesson_widget import LessonWidget
-from leyline_widget.lessons import Lesson
-from leyline_widget.memory import memory_report
-from leyline_widget.widget import LeylineWidget
+from leyline_widget.teach.course import COURSE, lesson
+from leyline_widget.teach.lessons import Lesson
+from leyline_widget.teach.memory import memory_report
+from leyline_widget.widgets.lesson import LessonWidget
+from leyline_widget.widgets.play import LeylineWidget
 
 IDS = [lsn.id for lsn in COURSE]
 TRAITS = ("mode", "view", "legal", "info", "error", "events", "viewer", "reveal_ms", "ack",

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from leyline_widget import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from leyline_widget.course import COURSE, SECTIONS, course, lesson
-from leyline_widget.lessons import Lesson, LessonSession, Step, collected, matches
-from leyline_widget.scenario import Scenario
+from leyline_widget.teach.course import COURSE, SECTIONS, course, lesson
+from leyline_widget.teach.lessons import Lesson, LessonSession, Step, collected, matches
+from leyline_widget.teach.scenario import Scenario
 
 IDS = [lsn.id for lsn in COURSE]
 

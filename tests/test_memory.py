@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from support import play_random
 
-from leyline_widget import Activate, Deactivate, EndPhase, Game, Refill, UsePower
-from leyline_widget.memory import Memory, best_collection, memory_report
-from leyline_widget.scenario import Scenario
+from leyline_widget import Activate, Deactivate, EndPhase, Game, Refill, Replay, UsePower
+from leyline_widget.teach.memory import Memory, best_collection, memory_report
+from leyline_widget.teach.scenario import Scenario
 
 TWO = ["Ada", "Grace"]
 
@@ -160,7 +160,7 @@ def test_a_dealt_game_is_seen_at_setup_and_steps_rewind() -> None:
 
 def test_a_replay_gives_the_same_report_as_its_game() -> None:
     game = play_random(Game.new(players=2, seed=4), seed=4)
-    replay = game.replay
+    replay = Replay.from_game(game)
     for step in (0, 17, len(game.actions)):
         assert memory_report(replay, 1, upto_step=step) == memory_report(game, 1,
                                                                          upto_step=step)

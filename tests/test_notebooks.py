@@ -70,7 +70,7 @@ def test_notebook_runs_without_error(path: Path, executed: Callable[[Path], Any]
 
 def test_the_tutorial_shows_every_lesson_and_the_teacher_view(
         executed: Callable[[Path], Any]) -> None:
-    from leyline_widget.course import COURSE
+    from leyline_widget.teach.course import COURSE
 
     nb = executed(EXAMPLES / "02_rules_tutorial.ipynb")
     widgets = [out for out in outputs(nb, "display_data") + outputs(nb, "execute_result")

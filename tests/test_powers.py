@@ -25,7 +25,7 @@ from leyline_widget import (
     UsePower,
     visible_events,
 )
-from leyline_widget.rules import DEFAULT_POWERS
+from leyline_widget.core.rules import DEFAULT_POWERS
 
 
 def _powers(game: Game) -> list[UsePower]:

@@ -29,7 +29,7 @@ from leyline_widget import (
     Rules,
     UsePower,
 )
-from leyline_widget.actions import SOURCES
+from leyline_widget.core.actions import SOURCES
 
 RULESETS = [
     Rules.default(),

@@ -22,8 +22,9 @@ from leyline_widget import (
     ReplayFormatError,
     Rules,
     UsePower,
+    replay_markdown,
 )
-from leyline_widget.replay import Note, StepError, VariationError
+from leyline_widget.replays.replay import Note, StepError, VariationError
 
 
 def record(game: Game, seed: int, limit: int = 400) -> list[dict[str, Any]]:
@@ -64,7 +65,7 @@ def same_game(a: Game, b: Game) -> None:
 def test_json_round_trip_keeps_every_hash_and_view(seed: int, players: int, small: bool) -> None:
     game = Game.new(players=players, seed=seed, rules=SMALL if small else None)
     live = record(game, seed)
-    loaded = Replay.from_json(game.replay.to_json())
+    loaded = Replay.from_json(Replay.from_game(game).to_json())
     assert len(loaded) == game.step == len(live) - 1
     for viewer in [None, *range(players)]:
         seen = list(loaded.steps(viewer=viewer))
@@ -84,7 +85,7 @@ def test_json_round_trip_keeps_every_hash_and_view(seed: int, players: int, smal
 def test_every_step_of_a_game_seeks_to_the_live_position() -> None:
     game = Game.new(players=3, seed=11)
     live = record(game, 11)
-    replay = Replay.from_json(game.replay.to_json())
+    replay = Replay.from_json(Replay.from_game(game).to_json())
     for i in range(len(replay) + 1):
         assert replay.game_at(i).state_hash() == live[i]["hash"]
         assert replay.state_hash(i) == live[i]["hash"]
@@ -96,17 +97,17 @@ def test_every_step_of_a_game_seeks_to_the_live_position() -> None:
 
 def test_game_replay_is_a_snapshot_and_len_counts_actions() -> None:
     game = played(seed=5, limit=40)
-    replay = game.replay
+    replay = Replay.from_game(game)
     assert len(replay) == 40 and replay.actions == game.actions
     game.apply(game.legal_actions()[0])
-    assert len(replay) == 40 and len(game.replay) == 41
+    assert len(replay) == 40 and len(Replay.from_game(game)) == 41
     assert replay.players == game.players and replay.rules == game.rules
     assert replay.initial_deck == game.initial_deck and replay.seed == 5
 
 
 def test_json_top_level_and_save_load(tmp_path: Any) -> None:
     game = played(seed=2, limit=60)
-    replay = game.replay
+    replay = Replay.from_game(game)
     data = json.loads(replay.to_json())
     assert data["format"] == "leyline-replay" and data["version"] == 1
     assert len(data["hashes"]) == len(data["actions"]) + 1 == 61
@@ -120,14 +121,14 @@ def test_json_top_level_and_save_load(tmp_path: Any) -> None:
 
 def test_steps_yield_actions_events_and_views() -> None:
     game = played(seed=9, limit=50)
-    steps = list(game.replay.steps(viewer=0))
+    steps = list(Replay.from_game(game).steps(viewer=0))
     assert steps[0].action is None and steps[0].step == 0
     assert [s.action for s in steps[1:]] == list(game.actions)
     assert [s.events for s in steps] == [list(e) for e in game.event_log]
     for s in steps:
         assert all(c["element"] is None for c in s.observation["grid"] if c["card"] == "inert")
     with pytest.raises(ValueError, match="viewer"):
-        game.replay.steps(viewer=7)
+        Replay.from_game(game).steps(viewer=7)
 
 
 def game_with_peek() -> tuple[Game, int, dict[str, Any]]:
@@ -145,14 +146,14 @@ def test_private_peeks_stay_private_in_steps() -> None:
     game, i, ev = game_with_peek()
     peeker = ev["visible_to"][0]
     other = 1 - peeker
-    mine = list(game.replay.steps(viewer=peeker))[i].events
-    theirs = list(game.replay.steps(viewer=other))[i].events
+    mine = list(Replay.from_game(game).steps(viewer=peeker))[i].events
+    theirs = list(Replay.from_game(game).steps(viewer=other))[i].events
     assert any(e.get("element") == ev["element"] and e["type"] == "reveal" for e in mine)
     assert all(e.get("element") is None for e in theirs if e["type"] == "reveal")
 
 
 def test_step_numbers_are_checked() -> None:
-    replay = played(seed=1, limit=20).replay
+    replay = Replay.from_game(played(seed=1, limit=20))
     assert replay.game_at(-1).step == 20 and replay.game_at(-21).step == 0
     for bad in (21, -22, 1.5, "3", True):
         with pytest.raises(StepError, match="step"):
@@ -171,7 +172,7 @@ def test_a_game_from_a_position_replays() -> None:
         if game.is_over:
             break
         game.apply(rng.choice(game.legal_actions()))
-    data = json.loads(game.replay.to_json())
+    data = json.loads(Replay.from_game(game).to_json())
     assert "initial_deck" not in data and data["start_position"]["turn"] == start.turn
     loaded = Replay.from_json(json.dumps(data))
     same_game(loaded.game_at(-1), game)
@@ -180,7 +181,7 @@ def test_a_game_from_a_position_replays() -> None:
 
 # ---------------------------------------------------------------------- notes
 def test_annotations_with_tags_and_highlights_round_trip() -> None:
-    replay = played(seed=6, limit=30).replay
+    replay = Replay.from_game(played(seed=6, limit=30))
     a = replay.annotate(0, "Set-up: fire in the corners")
     b = replay.annotate(12, "Spoiler: this wins", tags=["spoiler", "key", "spoiler"],
                         highlights=[7, 3])
@@ -212,25 +213,25 @@ def test_annotations_with_tags_and_highlights_round_trip() -> None:
     ({"text": "ok", "highlights": [True]}, "not a grid slot"),
 ])
 def test_bad_notes_are_refused(kwargs: dict[str, Any], message: str) -> None:
-    replay = played(seed=6, limit=10).replay
+    replay = Replay.from_game(played(seed=6, limit=10))
     with pytest.raises(ValueError, match=message.replace("[", r"\[")):
         replay.annotate(3, **kwargs)
     assert replay.annotations == {}
 
 
 def test_note_text_is_kept_verbatim_but_escaped_in_markdown() -> None:
-    replay = played(seed=8, limit=12).replay
+    replay = Replay.from_game(played(seed=8, limit=12))
     evil = ("<script>alert(1)</script> [click](javascript:x) ![t](http://t/p.png) $\\href{x}{y}$ "
             "`code` *bold*\n1. list")
     replay.annotate(4, evil, tags=["hint"])
     replay.annotate(5, "the answer is slot 3", tags=["spoiler"])
     assert replay.annotations[4][0].text == evil
-    md = replay.to_markdown(hide_tags=["spoiler"])
+    md = replay_markdown(replay, hide_tags=["spoiler"])
     assert "<script" not in md and "&lt;script&gt;" in md
     assert "](" not in md and "![" not in md and "\\$" in md and "\\`code\\`" in md
     assert "\n> 1\\. list" in md
     assert "the answer is slot 3" not in md and "(1 hidden note)" in md
-    assert "the answer is slot 3" in replay.to_markdown()
+    assert "the answer is slot 3" in replay_markdown(replay)
 
 
 def test_markdown_tells_the_game() -> None:
@@ -238,12 +239,12 @@ def test_markdown_tells_the_game() -> None:
     rng = random.Random(3)
     while not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
-    replay = game.replay
+    replay = Replay.from_game(game)
     replay.branch(4, name="other idea")
     end_of_turn_1 = next(i for i, evs in enumerate(game.event_log)
                          if i and any(ev["type"] == "turn" for ev in evs))
     replay.annotate(end_of_turn_1, "Ada is done")
-    md = replay.to_markdown()
+    md = replay_markdown(replay)
     assert md.startswith("# Leyline replay: Ada, Bo")
     assert "### Turn 2: Bo" in md and f"**{len(replay)}.**" in md
     assert md.index(f"**{end_of_turn_1}.** Ada ends the turn") < md.index("Ada is done") < md.index(
@@ -253,7 +254,7 @@ def test_markdown_tells_the_game() -> None:
 
 def test_markdown_leaves_out_private_peeks() -> None:
     game, step, _ = game_with_peek()
-    md = game.replay.to_markdown()
+    md = replay_markdown(Replay.from_game(game))
     (line,) = [t for t in md.splitlines() if t.startswith(f"**{step}.**")]
     assert "uses" in line and not any(el in line for el in game.rules.elements)
 
@@ -261,7 +262,7 @@ def test_markdown_leaves_out_private_peeks() -> None:
 # ---------------------------------------------------------------------- variations
 def test_branch_records_moves_as_a_variation() -> None:
     game = played(seed=12, limit=40)
-    replay = game.replay
+    replay = Replay.from_game(game)
     side = replay.branch(10, name="pass here")
     same_game(side, replay.game_at(10))
     view = replay.variation_of(side)
@@ -295,7 +296,7 @@ def test_branch_records_moves_as_a_variation() -> None:
 
 def test_nested_variations_promote_and_remove() -> None:
     game = played(seed=21, limit=60)
-    replay = game.replay
+    replay = Replay.from_game(game)
     main_before = replay.actions
     outer = replay.branch(20, name="outer")
     for _ in range(10):
@@ -349,7 +350,7 @@ def test_nested_variations_promote_and_remove() -> None:
 
 def test_promote_at_the_end_of_the_line_just_extends_it() -> None:
     game = played(seed=4, limit=10)
-    replay = game.replay
+    replay = Replay.from_game(game)
     side = replay.branch(10)
     side.apply(side.legal_actions()[-1])
     vid = replay.variations[0].id
@@ -359,7 +360,7 @@ def test_promote_at_the_end_of_the_line_just_extends_it() -> None:
 
 
 def test_add_variation_checks_every_action() -> None:
-    replay = played(seed=7, limit=30).replay
+    replay = Replay.from_game(played(seed=7, limit=30))
     game = replay.game_at(10)
     moves = []
     rng = random.Random(0)
@@ -384,7 +385,7 @@ def test_add_variation_checks_every_action() -> None:
 # ---------------------------------------------------------------------- rule exploration
 def test_rerun_under_the_same_rules_changes_nothing() -> None:
     game = played(seed=13)
-    report = game.replay.rerun(game.rules)
+    report = Replay.from_game(game).rerun(game.rules)
     assert report.same and report.step is None and report.first_difference is None
     assert report.legal == report.actions == game.step
     assert "outcome is the same" in str(report)
@@ -392,7 +393,7 @@ def test_rerun_under_the_same_rules_changes_nothing() -> None:
 
 def test_rerun_finds_the_first_illegal_step() -> None:
     game = played(seed=13)
-    report = game.replay.rerun(Rules.default().replace(turn_limit=2))
+    report = Replay.from_game(game).rerun(Rules.default().replace(turn_limit=2))
     assert not report.same and report.illegal_step is not None
     assert report.reason is not None and "game is over (turn_limit)" in report.reason
     assert report.game.turn == 2 and report.outcome["end_reason"] == "turn_limit"
@@ -403,7 +404,7 @@ def test_rerun_finds_the_first_illegal_step() -> None:
     uses = [i for i, a in enumerate(game.actions, 1)
             if isinstance(a, UsePower) and (a.element, a.tier) != ("fire", "minor")]
     assert uses, "seed 13 uses powers"
-    report = game.replay.rerun(spark_only)
+    report = Replay.from_game(game).rerun(spark_only)
     assert report.illegal_step == uses[0] and report.legal == uses[0] - 1
     assert report.reason is not None and "power" in report.reason  # skipped Phase 1
 
@@ -412,27 +413,27 @@ def test_rerun_reports_a_different_outcome_with_legal_actions() -> None:
     game = played(seed=2)
     assert game.end_reason == "stalemate", "seed 2 ends in a stalemate at the start of a turn"
     # The same turns, but the turn limit ends the game as the last turn closes.
-    report = game.replay.rerun(game.rules.replace(turn_limit=game.turn - 1))
+    report = Replay.from_game(game).rerun(game.rules.replace(turn_limit=game.turn - 1))
     assert report.illegal_step is None and not report.same
     assert report.outcome["end_reason"] == "turn_limit"
     assert report.outcome["scores"] == report.original["scores"]
     assert report.step == report.first_difference == game.step
     assert "outcome differs" in str(report)
     # More Binding tokens change the supply from set-up but nothing else that matters.
-    report = game.replay.rerun(game.rules.replace(tokens_per_element=9))
+    report = Replay.from_game(game).rerun(game.rules.replace(tokens_per_element=9))
     assert report.first_difference == 0 and report.illegal_step is None
     assert report.outcome["scores"] == report.original["scores"]
 
 
 def test_rerun_refuses_rules_the_deck_does_not_fit() -> None:
-    replay = played(seed=1, limit=10).replay
+    replay = Replay.from_game(played(seed=1, limit=10))
     with pytest.raises(ValueError, match="does not fit these rules: deck has 48 cards"):
         replay.rerun(Rules.default().replace(cards_per_element=10))
 
 
 # ---------------------------------------------------------------------- boundaries
 def test_replay_module_needs_no_widget_library() -> None:
-    code = ("import sys, leyline_widget.replay, leyline_widget\n"
+    code = ("import sys, leyline_widget.replays.replay, leyline_widget\n"
             "leyline_widget.Replay\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('anywidget', 'ipywidgets', 'traitlets')))")

@@ -18,7 +18,7 @@ def _make() -> tuple[str, dict[str, Any]]:
     rng = random.Random(31)
     for _ in range(60):
         game.apply(rng.choice(game.legal_actions()))
-    replay = game.replay
+    replay = Replay.from_game(game)
     replay.annotate(3, "a note", tags=["hint"], highlights=[2])
     side = replay.branch(20, name="side")
     for _ in range(6):
@@ -245,7 +245,7 @@ def test_a_start_position_is_checked() -> None:
     game = Game.from_position(start.position())
     for _ in range(6):
         game.apply(game.legal_actions()[-1])
-    data = json.loads(game.replay.to_json())
+    data = json.loads(Replay.from_game(game).to_json())
     assert len(Replay.from_json(json.dumps(data))) == 6
 
     def change(edit: Callable[[dict[str, Any]], object]) -> dict[str, Any]:

@@ -20,18 +20,11 @@ import pytest
 import traitlets
 from support import SMALL, lively
 
-from leyline_widget import Game, Replay
-from leyline_widget.engine import visible_events
-from leyline_widget.memory import memory_report
-from leyline_widget.replay_widget import (
-    ReplayWidget,
-    diff,
-    line_list,
-    patch,
-    replay_book,
-    step_entries,
-    unstream,
-)
+from leyline_widget import Game, Replay, replay_html
+from leyline_widget.core.game import visible_events
+from leyline_widget.teach.memory import memory_report
+from leyline_widget.widgets.book import diff, line_list, patch, replay_book, step_entries, unstream
+from leyline_widget.widgets.replay import ReplayWidget
 
 EVIL = '<img src=x onerror="document.title=\'pwned\'">'
 
@@ -71,7 +64,7 @@ def game() -> Game:
 
 # ---------------------------------------------------------------------------- contract
 def test_step_is_a_two_way_trait(game: Game) -> None:
-    replay = game.replay
+    replay = Replay.from_game(game)
     r = ReplayWidget(replay)
     assert r.step == 0 and r.variation == 0 and r.viewer is None and r.mode == "replay"
     assert r.view == replay.game_at(0).observation(None)
@@ -87,13 +80,13 @@ def test_step_is_a_two_way_trait(game: Game) -> None:
 
 
 def test_the_page_cannot_step_outside_the_line_nor_write_the_kernels_traits(game: Game) -> None:
-    r = ReplayWidget(game.replay, step=4)
+    r = ReplayWidget(Replay.from_game(game), step=4)
     sent: list[dict[str, Any]] = []
     r._send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
     view = r.view
-    update(r, {"step": len(game.replay) + 1})
+    update(r, {"step": len(Replay.from_game(game)) + 1})
     assert r.step == 4 and r.view == view
-    assert f"outside the main line, which has steps 0 to {len(game.replay)}" in r.error
+    assert f"outside the main line, which has steps 0 to {len(Replay.from_game(game))}" in r.error
     assert any(m.get("state", {}).get("step") == 4 for m in sent), "the kernel's step goes back"
     update(r, {"line": [], "view": {}, "annotations": []})
     assert "may not change annotations, line, view" in r.error and r.view == view
@@ -102,7 +95,7 @@ def test_the_page_cannot_step_outside_the_line_nor_write_the_kernels_traits(game
 
 
 def test_line_entries_say_who_did_what_when(game: Game) -> None:
-    replay = game.replay
+    replay = Replay.from_game(game)
     r = ReplayWidget(replay, viewer=1)
     assert len(r.line) == len(replay) + 1
     assert r.line[0]["action"] is None
@@ -119,7 +112,7 @@ def test_line_entries_say_who_did_what_when(game: Game) -> None:
 # ---------------------------------------------------------------------------- viewers
 def test_a_player_viewer_never_holds_an_inert_element_nor_anothers_peek() -> None:
     game = peeking_game()
-    replay = game.replay
+    replay = Replay.from_game(game)
     peeks = [(k, ev) for k, evs in enumerate(game.event_log) for ev in evs
              if ev["type"] == "reveal" and ev["visible_to"] != "all"]
     for viewer in range(len(game.players)):
@@ -136,7 +129,7 @@ def test_a_player_viewer_never_holds_an_inert_element_nor_anothers_peek() -> Non
 
 
 def test_all_seeing_can_be_switched_off_for_students(game: Game) -> None:
-    r = ReplayWidget(game.replay, allow_all_seeing=False)
+    r = ReplayWidget(Replay.from_game(game), allow_all_seeing=False)
     assert r.viewer == 0 and r.viewers == [0, 1]
     update(r, {"viewer": None})
     assert r.viewer == 0 and "allow_all_seeing=False" in r.error
@@ -144,7 +137,7 @@ def test_all_seeing_can_be_switched_off_for_students(game: Game) -> None:
     assert r.viewer == 1 and r.error == "" and r.view["viewer"] == 1
     with pytest.raises(traitlets.TraitError, match="switched off"):
         r.viewer = None
-    teacher = ReplayWidget(game.replay, viewer="teacher")
+    teacher = ReplayWidget(Replay.from_game(game), viewer="teacher")
     assert teacher.viewers == [None, 0, 1]
     teacher.allow_all_seeing = False
     assert teacher.viewer == 0 and teacher.viewers == [0, 1]
@@ -153,7 +146,7 @@ def test_all_seeing_can_be_switched_off_for_students(game: Game) -> None:
 
 
 def test_memory_panel_follows_the_step_for_the_all_seeing_viewer(game: Game) -> None:
-    replay = game.replay
+    replay = Replay.from_game(game)
     r = ReplayWidget(replay, show_memory_of=1, step=30)
     assert r.memory == memory_report(replay.game_at(30), 1)
     update(r, {"step": 45, "show_memory_of": 0})
@@ -167,7 +160,7 @@ def test_memory_panel_follows_the_step_for_the_all_seeing_viewer(game: Game) -> 
 
 # ---------------------------------------------------------------------------- variations
 def test_variations_from_python_and_the_page(game: Game) -> None:
-    replay = Replay.from_json(game.replay.to_json())
+    replay = Replay.from_json(Replay.from_game(game).to_json())
     r = ReplayWidget(replay, step=20)
     side = r.branch("what if <b>Bo</b> passes")
     assert r.variation == side_id(replay, side) and r.step == 20
@@ -204,7 +197,7 @@ def side_id(replay: Replay, side: Game) -> int:
 
 # ---------------------------------------------------------------------------- notes
 def test_notes_from_the_page_reach_the_replay_as_given(game: Game) -> None:
-    replay = Replay.from_json(game.replay.to_json())
+    replay = Replay.from_json(Replay.from_game(game).to_json())
     r = ReplayWidget(replay, step=6)
     custom(r, {"type": "annotate", "step": 6, "text": EVIL, "tags": ["hint"],
                "highlights": [4, 1]})
@@ -243,7 +236,7 @@ def test_notes_from_the_page_reach_the_replay_as_given(game: Game) -> None:
 ])
 def test_bad_note_messages_change_nothing(game: Game, content: dict[str, Any],
                                           words: str) -> None:
-    replay = Replay.from_json(game.replay.to_json())
+    replay = Replay.from_json(Replay.from_game(game).to_json())
     replay.annotate(6, "keep me", tags=["hint"])
     r = ReplayWidget(replay, step=6)
     before, ack = replay.to_json(), r.ack
@@ -254,7 +247,7 @@ def test_bad_note_messages_change_nothing(game: Game, content: dict[str, Any],
 
 
 def test_notes_on_a_variation_belong_to_the_line_that_owns_the_step(game: Game) -> None:
-    replay = Replay.from_json(game.replay.to_json())
+    replay = Replay.from_json(Replay.from_game(game).to_json())
     replay.annotate(3, "main, early")
     replay.annotate(30, "main, later")
     v = replay.add_variation(10, [replay.game_at(10).legal_actions()[-1]], name="side")
@@ -281,7 +274,7 @@ def test_patches_rebuild_every_value() -> None:
 
 def test_a_player_book_holds_that_players_eyes_only() -> None:
     game = peeking_game()
-    replay = game.replay
+    replay = Replay.from_game(game)
     side = replay.branch(len(replay) // 2, name="side")
     for _ in range(4):
         if not side.is_over:
@@ -303,7 +296,7 @@ def test_a_player_book_holds_that_players_eyes_only() -> None:
 
 def test_the_teacher_book_holds_every_view_and_the_memory() -> None:
     game = peeking_game()
-    replay = game.replay
+    replay = Replay.from_game(game)
     book = replay_book(replay, None, show_memory_of=1, step=-1)
     assert book["viewers"] == [None, 0, 1]
     assert book["start"] == {"step": len(replay), "variation": 0, "viewer": None}
@@ -329,10 +322,10 @@ def _module_script(page: str) -> str:
 
 def test_the_standalone_page_is_one_offline_file(tmp_path: Path) -> None:
     game = lively_game(3, limit=80)
-    replay = game.replay
+    replay = Replay.from_game(game)
     replay.annotate(5, EVIL + " </script><script>alert(1)</script>", tags=["hint"])
     replay.annotate(5, "secret plan", tags=["private"])
-    path = replay.to_html(tmp_path / "replay.html", viewer=1, step=5, exclude_tags=["private"],
+    path = replay_html(replay, tmp_path / "replay.html", viewer=1, step=5, exclude_tags=["private"],
                           title="Ada & <Bo>")
     page = path.read_text("utf-8")
     # One file: no external script, style, image or link; nothing can load or run but the
@@ -357,7 +350,7 @@ def test_a_300_action_page_stays_small(tmp_path: Path) -> None:
     assert 300 <= game.step <= 400
     sizes = {}
     for viewer in (None, 0):
-        path = game.replay.to_html(tmp_path / f"{viewer}.html", viewer=viewer)
+        path = replay_html(Replay.from_game(game), tmp_path / f"{viewer}.html", viewer=viewer)
         sizes[viewer] = path.stat().st_size
     print(f"replay page, {game.step} actions: all-seeing {sizes[None] / 1024:.0f} KiB, "
           f"one player {sizes[0] / 1024:.0f} KiB")
@@ -365,7 +358,7 @@ def test_a_300_action_page_stays_small(tmp_path: Path) -> None:
 
 
 def test_the_widget_writes_the_page_of_what_it_shows(game: Game, tmp_path: Path) -> None:
-    r = ReplayWidget(game.replay, viewer=1, step=9, hide_tags=["spoiler", "later"])
+    r = ReplayWidget(Replay.from_game(game), viewer=1, step=9, hide_tags=["spoiler", "later"])
     page = r.to_html(tmp_path / "shown.html").read_text("utf-8")
     book = json.loads(re.search(r'id="leyline-replay-book">(.*?)</script>', page, re.S)
                       .group(1))  # type: ignore[union-attr]
@@ -376,9 +369,10 @@ def test_the_widget_writes_the_page_of_what_it_shows(game: Game, tmp_path: Path)
 
 
 def test_replay_imports_no_widget_code() -> None:
-    code = ("import sys, leyline_widget.replay as r; "
-            "assert 'anywidget' not in sys.modules and 'leyline_widget.widget' not in sys.modules "
-            "and 'leyline_widget.replay_widget' not in sys.modules; print('ok')")
+    code = ("import sys, leyline_widget.replays.replay as r; "
+            "assert 'anywidget' not in sys.modules "
+            "and 'leyline_widget.widgets.play' not in sys.modules "
+            "and 'leyline_widget.widgets.replay' not in sys.modules; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False)
     assert out.stdout.strip() == "ok", out.stderr
@@ -388,4 +382,4 @@ def test_bad_arguments_are_refused_in_words(game: Game) -> None:
     with pytest.raises(ValueError, match="replay must be a Replay"):
         ReplayWidget(game)  # type: ignore[arg-type]
     with pytest.raises(traitlets.TraitError, match="no variation 3"):
-        ReplayWidget(game.replay, variation=3)
+        ReplayWidget(Replay.from_game(game), variation=3)

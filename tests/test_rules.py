@@ -10,8 +10,8 @@ import pytest
 from support import SMALL
 
 from leyline_widget import Game, Power, Rules
-from leyline_widget.engine import check_deck
-from leyline_widget.rules import DEFAULT_POWERS, EFFECTS
+from leyline_widget.core.game import check_deck
+from leyline_widget.core.rules import DEFAULT_POWERS, EFFECTS
 
 _POWER = {"element": "fire", "tier": "minor", "effect": "spark", "name": "Kindle",
           "text": "t", "instructions": "i"}

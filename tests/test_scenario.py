@@ -10,7 +10,7 @@ import pytest
 from support import SMALL
 
 from leyline_widget import Activate, Game, Phase, Refill, Rules
-from leyline_widget.scenario import Scenario
+from leyline_widget.teach.scenario import Scenario
 
 
 def _all_cards(position: dict) -> Counter:

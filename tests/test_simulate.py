@@ -8,8 +8,8 @@ import pytest
 from support import SMALL
 
 from leyline_widget import Game, Rules
-from leyline_widget.bots import BotSeat, make_bot
-from leyline_widget.simulate import game_seeds, play_game, simulate, sweep
+from leyline_widget.agents.bots import BotSeat, make_bot
+from leyline_widget.agents.simulate import game_seeds, play_game, simulate, sweep
 
 SEATS = ["greedy", ("memory", {"capacity": 3, "decay": 0.1})]
 

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from support import SMALL
 
 from leyline_widget import Activate, EndPhase, Game, IllegalActionError, Rules
-from leyline_widget.widget import LeylineWidget, legal_summary, parse_seats, to_html
+from leyline_widget.widgets.export import widget_html as to_html
+from leyline_widget.widgets.play import LeylineWidget
+from leyline_widget.widgets.presenters import legal_summary, parse_seats
 
 TRAITS = ("mode", "view", "legal", "info", "error", "events", "viewer", "reveal_ms", "ack",
           "bot_delay_ms")
@@ -252,7 +254,7 @@ def test_bot_turns_are_paced_by_the_page_one_step_per_request() -> None:
 
 
 def test_bots_given_with_a_game_and_a_bot_only_table() -> None:
-    from leyline_widget.bots import make_bot
+    from leyline_widget.agents.bots import make_bot
 
     w = LeylineWidget(Game.new(players=2, seed=4),
                       bots={0: "random", 1: make_bot("greedy", seed=1)})

@@ -1,5 +1,5 @@
 """Lessons in Jupyter: :class:`LessonWidget`, a thin adapter over a
-:class:`~leyline_widget.lessons.LessonSession` on the same board as the play widget.
+:class:`~leyline_widget.teach.lessons.LessonSession` on the same board as the play widget.
 
 The page shows the lesson (title, the seed rule it teaches, the instruction of step k of n, hints,
 feedback styled by its kind) above the board, and sends the learner's clicks as the play widget
@@ -35,16 +35,17 @@ Messages from the page: ``action`` (as in the play widget), ``hint``, ``retry``,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import traitlets
 
-from .actions import Action
-from .course import COURSE
-from .course import lesson as course_lesson
-from .engine import Game
-from .lessons import Feedback, Lesson, LessonSession
-from .widget import Handler, Message, _BoardWidget, _only, game_info, legal_summary
+from ..core.actions import Action
+from ..core.game import Game
+from ..teach.course import COURSE
+from ..teach.course import lesson as course_lesson
+from ..teach.lessons import Feedback, Lesson, LessonSession
+from .base import BoardWidget, Handler, Message, only
+from .presenters import game_info, legal_summary
 
 __all__ = ["LessonWidget"]
 
@@ -57,11 +58,11 @@ def _resolve(item: object, field: str) -> Lesson:
     raise ValueError(f"{field} must be a Lesson or the id of a built-in lesson, got {item!r}")
 
 
-class LessonWidget(_BoardWidget):
+class LessonWidget(BoardWidget):
     """Work through lessons in a notebook: instruction, progress, hints, feedback, retry, next.
 
-    ``LessonWidget("flip-back")`` (an id of :data:`~leyline_widget.course.COURSE`, or a
-    :class:`~leyline_widget.lessons.Lesson`) runs one lesson; ``LessonWidget()`` or
+    ``LessonWidget("flip-back")`` (an id of :data:`~leyline_widget.teach.course.COURSE`, or a
+    :class:`~leyline_widget.teach.lessons.Lesson`) runs one lesson; ``LessonWidget()`` or
     :meth:`LessonWidget.course` runs the whole course with a navigator; ``lessons=[...]`` any
     list. Progress in each lesson is kept while the learner moves between them.
     ``reveal_ms`` is how long a card brought onto the grid (or peeked at) stays element-up.
@@ -156,7 +157,7 @@ class LessonWidget(_BoardWidget):
         index = ids.index(session.lesson.id)
         actor = None if game.is_over or game.active_player != player else player
         with self.hold_sync():
-            self.view = view
+            self.view = cast(dict[str, Any], view)
             self.legal = legal_summary(game, actor)
             self.remembered = remembered
             self.lesson = {**state, "index": index, "count": len(ids), "epoch": self._epoch,
@@ -238,12 +239,12 @@ class LessonWidget(_BoardWidget):
     @staticmethod
     def _on_plain(method: Callable[[], object]) -> Handler:
         def handle(content: Message) -> None:
-            _only(content, str(content.get("type")), ())
+            only(content, str(content.get("type")), ())
             method()
         return handle
 
     def _on_action(self, content: Message) -> None:
-        _only(content, "action", ("action", "step"))
+        only(content, "action", ("action", "step"))
         if "step" in content:
             step = content["step"]
             if isinstance(step, bool) or not isinstance(step, int):
@@ -256,7 +257,7 @@ class LessonWidget(_BoardWidget):
         self.try_action(content["action"])
 
     def _on_goto(self, content: Message) -> None:
-        _only(content, "goto", ("lesson",))
+        only(content, "goto", ("lesson",))
         target = content.get("lesson")
         if not isinstance(target, str):
             raise ValueError(f"a goto message needs the 'lesson' id, got {target!r}")

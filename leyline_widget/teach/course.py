@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.rules import Rules
 from .lessons import Lesson, Step, activated, collected, game_over, token_on
-from .rules import Rules
 from .scenario import Scenario
 
 #: The sections of the seed rules a course must cover (the seed's own headings).

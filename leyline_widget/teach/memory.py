@@ -6,9 +6,9 @@ into what that player can know about each grid slot. :func:`memory_report` is th
 built on it: for each slot, the card there now, whether the player has seen that very card and
 when, and the turns on which they knew enough to collect an element but did not.
 
-Knowledge comes only from :func:`~leyline_widget.engine.visible_events` for the player plus public
-state (tokens, Studies, phase), so re-dealing cards the player never saw changes nothing here but
-the teacher's ``card`` column.
+Knowledge comes only from :func:`~leyline_widget.core.game.visible_events` for the player plus
+public state (tokens, Studies, phase), so re-dealing cards the player never saw changes nothing here
+but the teacher's ``card`` column.
 
 >>> from leyline_widget import Game, Activate
 >>> game = Game.new(players=2, seed=7)
@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .engine import Event, Game, Phase, visible_events
-from .rules import Rules
+from ..core.game import Game, Phase, visible_events
+from ..core.rules import Rules
+from ..core.types import Event
 
 
 @dataclass(frozen=True)

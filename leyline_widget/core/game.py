@@ -12,7 +12,7 @@ mutable position with its history; :meth:`Game.clone` gives an independent copy.
 >>> game.apply(Activate(0))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-leyline_widget.engine.IllegalActionError: slot 0 is already activated; ...
+leyline_widget.core.game.IllegalActionError: slot 0 is already activated; ...
 """
 
 from __future__ import annotations
@@ -21,16 +21,13 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from .rules import Power, Rules
+from .types import Cell, Event, Observation, PlayerView
 
-if TYPE_CHECKING:
-    from .replay import Replay
-
-Event = dict[str, Any]
 #: An action type's check (raises IllegalActionError) and effect (appends events).
 _Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
 
@@ -102,6 +99,33 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+class _Record:
+    """One step of a game's history: its action (None for set-up), its events, and the step
+    before. Records never change, so clones and replay snapshots share them."""
+
+    __slots__ = ("action", "events", "prev", "step")
+
+    def __init__(self, action: Action | None, events: list[Event], prev: _Record | None) -> None:
+        self.action = action
+        self.events = events
+        self.prev = prev
+        self.step: int = 0 if prev is None else prev.step + 1
+
+    @staticmethod
+    def origin(events: list[Event]) -> _Record:
+        return _Record(None, events, None)
+
+    def chain(self, first: int) -> list[_Record]:
+        """The records from step ``first`` to this one, oldest first."""
+        out: list[_Record] = []
+        r: _Record | None = self
+        while r is not None and r.step >= first:
+            out.append(r)
+            r = r.prev
+        out.reverse()
+        return out
+
+
 class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
@@ -109,12 +133,38 @@ class Game:
         "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
         "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
         "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_actions", "_events", "_start", "_ptab", "_blk",
+        "_initial_deck", "_last", "_start", "_ptab", "_blk",
     )
 
     rules: Rules
     players: tuple[str, ...]
     seed: int | None
+    _n: int                        # players
+    _e: int                        # elements
+    _eidx: dict[str, int]          # element -> index
+    _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
+    _blk: list[int] | None         # slots locked for the active player, once per Phase 2
+    _initial_deck: tuple[str, ...]
+    _start: dict[str, Any] | None  # the position a game from a position began at
+    _deck: tuple[int, ...]
+    _deck_pos: int                 # index of the face-up top in _deck
+    _grid: list[int]               # element index per slot, -1 when empty
+    _active: list[int]             # slots activated this turn
+    _tokens: list[int]             # slot * e + element -> Binding tokens
+    _study: list[int]              # player * e + element -> cards
+    _markers: list[int]            # player * e + element -> Spent markers
+    _mtokens: list[int]            # player * e + element -> tokens stacked on markers
+    _supply: list[int]
+    _pool: list[int]               # the shared Token Pool
+    _phase: Phase
+    _turn: int
+    _player: int
+    _bonus: int                    # Spark's extra activations this turn
+    _wildfire: bool
+    _sanctuary: bool
+    _used: int                     # bitmask over rules.powers: powers used this turn
+    _end_reason: str | None
+    _last: _Record                 # the newest record of the shared history
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -139,42 +189,63 @@ class Game:
             random.Random(seed).shuffle(cards)
         else:
             cards = check_deck(rules, deck)
-        game = cls.__new__(cls)
-        game._setup(rules, names, seed, tuple(cards))
+        eidx = {el: i for i, el in enumerate(rules.elements)}
+        deck_ids = tuple(eidx[c] for c in cards)
+        e, size, n = len(rules.elements), rules.grid_size, len(names)
+        game = cls._make(
+            rules, names, seed, tuple(cards), None, deck_ids, 0, [-1] * size, [],
+            [0] * (size * e), [0] * (n * e), [0] * (n * e), [0] * (n * e),
+            [rules.tokens_per_element] * e, [0] * e, Phase.ACTIVATION, 1, 0, 0, False, False, 0,
+            None, _Record.origin([]), eidx=eidx)
+        events: list[Event] = []
+        for slot in range(size):
+            game._draw_into(slot, "setup", events)
+        game._begin_turn(events)
+        game._last = _Record.origin(events)
         return game
 
-    def _setup(self, rules: Rules, names: tuple[str, ...], seed: int | None,
-               deck: tuple[str, ...]) -> None:
-        self.rules = rules
-        self.players = names
-        self.seed = seed
-        n = self._n = len(names)
-        e = self._e = len(rules.elements)
-        self._eidx = {el: i for i, el in enumerate(rules.elements)}
-        self._ptab = _power_table(rules)
-        self._blk: list[int] | None = None
-        self._initial_deck = deck
-        self._start: dict[str, Any] | None = None
-        self._deck = tuple(self._eidx[c] for c in deck)
-        self._deck_pos = 0
-        self._grid = [-1] * rules.grid_size
-        self._active: list[int] = []
-        self._tokens = [0] * (rules.grid_size * e)
-        self._study = [0] * (n * e)
-        self._markers = [0] * (n * e)
-        self._mtokens = [0] * (n * e)
-        self._supply = [rules.tokens_per_element] * e
-        self._pool = [0] * e
-        self._turn = 1
-        self._player = 0
-        self._reset_turn()
-        self._end_reason: str | None = None
-        self._actions: list[Action] = []
-        events: list[Event] = []
-        for slot in range(rules.grid_size):
-            self._draw_into(slot, "setup", events)
-        self._begin_turn(events)
-        self._events: list[list[Event]] = [events]
+    @classmethod
+    def _make(cls, rules: Rules, players: tuple[str, ...], seed: int | None,
+              initial_deck: tuple[str, ...], start: dict[str, Any] | None,
+              deck: tuple[int, ...], deck_pos: int, grid: list[int], active: list[int],
+              tokens: list[int], study: list[int], markers: list[int], mtokens: list[int],
+              supply: list[int], pool: list[int], phase: Phase, turn: int, player: int,
+              bonus: int, wildfire: bool, sanctuary: bool, used: int, end_reason: str | None,
+              last: _Record, ptab: tuple[tuple[int, int, int, str, str], ...] | None = None,
+              eidx: dict[str, int] | None = None, blk: list[int] | None = None) -> Game:
+        """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
+        position loader all build through it (lists are taken as they are, not copied)."""
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.players = players
+        g.seed = seed
+        g._n = len(players)
+        g._e = len(rules.elements)
+        g._eidx = eidx if eidx is not None else {el: i for i, el in enumerate(rules.elements)}
+        g._ptab = ptab if ptab is not None else _power_table(rules)
+        g._blk = blk
+        g._initial_deck = initial_deck
+        g._start = start
+        g._deck = deck
+        g._deck_pos = deck_pos
+        g._grid = grid
+        g._active = active
+        g._tokens = tokens
+        g._study = study
+        g._markers = markers
+        g._mtokens = mtokens
+        g._supply = supply
+        g._pool = pool
+        g._phase = phase
+        g._turn = turn
+        g._player = player
+        g._bonus = bonus
+        g._wildfire = wildfire
+        g._sanctuary = sanctuary
+        g._used = used
+        g._end_reason = end_reason
+        g._last = last
+        return g
 
     def _reset_turn(self) -> None:
         self._phase = Phase.ACTIVATION
@@ -213,31 +284,29 @@ class Game:
     @property
     def actions(self) -> tuple[Action, ...]:
         """Every action applied since set-up, in order."""
-        return tuple(self._actions)
+        return tuple(r.action for r in self._last.chain(1) if r.action is not None)
+
+    def actions_since(self, step: int) -> list[Action]:
+        """The actions applied after the first ``step`` ones (cost: the steps asked for)."""
+        return [r.action for r in self._last.chain(step + 1) if r.action is not None]
 
     @property
     def step(self) -> int:
         """How many actions have been applied since set-up."""
-        return len(self._actions)
+        return self._last.step
 
     def events_since(self, step: int) -> list[Event]:
         """The events of every step from ``step`` on (0 includes set-up), in order, all-seeing.
 
-        Filter them with :func:`visible_events` before they reach a player.
+        Filter them with :func:`visible_events` before they reach a player. The cost grows
+        with the steps asked for, not with the game's length.
         """
-        return [ev for evs in self._events[step:] for ev in evs]
+        return [ev for r in self._last.chain(step) for ev in r.events]
 
     @property
     def event_log(self) -> tuple[tuple[Event, ...], ...]:
         """Events per step: entry 0 is set-up, entry i the events of action i."""
-        return tuple(tuple(ev) for ev in self._events)
-
-    @property
-    def replay(self) -> Replay:
-        """The :class:`~leyline_widget.replay.Replay` of this game so far."""
-        from .replay import Replay
-
-        return Replay.from_game(self)
+        return tuple(tuple(r.events) for r in self._last.chain(0))
 
     @property
     def deck(self) -> tuple[str, ...]:
@@ -278,7 +347,7 @@ class Game:
                 if self._study[base + element] >= need]
 
     # ------------------------------------------------------------------ views
-    def observation(self, viewer: int | None = None) -> dict[str, Any]:
+    def observation(self, viewer: int | None = None) -> Observation:
         """The position as ``viewer`` sees it (JSON-safe); ``None`` is the all-seeing view.
 
         Inert cards carry ``element: None`` for every player viewer: what a player glimpsed
@@ -293,7 +362,7 @@ class Game:
         active = self._active
         all_tokens = self._tokens
         bound = any(all_tokens)
-        grid = []
+        grid: list[Cell] = []
         for slot, c in enumerate(self._grid):
             if bound:
                 here = all_tokens[slot * e:(slot + 1) * e]
@@ -308,7 +377,7 @@ class Game:
                 grid.append({"card": "inert", "element": els[c], "tokens": tokens})
             else:
                 grid.append({"card": "inert", "element": None, "tokens": tokens})
-        players = []
+        players: list[PlayerView] = []
         scores: list[int] = []
         study = self._study
         for p, name in enumerate(self.players):
@@ -363,39 +432,15 @@ class Game:
         return digest.hexdigest()
 
     def clone(self) -> Game:
-        """An independent copy (history included)."""
-        g = Game.__new__(Game)
-        g.rules = self.rules
-        g.players = self.players
-        g.seed = self.seed
-        g._n = self._n
-        g._e = self._e
-        g._eidx = self._eidx
-        g._ptab = self._ptab
-        g._blk = self._blk
-        g._deck = self._deck
-        g._deck_pos = self._deck_pos
-        g._grid = self._grid[:]
-        g._active = self._active[:]
-        g._tokens = self._tokens[:]
-        g._study = self._study[:]
-        g._markers = self._markers[:]
-        g._mtokens = self._mtokens[:]
-        g._supply = self._supply[:]
-        g._pool = self._pool[:]
-        g._phase = self._phase
-        g._turn = self._turn
-        g._player = self._player
-        g._bonus = self._bonus
-        g._wildfire = self._wildfire
-        g._sanctuary = self._sanctuary
-        g._used = self._used
-        g._end_reason = self._end_reason
-        g._initial_deck = self._initial_deck
-        g._start = self._start
-        g._actions = self._actions[:]
-        g._events = self._events[:]
-        return g
+        """An independent copy. The history is shared, not copied: its records never change,
+        and each game only adds records after its own last one, so a clone costs the same at
+        any game length."""
+        return Game._make(
+            self.rules, self.players, self.seed, self._initial_deck, self._start, self._deck,
+            self._deck_pos, self._grid[:], self._active[:], self._tokens[:], self._study[:],
+            self._markers[:], self._mtokens[:], self._supply[:], self._pool[:], self._phase,
+            self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
+            self._end_reason, self._last, self._ptab, self._eidx, self._blk)
 
     # ------------------------------------------------------------------ positions
     @property
@@ -453,9 +498,7 @@ class Game:
         """
         from .position import load_position
 
-        game = cls.__new__(cls)
-        load_position(game, position)
-        return game
+        return load_position(position)
 
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self._turn} player {self._player} "
@@ -723,8 +766,7 @@ class Game:
         effect = self._check(act)[1]
         events: list[Event] = []
         effect(self, act, events)
-        self._actions.append(act)
-        self._events.append(events)
+        self._last = _Record(act, events, self._last)
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
@@ -996,8 +1038,16 @@ def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:
     return cards
 
 
+#: The viewer who is no player (a spectator, a shared Markdown record): every private reveal
+#: reaches them without its element. ``None`` is the all-seeing teacher.
+ONLOOKER = -1
+
+
 def visible_events(events: Sequence[Event], viewer: int | None) -> list[Event]:
     """The events as ``viewer`` may see them: private reveals of others lose their element.
+
+    ``viewer`` is a seat, :data:`ONLOOKER` (no seat: every private reveal is hidden) or None
+    (all-seeing: nothing is hidden). This is the one filter of who sees what.
 
     >>> visible_events([{"type": "reveal", "slot": 1, "element": "fire", "cause": "whisper",
     ...                  "visible_to": [0]}], 1)

@@ -14,9 +14,15 @@ Python one, so that lesson feedback and replay Markdown say the same thing the s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-Event = dict[str, Any]
+from ..core.types import Event
+
+#: Why a game ended, as a clause: "the game ended because ...".
+END_REASONS = {
+    "deck": "the deck ran out",
+    "stalemate": "no one could collect again",
+    "turn_limit": "the turn limit was reached",
+}
 
 _SOURCES = {"supply": "the supply", "marker": "{their} Spent marker", "pool": "the Token Pool"}
 
@@ -34,17 +40,11 @@ def slot_list(slots: Sequence[int]) -> str:
     return "slots " + ", ".join(map(str, slots[:-1])) + f" and {slots[-1]}"
 
 
-def public(events: Sequence[Event]) -> list[Event]:
-    """The events as an onlooker sees them: private peeks lose their element."""
-    return [ev if ev.get("visible_to", "all") == "all" else {**ev, "element": None}
-            for ev in events]
-
-
 def phrases(events: Sequence[Event], players: Sequence[str], viewer: int | None = None,
             escape: Callable[[str], str] = str) -> list[str]:
     """One phrase per event, present tense; ``viewer``'s own moves read "you".
 
-    Filter private reveals first (``visible_events`` or :func:`public`): a reveal without an
+    Filter private reveals first (``visible_events``): a reveal without an
     element reads as a peek. ``escape`` is applied to names the game's files carry (player and
     power names), for Markdown or HTML output. Phase changes have no phrase.
     """

@@ -1,6 +1,6 @@
 """Bots: seeded policies that play Leyline from what their seat may see.
 
-A :class:`Bot` never receives a :class:`~leyline_widget.engine.Game`. It is fed the events
+A :class:`Bot` never receives a :class:`~leyline_widget.core.game.Game`. It is fed the events
 its seat was shown (private reveals of other players arrive without their element) and, on
 its turn, the seat's observation and the legal actions (which depend only on public state).
 :class:`BotSeat` is the only code that touches the game, so a bot cannot read hidden cards.
@@ -20,12 +20,10 @@ import math
 import random
 from typing import Any
 
-from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from .engine import Game, visible_events
-from .rules import Rules
-
-Event = dict[str, Any]
-Observation = dict[str, Any]
+from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.game import Game, visible_events
+from ..core.rules import Rules
+from ..core.types import Event, Observation
 
 _END = EndPhase()
 
@@ -297,9 +295,9 @@ class GreedyBot(Bot):
             if cell["card"] == "active":
                 unseen[cell["element"]] -= 1
             elif cell["card"] == "inert":
-                el = self._known.get(s)
-                if el is not None:
-                    unseen[el] -= 1
+                known = self._known.get(s)
+                if known is not None:
+                    unseen[known] -= 1
         top = obs["deck"]["top"]
         if top is not None:
             unseen[top] -= 1
@@ -338,7 +336,7 @@ class GreedyBot(Bot):
                 unknown = []
         if left <= 0:
             return _END
-        study = obs["players"][obs["viewer"]]["study"]
+        study = obs["players"][self.seat]["study"]
         best: tuple[float, int, str] | None = None
         for el, slots in avail.items():
             have = active.get(el, 0)
@@ -381,7 +379,7 @@ class GreedyBot(Bot):
     def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
         # Which powers are ready follows from the observation (unlocked, unused, a target
         # exists), which spares scanning the hundreds of Gale and Ripple target choices.
-        me = obs["players"][obs["viewer"]]
+        me = obs["players"][self.seat]
         used = obs["powers_used"]
         grid = obs["grid"]
         ready: dict[str, tuple[str, str]] = {}
@@ -419,7 +417,7 @@ class GreedyBot(Bot):
 
     def _open_slots(self, obs: Observation) -> set[int]:
         """Cards this bot may activate under their Binding tokens."""
-        study = obs["players"][obs["viewer"]]["study"]
+        study = obs["players"][self.seat]["study"]
         if "sanctuary" in obs["effects"]:
             return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert"}
         return {s for s, c in enumerate(obs["grid"])
@@ -438,7 +436,7 @@ class GreedyBot(Bot):
             el = known.get(s)
             if el is not None:
                 counts[el] = counts.get(el, 0) + 1
-        acts, thr = self._reach(obs["players"][obs["viewer"]]["unlocked"])
+        acts, thr = self._reach(obs["players"][self.seat]["unlocked"])
         now = _best_take(counts.values(), acts, thr)
         best, best_slot = now, None
         for s, c in enumerate(obs["grid"]):
@@ -487,7 +485,7 @@ class GreedyBot(Bot):
                     free.setdefault(a.element, a)
         if not free and not paid:
             return _END
-        me = obs["viewer"]
+        me = self.seat
         opp = players[(me + 1) % n]
         if any(self._by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
             return _END  # Sanctuary ignores every token: binding cannot stop them
@@ -674,7 +672,7 @@ class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
     On each :meth:`act` the bot observes the events of every step since its last move, as
-    :func:`~leyline_widget.engine.visible_events` shows them to the seat, then chooses from
+    :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses from
     the seat's observation and the legal actions. When only one action is legal the bot is
     not asked (it still observes); when the bot can move without a new observation (it
     planned the move at an earlier choice, or knows what the choice needs: :meth:`Bot.planned`),
@@ -703,7 +701,7 @@ class BotSeat:
         self._fed = game.step + 1
         if type(self.bot).observe not in _READS_ONLY:
             # Copies: a bot may keep or change what it is given without touching the game's log.
-            events = [dict(ev) for ev in events]
+            events = [Event(**ev) for ev in events]
         self.bot.observe(events)
         legal = game.legal_actions()
         if len(legal) == 1:

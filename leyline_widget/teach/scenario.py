@@ -31,8 +31,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .engine import Game, Phase, _player_names
-from .rules import Rules
+from ..core.game import Game, Phase, _player_names
+from ..core.rules import Rules
 
 #: A grid cell meaning "some card; the scenario picks it".
 ANY = "?"

@@ -9,7 +9,7 @@ checks the state hash of every step. ``docs/replay-format.md`` documents the JSO
 >>> game = Game.new(players=2, seed=7)
 >>> for _ in range(5):
 ...     _ = game.apply(game.legal_actions()[0])
->>> replay = game.replay
+>>> replay = Replay.from_game(game)
 >>> len(replay), replay.game_at(5).state_hash() == game.state_hash()
 (5, True)
 >>> note = replay.annotate(2, "a quiet start", tags=["opening"])
@@ -18,7 +18,7 @@ checks the state hash of every step. ``docs/replay-format.md`` documents the JSO
 ('a quiet start', True)
 
 Variations form a tree, as in PGN or a Lichess study: :meth:`Replay.branch` hands back a live
-:class:`~leyline_widget.engine.Game` whose moves are recorded as a variation.
+:class:`~leyline_widget.core.game.Game` whose moves are recorded as a variation.
 
 >>> side = replay.branch(3, name="pass instead")
 >>> _ = side.apply(side.legal_actions()[-1])
@@ -33,13 +33,12 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NoReturn
 
-from .actions import Action
-from .describe import phrases, public
-from .engine import Event, Game, IllegalActionError, check_deck, visible_events
-from .rules import Rules
+from ..core.actions import Action
+from ..core.game import Game, IllegalActionError, check_deck, visible_events
+from ..core.rules import Rules
+from ..core.types import Event, Observation
 
 __all__ = [
     "FORMAT", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport", "Step",
@@ -150,7 +149,7 @@ class Step:
     step: int
     action: Action | None
     events: list[Event]
-    observation: dict[str, Any]
+    observation: Observation
     notes: list[Note]
     state_hash: str
 
@@ -357,25 +356,11 @@ class _StepFailure(Exception):
         self.line, self.step, self.action, self.error = line, step, action, error
 
 
-def _bare(game: Game) -> Game:
-    """A copy of ``game`` without its history.
-
-    Snapshots share the replay's one copy of the history: cloning it into every snapshot
-    would cost O(n²) memory over a long replay.
-    """
-    actions, events = game._actions, game._events
-    game._actions, game._events = [], []
-    try:
-        return game.clone()
-    finally:
-        game._actions, game._events = actions, events
-
-
 # ---------------------------------------------------------------------- the replay
 class Replay:
     """A recorded game: its start, its main line of actions, notes and variations.
 
-    Make one with ``game.replay``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
+    Make one with ``Replay.from_game(game)``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
     Steps count actions: step 0 is the position after set-up, step ``i`` the position after
     the first ``i`` actions; negative steps count from the end of the line, as in a list.
     """
@@ -403,7 +388,7 @@ class Replay:
 
     @classmethod
     def from_game(cls, game: Game) -> Replay:
-        """The replay of ``game`` so far; what ``game.replay`` returns."""
+        """The replay of ``game`` so far; what ``Replay.from_game(game)`` returns."""
         return cls(game)
 
     # ------------------------------------------------------------------ reading
@@ -467,7 +452,7 @@ class Replay:
         while line.parent is not None and step <= line.start:
             line = line.parent
         work = line.work
-        if work is None or len(work._actions) < line.end:
+        if work is None or work.step < line.end:
             self._ensure(line)
         return self._seek(line, step)
 
@@ -672,7 +657,7 @@ class Replay:
         >>> game = Game.new(players=2, seed=7)
         >>> for _ in range(30):  # everyone passes
         ...     _ = game.apply(game.legal_actions()[-1])
-        >>> report = game.replay.rerun(Rules.default().replace(turn_limit=1))
+        >>> report = Replay.from_game(game).rerun(Rules.default().replace(turn_limit=1))
         >>> report.illegal_step is not None, report.reason.startswith("the game is over")
         (True, True)
         """
@@ -717,7 +702,7 @@ class Replay:
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         """The JSON-safe form that :meth:`to_json` writes (see docs/replay-format.md)."""
-        from . import __version__
+        from ..core.version import VERSION as __version__
 
         self._sync()
         main = self._main
@@ -829,86 +814,6 @@ class Replay:
                                     field=unknown[0])
         return _Reader(data).read()
 
-    # ------------------------------------------------------------------ standalone page
-    def to_html(self, path: str | os.PathLike[str], viewer: int | None = None, *,
-                step: int = 0, variation: int | None = None, title: str | None = None,
-                hide_tags: Iterable[str] = ("spoiler",), exclude_tags: Iterable[str] = (),
-                show_memory_of: int | None = None, reveal_ms: int = 1500) -> Path:
-        """Write one standalone HTML page of this replay that opens offline in a browser.
-
-        The page needs no kernel, server or network: it holds the board's code and every
-        position, precomputed, and offers the same scrubbing (slider, buttons, arrow keys,
-        autoplay), words for every action, notes (read-only; tags in ``hide_tags`` start
-        hidden) and line menu as :class:`~leyline_widget.replay_widget.ReplayWidget`.
-
-        ``viewer`` chooses what the file contains. ``None``: the all-seeing view (every card)
-        plus each player's view, for a teacher. A player number: that player's view only
-        (their observations and the events they were shown), so the file holds nothing that
-        player could not see, and can be shared with them. ``exclude_tags`` leaves notes with
-        those tags out of the file (hidden notes are still in it). ``show_memory_of`` (with
-        ``viewer=None``) adds that player's memory panel. ``step`` and ``variation`` choose
-        where the page opens. Returns the path written.
-
-        Note text and names are shown as text, never as HTML, and the page's Content Security
-        Policy lets nothing but its own script run and nothing load.
-        """
-        from .replay_widget import write_replay_html  # widgets load only when asked for
-
-        return write_replay_html(self, path, viewer, step=step, variation=variation,
-                                 title=title, hide_tags=hide_tags, exclude_tags=exclude_tags,
-                                 show_memory_of=show_memory_of, reveal_ms=reveal_ms)
-
-    # ------------------------------------------------------------------ markdown
-    def to_markdown(self, variation: int | None = None, hide_tags: Iterable[str] = ()) -> str:
-        """The line as Markdown for a notebook: players, result, every step and its notes.
-
-        Only public information appears (no private peeks). Untrusted text (names, notes) is
-        escaped so it cannot add links, images, HTML or maths. Notes carrying any of
-        ``hide_tags`` (for example ``"spoiler"``) are left out.
-        """
-        hidden = set(hide_tags)
-        line = self._line(variation)
-        names = self._players
-        out = [f"# Leyline replay: {_md(', '.join(names))}", ""]
-        final = self.game_at(line.end, variation)
-        rule_changes = _rule_changes(self._rules)
-        out.append(f"**Rules:** {_md(rule_changes) if rule_changes else 'default'}  ")
-        if line is not self._main:
-            out.append(f"**Variation:** {_md(line.name)} (from step {line.start})  ")
-        out.append(f"**Actions:** {line.end}  ")
-        out.append(f"**Result:** {_md(_result_words(final))}")
-        player = 0
-        for step in self.steps(variation):
-            if step.action is not None:
-                words = _describe(step.events, player, names)
-                out += ["", f"**{step.step}.** {words}"]
-            player = step.observation["active_player"]
-            shown = [n for n in step.notes if not hidden & set(n.tags)]
-            skipped = len(step.notes) - len(shown)
-            for note in shown:
-                out.append("")
-                tags = f" *({_md(', '.join(note.tags))})*" if note.tags else ""
-                slots = (f" *slots {', '.join(map(str, note.highlights))}*"
-                         if note.highlights else "")
-                lines = note.text.split("\n") or [""]
-                out.append(f"> **Note{tags}{slots}:** {_md(lines[0])}" + ("  " if lines[1:]
-                                                                          else ""))
-                out.extend(f"> {_md(text)}  " for text in lines[1:])
-            if skipped:
-                out += ["", f"*({skipped} hidden note{'s' if skipped > 1 else ''})*"]
-            # The action that ends a turn announces the next one: head the steps that follow.
-            for ev in step.events:
-                if ev["type"] == "turn":
-                    out += ["", f"### Turn {ev['turn']}: {_md(names[ev['player']])}"]
-        if line is self._main and self._vars:
-            out += ["", "## Variations", ""]
-            for v in self._ordered():
-                where = ("the main line" if v.parent is self._main
-                         else f"variation {v.parent.id if v.parent else 0}")
-                out.append(f"- {v.id}: {_md(v.name)}, {len(v.own)} action(s) from step "
-                           f"{v.start} of {where}")
-        return "\n".join(out) + "\n"
-
     # ------------------------------------------------------------------ internals
     def _origin(self) -> Game:
         if self._start is not None:
@@ -946,7 +851,7 @@ class Replay:
                 if game.step < line.end:  # cannot happen through the engine's API
                     line.live = None
                     continue
-                line.own.extend(game.actions[line.end:])
+                line.own.extend(game.actions_since(line.end))
 
     def _line(self, id: int | None) -> _Line:
         if id is None:
@@ -1021,7 +926,7 @@ class Replay:
     def _ensure(self, line: _Line) -> None:
         """Bring the caches of ``line`` and of its ancestors up to their ends."""
         for part in self._chain(line):
-            if part.work is None or len(part.work._actions) < part.end:
+            if part.work is None or part.work.step < part.end:
                 self._run(part)
 
     def _run(self, line: _Line, expect: Sequence[str] | None = None) -> None:
@@ -1031,7 +936,7 @@ class Replay:
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
-            line.snaps = {line.start: _bare(game)}
+            line.snaps = {line.start: game.clone()}
             if expect is not None and line.parent is None and expect[0] != line.hashes[0]:
                 line.forget()
                 raise ReplayFormatError(
@@ -1041,7 +946,7 @@ class Replay:
         game = line.work
         own = line.own
         offset = 1 if line.parent is None else 0
-        for k in range(len(game._actions) - line.start, len(own)):
+        for k in range(game.step - line.start, len(own)):
             action = own[k]
             step = line.start + k + 1
             try:
@@ -1060,7 +965,7 @@ class Replay:
                     variation=None if line.parent is None else line.id)
             line.hashes.append(digest)
             if step % SNAPSHOT_EVERY == 0:
-                line.snaps[step] = _bare(game)
+                line.snaps[step] = game.clone()
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
@@ -1071,14 +976,10 @@ class Replay:
         if base < line.start:
             base = line.start
         game = line.snaps[base].clone()
-        work = line.work
-        assert work is not None
-        actions = work._actions
-        game._actions = actions[:base]
-        game._events = work._events[:base + 1]
+        own, start = line.own, line.start
         apply = game.apply
         for k in range(base, step):
-            apply(actions[k])
+            apply(own[k - start])
         return game
 
 
@@ -1274,47 +1175,3 @@ class _Reader:
 
 def _notes_out(notes: Mapping[int, list[Note]]) -> list[dict[str, Any]]:
     return [{"step": step, **note.to_dict()} for step in sorted(notes) for note in notes[step]]
-
-
-# ---------------------------------------------------------------------- markdown
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$=-])")
-
-
-def _md(text: str) -> str:
-    """Escape untrusted text for Markdown: no links, images, HTML, code or maths."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    # A line starting "12." would become a numbered list item.
-    return re.sub(r"^(\s*\d+)([.)])", r"\1\\\2", text)
-
-
-def _rule_changes(rules: Rules) -> str:
-    default = Rules.default().to_dict()
-    mine = rules.to_dict()
-    return ", ".join(f"{k} {mine[k]}" for k in mine if k != "powers" and mine[k] != default[k])
-
-
-def _result_words(game: Game) -> str:
-    scores = ", ".join(f"{name} {s}" for name, s in zip(game.players, game.scores()))
-    if not game.is_over:
-        return f"in progress at turn {game.turn} (scores: {scores})"
-    reason = {"deck": "the deck ran out", "stalemate": "no one could collect again",
-              "turn_limit": "the turn limit was reached"}.get(game.end_reason or "", "")
-    winners = " and ".join(game.players[p] for p in game.winners())
-    return f"{winners} won; {reason} (scores: {scores})"
-
-
-def _describe(events: Sequence[Event], player: int, names: Sequence[str]) -> str:
-    """One public Markdown sentence for an action's events (no private peeks).
-
-    Names come from the file (players) or the rules (powers): they are escaped. Element ids are
-    safe (the rules allow only ``[a-z0-9_]``, and display names drop the ``_``).
-    """
-    said = [ev for ev in public(events) if ev["type"] not in ("turn", "phase")]
-    parts = phrases(said, names, escape=_md)
-    who = _md(names[player])
-    if any(ev["type"] == "turn" for ev in events):
-        parts.append(f"{who} ends the turn")
-    if not parts:
-        parts.append(f"{who} ends the phase")
-    return "; ".join(parts)

@@ -28,9 +28,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from typing import Any
 
+from ..core.game import MAX_PLAYERS, Game
+from ..core.rules import Rules
 from .bots import BOT_KINDS, BotSeat, make_bot
-from .engine import MAX_PLAYERS, Game
-from .rules import Rules
 
 #: A seat: a bot kind, or a (kind, params) pair such as ("memory", {"capacity": 4}).
 SeatSpec = str | tuple[str, Mapping[str, Any]]
@@ -260,7 +260,7 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
              max_actions: int = MAX_ACTIONS) -> Rows:
     """Play ``games`` games of ``rules`` between ``seats`` and return one row per game.
 
-    ``seats`` lists one bot per player: a kind of :data:`~leyline_widget.bots.BOT_KINDS` or a
+    ``seats`` lists one bot per player: a kind of :data:`~leyline_widget.agents.bots.BOT_KINDS` or a
     ``(kind, params)`` pair. ``rotate=True`` shifts the seating by one for each game, so every
     bot plays first equally often. ``executor`` runs the games (any
     :class:`concurrent.futures.Executor`, such as ``distributed.Client(...).get_executor()``);

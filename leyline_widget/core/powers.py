@@ -1,6 +1,6 @@
 """What each power does: its legal targets and its effect on a game.
 
-Powers are declared as data in :mod:`leyline_widget.rules` (element, tier, effect id,
+Powers are declared as data in :mod:`leyline_widget.core.rules` (element, tier, effect id,
 words); this module is the code behind the eight effect ids. The engine calls it only for
 Phase 1, when every slot holds an inert card.
 """
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game import Game
     from .rules import Power
+    from .types import Event
 
 #: Effects that take no target; they only change this turn's limits.
 NO_TARGET = ("spark", "wildfire", "sanctuary")
@@ -97,7 +98,7 @@ def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | No
     return None
 
 
-def resolve(game: Game, effect: str, targets: Sequence[int], events: list[dict[str, Any]]) -> None:
+def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> None:
     """Carry out ``effect`` on ``game`` (targets already checked)."""
     els = game.rules.elements
     if effect == "spark":

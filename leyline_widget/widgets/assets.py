@@ -1,7 +1,7 @@
-"""Where the front-end files live: in the wheel (``static/``) or in the source tree (``js/``).
+"""Where the front-end files live: ``static/`` beside this module, in a wheel and in a checkout.
 
-Hatch force-includes ``js/widget.js`` and ``js/widget.css`` into the wheel as
-``leyline_widget/static/``; an editable install reads them from ``../js`` instead.
+The bundle ``static/widget.js`` is built from ``js/src/`` by ``npm run build`` and committed, so
+``pip install`` from a clean clone works without Node (CI checks that it matches the sources).
 
 >>> asset("widget.js").name
 'widget.js'
@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["STATIC", "asset", "repo_root"]
+
 _HERE = Path(__file__).resolve().parent
-_PLACES = (_HERE / "static", _HERE.parent / "js")
+STATIC = _HERE / "static"
+_PLACES = (STATIC, _HERE.parents[1] / "js")
 
 
 def asset(name: str) -> Path:
@@ -28,5 +31,5 @@ def asset(name: str) -> Path:
 
 def repo_root() -> Path | None:
     """The source checkout holding this package (it has ``js/``), or None in a wheel."""
-    root = _HERE.parent
-    return root if (root / "js" / "widget.js").is_file() else None
+    root = _HERE.parents[1]
+    return root if (root / "js").is_dir() else None

@@ -10,7 +10,7 @@ Grading uses only what the learner could know: their observation, the cards the 
 seen, and what was revealed to them since. Activating a card they have never seen is refused as a
 guess (unless the step explicitly accepts it), so no verdict ever depends on a hidden card.
 
->>> from leyline_widget.scenario import Scenario
+>>> from leyline_widget.teach.scenario import Scenario
 >>> from leyline_widget import Activate, EndPhase
 >>> lesson = Lesson("pair", "A pair", "Activation and Collection", "Collect any element with 2+.",
 ...     Scenario().grid("f ? ? ? / ? f ? ? / ? ? ? ?").seen(0, 5),
@@ -32,12 +32,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from .describe import element_name, phrases, slot_list
-from .engine import Event, Game, IllegalActionError, parse_action, visible_events
+from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.game import Game, IllegalActionError, parse_action, visible_events
+from ..core.rules import Rules
+from ..core.types import Event, Observation
 from .memory import Memory, memory_report
-from .rules import Rules
 from .scenario import Scenario
+from .words import element_name, phrases, slot_list
 
 #: A move a step names: an exact action, or a dict matched against ``action.to_dict()`` on the
 #: keys it gives (``{"type": "place_token", "element": "fire"}`` is any Fire token placement).
@@ -373,7 +374,7 @@ class LessonSession:
     def done(self) -> bool:
         return self.status == "done"
 
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> Observation:
         """The learner's view of the game."""
         return self.game.observation(self.player)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game import Game
 
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
            "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
@@ -48,9 +48,9 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
     return out
 
 
-def load_position(game: Game, position: Mapping[str, Any]) -> None:
-    """Fill the fresh ``game`` from ``position``, or raise ``ValueError`` naming the field."""
-    from .engine import MAX_PLAYERS, Phase, _player_names, _power_table
+def load_position(position: Mapping[str, Any]) -> Game:
+    """The Game at ``position``, or ``ValueError`` naming the field at fault."""
+    from .game import MAX_PLAYERS, Game, Phase, _player_names, _Record
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -165,23 +165,9 @@ def load_position(game: Game, position: Mapping[str, Any]) -> None:
                          f"is game_over, got {end_reason!r}")
     assert n <= MAX_PLAYERS
 
-    game.rules = rules
-    game.players = names
-    game.seed = None
-    game._n, game._e = n, e
-    game._eidx = {el: i for i, el in enumerate(els)}
-    game._ptab = _power_table(rules)
-    game._blk = None
-    game._initial_deck = tuple(els[c] for c in deck)
-    game._deck, game._deck_pos = deck, 0
-    game._grid, game._active, game._tokens = grid, active, tokens
-    game._study, game._markers, game._mtokens = study, markers, mtokens
-    game._supply, game._pool = supply, pool
-    game._phase, game._turn, game._player = phase, turn, player
-    game._bonus = bonus
-    game._wildfire = "wildfire" in effects
-    game._sanctuary = "sanctuary" in effects
-    game._used = used
-    game._end_reason = end_reason
-    game._actions, game._events = [], [[]]
+    game = Game._make(
+        rules, names, None, tuple(els[c] for c in deck), None, deck, 0, grid, active, tokens,
+        study, markers, mtokens, supply, pool, phase, turn, player, bonus,
+        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _Record.origin([]))
     game._start = game.position()
+    return game

@@ -1,0 +1,296 @@
+"""The replay book: every position, step and note of a replay, precomputed for one viewer.
+
+A standalone replay page looks positions up in the book instead of asking a kernel; the
+ReplayWidget uses the same step entries. Pure: no anywidget or traitlets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
+
+from ..core.game import Game, visible_events
+from ..core.types import Event
+from ..replays.replay import Replay, StepError, VariationError
+from ..teach.memory import memory_report, start_of
+from .presenters import game_info
+
+__all__ = [
+    "BOOK_FORMAT",
+    "BOOK_VERSION",
+    "chain",
+    "diff",
+    "line_end",
+    "line_list",
+    "main_or",
+    "note_entries",
+    "patch",
+    "replay_book",
+    "step_entries",
+    "stream",
+    "unstream",
+]
+
+#: Format of the data a standalone replay page carries (see :func:`replay_book`).
+BOOK_FORMAT = "leyline-replay-page"
+BOOK_VERSION = 1
+
+
+# ---------------------------------------------------------------------------- pure helpers
+def main_or(variation: int) -> int | None:
+    return None if variation == 0 else variation
+
+
+def line_end(replay: Replay, variation: int) -> int:
+    """The last step of the main line (0) or of a variation."""
+    return len(replay) if variation == 0 else replay.variation(variation).end
+
+
+def line_list(replay: Replay) -> list[dict[str, Any]]:
+    """The main line and every variation, parents first: what the line menu offers."""
+    out: list[dict[str, Any]] = [{"id": 0, "name": "Main line", "parent": None, "start": 0,
+                                  "end": len(replay)}]
+    out += [{"id": v.id, "name": v.name, "parent": 0 if v.parent is None else v.parent,
+             "start": v.step, "end": v.end} for v in replay.variations]
+    return out
+
+
+def chain(replay: Replay, variation: int) -> list[tuple[int, int, int]]:
+    """The lines from the main line down to ``variation``: (id, start, end) each."""
+    out: list[tuple[int, int, int]] = []
+    vid: int | None = main_or(variation)
+    while vid is not None:
+        v = replay.variation(vid)
+        out.append((v.id, v.step, v.end))
+        vid = v.parent
+    out.append((0, 0, len(replay)))
+    return out[::-1]
+
+
+def _advance(state: tuple[int, int, str], events: Sequence[Event]) -> tuple[int, int, str]:
+    """Turn, player and phase after a step, read off its events (the engine announces each
+    change of phase and turn)."""
+    turn, player, phase = state
+    for ev in events:
+        kind = ev["type"]
+        if kind == "phase":
+            phase = ev["phase"]
+        elif kind == "turn":
+            turn, player, phase = ev["turn"], ev["player"], ev["phase"]
+        elif kind == "game_over":
+            phase = "game_over"
+    return turn, player, phase
+
+
+def step_entries(game: Game, viewer: int | None, first: int = 0,
+                 before: tuple[int, int, str] | None = None) -> list[dict[str, Any]]:
+    """One entry per step of ``game``'s history from ``first``: the ``turn``, ``player`` and
+    ``phase`` before the action, the ``action``, and its ``events`` as ``viewer`` may see them.
+
+    ``before`` is (turn, player, phase) at step ``first - 1`` (at step 0 when ``first`` is 0);
+    by default it is read off the history. Step 0 has no action: its events are the set-up
+    reveals.
+
+    >>> from leyline_widget import Game, Activate
+    >>> game = Game.new(players=2, seed=7)
+    >>> _ = game.apply(Activate(4))
+    >>> [(e["turn"], e["player"], e["phase"], e["action"]) for e in step_entries(game, 1)]
+    [(1, 0, 'activation', None), (1, 0, 'activation', {'type': 'activate', 'slot': 4})]
+    """
+    log = game.event_log
+    actions = game.actions
+    if before is None:
+        origin = start_of(game)
+        before = (origin.turn, origin.active_player, origin.phase.value)
+        for k in range(1, first):
+            before = _advance(before, log[k])
+    state = before
+    out: list[dict[str, Any]] = []
+    for k in range(first, len(log)):
+        out.append({"turn": state[0], "player": state[1], "phase": state[2],
+                    "action": actions[k - 1].to_dict() if k else None,
+                    "events": [dict(ev) for ev in visible_events(log[k], viewer)]})
+        if k:
+            state = _advance(state, log[k])
+    return out
+
+
+def note_entries(replay: Replay, variation: int) -> list[dict[str, Any]]:
+    """The notes on a line as the page lists them, each with the line that owns it: a
+    variation shows its parents' notes up to its branch step, and its own from there."""
+    links = chain(replay, variation)
+    out: list[dict[str, Any]] = []
+    for i, (vid, start, end) in enumerate(links):
+        below = links[i + 1][1] if i + 1 < len(links) else end
+        notes = (replay.annotations if vid == 0 else replay.variation(vid).annotations)
+        for step, items in notes.items():
+            if start <= step <= below:
+                out += [{"step": step, "variation": vid, "index": k, **n.to_dict()}
+                        for k, n in enumerate(items)]
+    out.sort(key=lambda n: n["step"])  # stable: a parent's notes before its variation's
+    return out
+
+
+def diff(old: Any, new: Any, path: list[str | int] | None = None,
+         out: list[list[Any]] | None = None) -> list[list[Any]]:
+    """The changes from ``old`` to ``new`` (JSON values) as ``[path, value]`` pairs.
+
+    Positions of one line change a little each step: the page keeps the first and these
+    patches, which :func:`patch` (and its twin ``applyPatch`` in ``widget.js``) apply.
+
+    >>> diff({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3]})
+    [[['b', 1], 3]]
+    """
+    path = [] if path is None else path
+    out = [] if out is None else out
+    if old == new and type(old) is type(new):
+        return out
+    if isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
+        for key in new:
+            diff(old[key], new[key], [*path, key], out)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new)):
+            diff(a, b, [*path, i], out)
+    else:
+        out.append([path, new])
+    return out
+
+
+def patch(base: Any, changes: Iterable[Sequence[Any]]) -> Any:
+    """``base`` with the changes of :func:`diff` applied (a copy; ``base`` is unchanged).
+
+    >>> patch({"a": 1, "b": [1, 2]}, [[["b", 1], 3]])
+    {'a': 1, 'b': [1, 3]}
+    """
+    value = json.loads(json.dumps(base))
+    for path, new in changes:
+        if not path:
+            value = json.loads(json.dumps(new))
+            continue
+        target = value
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = json.loads(json.dumps(new))
+    return value
+
+
+def stream(values: Iterable[Any]) -> dict[str, Any]:
+    """A run of JSON values as its first one and the patches to each next one."""
+    base: Any = None
+    patches: list[list[list[Any]]] = []
+    prev: Any = None
+    for i, value in enumerate(values):
+        if i == 0:
+            base = value
+        else:
+            patches.append(diff(prev, value))
+        prev = value
+    return {"base": base, "patches": patches}
+
+
+def unstream(data: Mapping[str, Any]) -> list[Any]:
+    """Every value of a :func:`stream` (the Python twin of the page's decoder)."""
+    values = [data["base"]]
+    for changes in data["patches"]:
+        values.append(patch(values[-1], changes))
+    return values
+
+
+def _viewer_key(viewer: int | None) -> str:
+    return "all" if viewer is None else str(viewer)
+
+
+def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
+                variation: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
+                exclude_tags: Iterable[str] = (), show_memory_of: int | None = None,
+                reveal_ms: int = 1500) -> dict[str, Any]:
+    """Everything a standalone replay page shows, precomputed for ``viewer`` (JSON-safe).
+
+    For a player viewer the book holds only that player's observations and events: nothing of
+    the all-seeing view is in it. For ``viewer=None`` it holds the all-seeing view and every
+    player's, so the page's viewer menu works. Each line (the main line and every variation)
+    stores its first position and the patches to each next one (see :func:`diff`); the page
+    only looks positions up, it never applies a rule. ``show_memory_of`` (all-seeing books
+    only) adds that player's memory report for every step. Notes carrying a tag of
+    ``exclude_tags`` are left out of the book.
+    """
+    players = len(replay.players)
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < players):
+        raise ValueError(f"viewer must be None (all-seeing) or a player from 0 to "
+                         f"{players - 1}, got {viewer!r}")
+    if show_memory_of is not None:
+        if viewer is not None:
+            raise ValueError("show_memory_of needs the all-seeing page (viewer=None): the memory "
+                             "panel names every hidden card")
+        if isinstance(show_memory_of, bool) or not isinstance(show_memory_of, int) or not (
+                0 <= show_memory_of < players):
+            raise ValueError(f"show_memory_of must be None or a player from 0 to {players - 1}, "
+                             f"got {show_memory_of!r}")
+    vid = 0 if variation is None else variation
+    lines = line_list(replay)
+    if vid not in {line["id"] for line in lines}:
+        raise VariationError(f"no variation {variation!r}; variations are: "
+                             f"{', '.join(str(line['id']) for line in lines[1:]) or 'none'}")
+    end = line_end(replay, vid)
+    if isinstance(step, bool) or not isinstance(step, int) or not -end - 1 <= step <= end:
+        raise StepError(f"step {step!r} is outside the line shown, which has steps 0 to {end}")
+    step = step + end + 1 if step < 0 else step
+    viewers: list[int | None] = [None, *range(players)] if viewer is None else [viewer]
+    excluded = set(exclude_tags)
+
+    frames: dict[str, dict[str, Any]] = {_viewer_key(v): {} for v in viewers}
+    entries: dict[str, dict[str, Any]] = {_viewer_key(v): {} for v in viewers}
+    memory: dict[str, Any] | None = None
+    if show_memory_of is not None:
+        memory = {"player": show_memory_of, "lines": {}}
+    for line in lines:
+        lid, start, key = line["id"], line["start"], str(line["id"])
+        game = replay.game_at(line["end"], main_or(lid))
+        walk = replay.game_at(start, main_or(lid))
+        before = (walk.turn, walk.active_player, walk.phase.value)
+        actions = game.actions
+        views: dict[str, list[dict[str, Any]]] = {_viewer_key(v): [] for v in viewers}
+        reports: list[dict[str, Any]] = []
+        for k in range(start, line["end"] + 1):
+            if k > start:
+                walk.apply(actions[k - 1])
+            for v in viewers:
+                views[_viewer_key(v)].append(cast(dict[str, Any], walk.observation(v)))
+            if memory is not None:
+                reports.append(memory_report(walk, memory["player"]))
+        # A variation's steps up to its branch step are its parent's: the page looks there.
+        first = 0 if lid == 0 else start + 1
+        shared = step_entries(game, viewers[0], first, before)
+        for v in viewers:
+            vk = _viewer_key(v)
+            frames[vk][key] = stream(views[vk])
+            if v == viewers[0]:
+                entries[vk][key] = {"base": shared}
+            else:
+                # A player's entries differ from the all-seeing ones only where a peek was
+                # private: the book keeps them as patches of those.
+                own = step_entries(game, v, first, before)
+                entries[vk][key] = {"of": "all", "patches": diff(shared, own)}
+        if memory is not None:
+            memory["lines"][key] = stream(reports)
+    notes = {str(line["id"]): [n for n in note_entries(replay, line["id"])
+                                if not excluded & set(n["tags"])] for line in lines}
+    from ..core.version import VERSION as __version__
+
+    return {
+        "format": BOOK_FORMAT,
+        "version": BOOK_VERSION,
+        "generator": f"leyline_widget {__version__}",
+        "info": game_info(replay.game_at(0), {}),
+        "viewers": viewers,
+        "lines": lines,
+        "start": {"step": step, "variation": vid, "viewer": viewers[0]},
+        "frames": frames,
+        "entries": entries,
+        "notes": notes,
+        "memory": memory,
+        "hide_tags": sorted(set(hide_tags)),
+        "reveal_ms": reveal_ms,
+    }

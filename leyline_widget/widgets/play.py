@@ -1,0 +1,286 @@
+"""Leyline in Jupyter: thin anywidget adapters over a :class:`~leyline_widget.core.game.Game`.
+
+The front-end (``js/widget.js``) renders from synced traits alone and never decides a rule:
+
+- ``view``: ``game.observation(seat)`` for the widget's viewer seat;
+- ``legal``: a compact summary of ``game.legal_actions()`` for the seat that may act from this
+  widget now (what is clickable, and why the rest is not, in the engine's words);
+- ``events``: the last batch of events the viewer may see (brief reveals, peeks), numbered;
+- ``error``: the last refusal as a sentence, ``""`` after a legal action;
+- ``info``: what never changes in a game (elements, power texts, thresholds, seats).
+
+It sends custom messages: ``{"type": "action", "action": {...}}`` for a human move and
+``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over, so the
+kernel never sleeps. Anything else gets an error and changes nothing.
+
+>>> from leyline_widget import Game
+>>> w = LeylineWidget(Game.new(players=1, seed=3))
+>>> w.view["phase"], w.error
+('activation', '')
+>>> w.send_message({"type": "action", "action": {"type": "activate", "slot": 99}})
+>>> w.error
+'Slot 99 does not exist: the grid has slots 0 to 11.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import traitlets
+
+from ..agents.bots import Bot, BotSeat, make_bot
+from ..core.actions import Action
+from ..core.game import Game, visible_events
+from ..core.rules import Rules
+from ..core.types import Event
+from ..teach.memory import memory_report
+from .base import BoardWidget, Handler, Message, milliseconds, only
+from .presenters import ACTIVE, TEACHER, game_info, legal_summary, parse_seats
+
+__all__ = ["LeylineWidget"]
+
+
+class LeylineWidget(BoardWidget):
+    """Play Leyline in a notebook: solo, hot-seat, or against bots.
+
+    ``LeylineWidget(game)`` wraps a live Game (``w.game``); ``LeylineWidget(players=2,
+    seed=7)`` or ``LeylineWidget(players=["You", "greedy"])`` deals a new one, where an entry
+    naming a bot kind (random, greedy, memory) is a bot seat. With a ``game``, give bot seats
+    as ``bots={1: "greedy"}`` (a kind or a :class:`~leyline_widget.agents.bots.Bot`).
+
+    ``viewer`` is ``"active"`` (hot-seat: whoever's turn it is among the humans; the default),
+    a seat number (that player's eyes only; they act on their own turns), or ``None`` /
+    ``"teacher"`` (the all-seeing view, for teaching). ``reveal_ms`` is how long a card added
+    to the grid (or peeked at) stays element-up; ``bot_delay_ms`` is the pause before each bot
+    move, which the front-end waits out before asking for it.
+
+    ``show_memory_of`` (a seat; teacher view only) adds the teacher's memory panel: which grid
+    cards that player has seen and when, which they never saw, and the collections they could
+    have made but missed (the ``memory`` trait, :func:`~leyline_widget.teach.memory.memory_report`).
+    The page may switch the seat; a viewer other than the teacher gets an empty ``memory``.
+
+    >>> from leyline_widget import EndPhase
+    >>> w = LeylineWidget(players=["You", "greedy"], seed=5)
+    >>> w.info["players"][1]
+    {'name': 'Greedy bot', 'bot': 'greedy'}
+    >>> _ = w.play(EndPhase()), w.play(EndPhase())   # pass, end the turn: the bot is next
+    >>> w.legal["bot"], w.step_bots() > 0, w.game.active_player
+    ('greedy', True, 0)
+    """
+
+    bot_delay_ms = traitlets.Int(800).tag(sync=True)
+    show_memory_of = traitlets.Any(None).tag(sync=True)
+    memory = traitlets.Dict().tag(sync=True)
+    _client_writable = frozenset({"bot_delay_ms", "show_memory_of"})
+
+    def __init__(self, game: Game | None = None, *, players: int | Sequence[str] | None = None,
+                 seed: int | None = None, rules: Rules | None = None,
+                 viewer: int | str | None = ACTIVE, bots: Mapping[int, str | Bot] | None = None,
+                 bot_seed: int | None = None, reveal_ms: int = 1500,
+                 bot_delay_ms: int = 800, show_memory_of: int | None = None) -> None:
+        kinds: dict[int, str] = {}
+        if game is None:
+            names, kinds = parse_seats(1 if players is None else players)
+            game = Game.new(players=names, seed=seed, rules=rules)
+        elif not isinstance(game, Game):
+            raise ValueError(f"game must be a Game, got {type(game).__name__}")
+        elif players is not None or seed is not None or rules is not None:
+            raise ValueError("give either a game or players/seed/rules to deal one, not both")
+        self.game = game
+        seats: dict[int, Bot | str] = dict(kinds)
+        for seat, bot in (bots or {}).items():
+            if isinstance(seat, bool) or not isinstance(seat, int) or not (
+                    0 <= seat < len(game.players)):
+                raise ValueError(f"bots: seat {seat!r} does not exist; seats are 0 to "
+                                 f"{len(game.players) - 1}")
+            if not isinstance(bot, (str, Bot)):
+                raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {bot!r}")
+            seats[seat] = bot
+        base = game.seed if bot_seed is None else bot_seed
+        self._bots: dict[int, BotSeat] = {}
+        bot_kinds: dict[int, str] = {}
+        for seat, bot in sorted(seats.items()):
+            if isinstance(bot, str):
+                bot = make_bot(bot, seed=None if base is None else base * 10 + seat)
+            self._bots[seat] = BotSeat(bot, seat)
+            bot_kinds[seat] = bot.name
+        humans = [p for p in range(len(game.players)) if p not in self._bots]
+        self._last_human = humans[0] if humans else 0
+        self._last_batch: list[Event] = list(game.event_log[-1])
+        viewer = self._viewer_value(viewer)
+        self._memory_seat(show_memory_of, viewer)
+        super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
+                         bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
+                         show_memory_of=show_memory_of)
+        self._sync(self._last_batch)
+
+    # -- viewer --------------------------------------------------------------------------
+    def _viewer_value(self, viewer: object) -> int | str | None:
+        if viewer is None or viewer == TEACHER:
+            return None
+        if viewer == ACTIVE:
+            return ACTIVE
+        n = len(self.game.players)
+        if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n:
+            raise ValueError(f"viewer must be 'active', None ('teacher') or a seat from 0 to "
+                             f"{n - 1}, got {viewer!r}")
+        return viewer
+
+    @traitlets.validate("viewer")
+    def _check_viewer(self, proposal: Any) -> int | str | None:
+        try:
+            return self._viewer_value(proposal["value"])
+        except ValueError as err:
+            raise traitlets.TraitError(str(err)) from None
+
+    @traitlets.observe("viewer")
+    def _viewer_changed(self, _change: Any) -> None:
+        # The last batch was filtered for the old eyes: filter it again for the new ones.
+        self._sync(self._last_batch)
+
+    def _memory_seat(self, seat: object, viewer: object) -> int | None:
+        if seat is None:
+            return None
+        n = len(self.game.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"the memory panel (show_memory_of) takes None or a seat from 0 "
+                             f"to {n - 1}, got {seat!r}")
+        if viewer is not None:
+            # The panel names every hidden card: only the all-seeing teacher may see it.
+            raise ValueError("the memory panel (show_memory_of) needs the teacher view "
+                             "(viewer='teacher'): it shows every hidden card")
+        return seat
+
+    @traitlets.validate("show_memory_of")
+    def _check_memory_of(self, proposal: Any) -> int | None:
+        try:
+            return self._memory_seat(proposal["value"], self.viewer)
+        except ValueError as err:
+            raise traitlets.TraitError(str(err)) from None
+
+    @traitlets.observe("show_memory_of")
+    def _memory_of_changed(self, _change: Any) -> None:
+        self._sync(None)
+
+    @traitlets.validate("bot_delay_ms")
+    def _check_delay(self, proposal: Any) -> int:
+        return milliseconds(proposal["value"], "the bot pace (bot_delay_ms)")
+
+    @property
+    def bots(self) -> dict[int, Bot]:
+        """The bot of each bot seat."""
+        return {seat: s.bot for seat, s in self._bots.items()}
+
+    def seat(self) -> int | None:
+        """The seat whose eyes ``view`` shows (None: the teacher's all-seeing view)."""
+        if self.viewer is None:
+            return None
+        if isinstance(self.viewer, int):
+            return self.viewer
+        return self._last_human
+
+    def actor(self) -> int | None:
+        """The seat that may act from this widget now, or None (a bot's turn, game over, ...)."""
+        game = self.game
+        if game.is_over or game.active_player in self._bots:
+            return None
+        if isinstance(self.viewer, int) and self.viewer != game.active_player:
+            return None
+        return game.active_player
+
+    # -- state ---------------------------------------------------------------------------
+    def _sync(self, events: list[Event] | None) -> None:
+        """Replace view and legal from the game; publish ``events`` (a new batch) if given."""
+        game = self.game
+        if game.active_player not in self._bots:
+            self._last_human = game.active_player
+        seat = self.seat()
+        legal = legal_summary(game, self.actor())
+        bot = self._bots.get(game.active_player)
+        if bot is not None and not game.is_over:
+            legal["bot"] = bot.bot.name
+        memory_of = self.show_memory_of
+        with self.hold_sync():
+            self.memory = ({} if seat is not None or memory_of is None
+                           else memory_report(game, memory_of))
+            self.view = cast(dict[str, Any], game.observation(seat))
+            self.legal = legal
+            if events is not None:
+                self._last_batch = events
+                self._publish(visible_events(events, seat), game.step)
+
+    def _apply(self, action: Action) -> list[Event]:
+        events = self.game.apply(action)
+        with self.hold_sync():
+            self.error = ""
+            self._sync(events)
+        return events
+
+    # -- Python API ----------------------------------------------------------------------
+    def play(self, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Apply a human move from Python, as a click would; illegal moves raise and change
+        nothing (``IllegalActionError``)."""
+        if not isinstance(action, Action):
+            action = Action.from_dict(action)
+        self._check_turn()
+        return self._apply(action)
+
+    def step_bots(self, max_actions: int | None = None) -> int:
+        """Play bot moves at once (no pacing) until a human's turn or the end; return how many."""
+        done = 0
+        while (max_actions is None or done < max_actions) and not self.game.is_over:
+            seat = self._bots.get(self.game.active_player)
+            if seat is None:
+                break
+            self._apply(seat.act(self.game))
+            done += 1
+        return done
+
+    def _check_turn(self) -> None:
+        game = self.game
+        if game.is_over:
+            raise ValueError(f"the game is over ({game.end_reason}); no move is possible")
+        p = game.active_player
+        if p in self._bots:
+            raise ValueError(f"it is {game.players[p]}'s turn (a bot); wait for its move")
+        if isinstance(self.viewer, int) and self.viewer != p:
+            raise ValueError(f"it is {game.players[p]}'s turn; this widget plays for "
+                             f"{game.players[self.viewer]}")
+
+    # -- messages ------------------------------------------------------------------------
+    def _handlers(self) -> dict[str, Handler]:
+        return {"action": self._on_action, "bot_step": self._on_bot_step}
+
+    def _stale(self, content: Message, kind: str) -> bool:
+        if "step" not in content:
+            return False
+        step = content["step"]
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise ValueError(f"a {kind} message needs an integer 'step', got {step!r}")
+        return step != self.game.step
+
+    def _on_action(self, content: Message) -> None:
+        only(content, "action", ("action", "step"))
+        if self._stale(content, "action"):
+            raise ValueError(f"that click was for step {content['step']}, but the game has "
+                             f"moved on to step {self.game.step}; try again")
+        self._check_turn()
+        if "action" not in content:
+            raise ValueError("an action message needs an 'action' object")
+        try:
+            action = Action.from_dict(content["action"])
+        except ValueError as err:
+            raise ValueError(f"malformed action: {err}") from None
+        self._apply(action)
+
+    def _on_bot_step(self, content: Message) -> None:
+        only(content, "bot_step", ("step",))
+        if "step" not in content:
+            raise ValueError("a bot_step message needs the integer 'step' it continues from")
+        if self._stale(content, "bot_step"):
+            return  # another view of this widget already asked for this move
+        seat = self._bots.get(self.game.active_player)
+        if seat is None or self.game.is_over:
+            raise ValueError("it is not a bot's turn")
+        self._apply(seat.act(self.game))
