@@ -27,6 +27,8 @@ from typing import Any, TextIO
 from .agents.simulate import Row, parse_seat, seat_label, simulate, sweep
 from .core.rules import Rules
 
+__all__ = ["PROGRESS_FROM", "Progress", "UsageError", "main", "summary"]
+
 #: Runs of at least this many games draw a progress bar.
 PROGRESS_FROM = 200
 

@@ -25,6 +25,8 @@ from ..core.game import Game, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 
+__all__ = ["BOT_KINDS", "Bot", "BotSeat", "GreedyBot", "MemoryBot", "RandomBot", "make_bot"]
+
 _END = EndPhase()
 
 

@@ -17,6 +17,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+__all__ = [
+    "SOURCES",
+    "Action",
+    "Activate",
+    "Deactivate",
+    "EndPhase",
+    "PlaceToken",
+    "Refill",
+    "UsePower",
+]
+
 SOURCES = ("supply", "marker", "pool")
 
 

@@ -28,6 +28,17 @@ from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken
 from .rules import Power, Rules
 from .types import Cell, Event, Observation, PlayerView
 
+__all__ = [
+    "MAX_PLAYERS",
+    "ONLOOKER",
+    "Game",
+    "IllegalActionError",
+    "Phase",
+    "check_deck",
+    "parse_action",
+    "visible_events",
+]
+
 #: An action type's check (raises IllegalActionError) and effect (appends events).
 _Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
 
@@ -179,7 +190,7 @@ class Game:
         rules = Rules.default() if rules is None else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
-        names = _player_names(players)
+        names = player_names(players)
         if deck is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**32)
@@ -986,7 +997,7 @@ def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
                   pw.key) for i, pw in enumerate(rules.powers))
 
 
-def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, bool):
         raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names")
     if isinstance(players, int):

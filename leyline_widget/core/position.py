@@ -14,6 +14,8 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game
 
+__all__ = ["load_position"]
+
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
            "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
            "effects", "powers_used", "end_reason")
@@ -50,7 +52,7 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
 
 def load_position(position: Mapping[str, Any]) -> Game:
     """The Game at ``position``, or ``ValueError`` naming the field at fault."""
-    from .game import MAX_PLAYERS, Game, Phase, _player_names, _Record
+    from .game import MAX_PLAYERS, Game, Phase, _Record, player_names
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -71,7 +73,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
     els = rules.elements
     e = len(els)
     try:
-        names = _player_names(position.get("players", 1))
+        names = player_names(position.get("players", 1))
     except ValueError as err:
         raise ValueError(f"players: {err}") from None
     n = len(names)

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from .rules import Power
     from .types import Event
 
+__all__ = ["NO_TARGET", "bound_slots", "has_target", "resolve", "target_choices", "target_problem"]
+
 #: Effects that take no target; they only change this turn's limits.
 NO_TARGET = ("spark", "wildfire", "sanctuary")
 

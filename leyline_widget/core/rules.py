@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+__all__ = ["DEFAULT_POWERS", "EFFECTS", "TIERS", "Power", "Rules"]
+
 TIERS = ("minor", "major")
 
 #: What each power does, by effect id. The element a power belongs to is a

@@ -19,6 +19,8 @@ from ..core.rules import Rules
 from .lessons import Lesson, Step, activated, collected, game_over, token_on
 from .scenario import Scenario
 
+__all__ = ["COURSE", "SECTIONS", "course", "lesson"]
+
 #: The sections of the seed rules a course must cover (the seed's own headings).
 SECTIONS = ("Activation and Collection", "Binding Spell Tokens", "Placing Tokens",
             "Token Return", "Refill", "Powers", "Game End")

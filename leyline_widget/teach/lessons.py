@@ -40,6 +40,29 @@ from .memory import Memory, memory_report
 from .scenario import Scenario
 from .words import element_name, phrases, slot_list
 
+__all__ = [
+    "Activated",
+    "Check",
+    "Collected",
+    "Feedback",
+    "GameEnded",
+    "InPhase",
+    "Lesson",
+    "LessonSession",
+    "Pattern",
+    "Step",
+    "StepContext",
+    "TokenOnKnown",
+    "activated",
+    "collected",
+    "describe_action",
+    "describe_events",
+    "game_over",
+    "in_phase",
+    "matches",
+    "token_on",
+]
+
 #: A move a step names: an exact action, or a dict matched against ``action.to_dict()`` on the
 #: keys it gives (``{"type": "place_token", "element": "fire"}`` is any Fire token placement).
 Pattern = Action | Mapping[str, Any]

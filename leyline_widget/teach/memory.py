@@ -27,6 +27,8 @@ from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
 from ..core.types import Event
 
+__all__ = ["Memory", "Sighting", "best_collection", "memory_report", "start_of"]
+
 
 @dataclass(frozen=True)
 class Sighting:

@@ -31,8 +31,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.game import Game, Phase, _player_names
+from ..core.game import Game, Phase, player_names
 from ..core.rules import Rules
+
+__all__ = ["ANY", "EMPTY", "Cell", "Scenario", "parse_element", "prefixes"]
 
 #: A grid cell meaning "some card; the scenario picks it".
 ANY = "?"
@@ -107,7 +109,7 @@ class Scenario:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"seed must be an integer or None, got {seed!r}")
         self.rules = rules
-        self.players = _player_names(players)
+        self.players = player_names(players)
         self._seed = seed
         self._grid: tuple[Cell, ...] = (ANY,) * rules.grid_size
         self._seen: dict[int, frozenset[int]] = {}

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 
 from ..core.types import Event
 
+__all__ = ["END_REASONS", "element_name", "phrases", "slot_list"]
+
 #: Why a game ended, as a clause: "the game ended because ...".
 END_REASONS = {
     "deck": "the deck ran out",
