@@ -22,10 +22,12 @@ from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.game import Game, visible_events
+from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 
-__all__ = ["BOT_KINDS", "Bot", "BotSeat", "GreedyBot", "MemoryBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "MemoryBot", "RandomBot",
+           "make_bot"]
 
 _END = EndPhase()
 
@@ -128,8 +130,9 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    _known: dict[int, str]   # slot -> element this bot remembers
-    _public: set[int]        # remembered slots whose element everyone saw
+    _mind: Knowledge         # the core's fold of what this seat was shown
+    _known: dict[int, str]   # _mind.known: slot -> element this bot remembers
+    _public: set[int]        # _mind.public: remembered slots whose element everyone saw
     _peeked: set[int]        # activated only to look; deactivated next
     _looked: set[int]        # slots scouted this turn (each once: no endless loop)
     _plan: list[Action]      # moves decided ahead within this phase
@@ -143,37 +146,19 @@ class GreedyBot(Bot):
 
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
-        self._known, self._public = {}, set()
+        self._mind = self._new_mind(seat)
+        self._known, self._public = self._mind.known, self._mind.public
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
 
     # ------------------------------------------------------------------ memory
-    def _learn(self, slot: int, element: str, public: bool) -> None:
-        self._known[slot] = element
-        if public:
-            self._public.add(slot)
-
-    def _drop(self, slot: int) -> None:
-        self._known.pop(slot, None)
-        self._public.discard(slot)
-
-    def _swap(self, a: int, b: int) -> None:
-        ka, kb = self._known.pop(a, None), self._known.pop(b, None)
-        pa, pb = a in self._public, b in self._public
-        self._public.discard(a)
-        self._public.discard(b)
-        if kb is not None:
-            self._known[a] = kb
-            if pb:
-                self._public.add(a)
-        if ka is not None:
-            self._known[b] = ka
-            if pa:
-                self._public.add(b)
+    def _new_mind(self, seat: int) -> Knowledge:
+        """The knowledge fold this bot keeps: perfect memory here."""
+        return Knowledge(seat)
 
     def _recall(self) -> None:
-        """Hook for forgetful bots: called before each decision."""
+        """Called before each decision: a forgetful bot's memory fades here."""
 
     def known(self) -> dict[int, str]:
         """What this bot remembers now: slot -> element."""
@@ -181,24 +166,15 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
+        take = self._mind.take
         for ev in events:
             kind = ev["type"]
+            if kind in _FOLDED:
+                take(ev)
             if kind == "reveal":
-                element = ev["element"]
-                if element is not None:
-                    self._learn(ev["slot"], element, ev["visible_to"] == "all")
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
-            elif kind == "activate":
-                self._learn(ev["slot"], ev["element"], True)
-            elif kind == "collect":
-                for s in ev["slots"]:
-                    self._drop(s)
-            elif kind == "swap":
-                a, b = ev["slots"]
-                self._swap(a, b)
             elif kind == "tide":
-                self._drop(ev["slot"])
                 self._top, self._top_known = ev["to_deck"], True
             elif kind == "turn":
                 self._peeked.clear()
@@ -551,6 +527,7 @@ class GreedyBot(Bot):
 
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
+_FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
 #: Private peeks: they change nothing a player's observation shows.
 _PEEKS = ("whisper", "gale")
@@ -584,13 +561,10 @@ class MemoryBot(GreedyBot):
     """
 
     name = "memory"
-    _seen: int                  # cards seen so far
-    _stamp: dict[int, int]      # slot -> when it was learned or refreshed
-    _expires: dict[int, float]  # slot -> card count at which it fades
+    _mind: FadingKnowledge
 
     def __init__(self, seed: int | None = None, capacity: float = 7, decay: float = 0.05,
                  scout: bool = False) -> None:
-        super().__init__(seed, scout=scout)
         if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
                 capacity >= 0):
             raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got {capacity!r}")
@@ -601,36 +575,56 @@ class MemoryBot(GreedyBot):
         self.capacity = capacity
         self.decay = float(decay)
         self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
+        super().__init__(seed, scout=scout)
 
-    def start(self, rules: Rules, seat: int) -> None:
-        super().start(rules, seat)
-        self._seen, self._stamp, self._expires = 0, {}, {}
+    def _new_mind(self, seat: int) -> Knowledge:
+        return FadingKnowledge(seat, self.capacity, self.decay, self._forget_rng)
 
-    def _learn(self, slot: int, element: str, public: bool) -> None:
-        self._seen += 1
+    def _recall(self) -> None:
+        self._mind.recall()
+
+
+class FadingKnowledge(Knowledge):
+    """The core's knowledge fold with a human-like memory (see :class:`MemoryBot`).
+
+    ``rng`` draws when each fact fades; it is the bot's, and keeps running across games.
+    """
+
+    __slots__ = ("capacity", "decay", "rng", "_count", "_stamp", "_expires")
+
+    def __init__(self, seat: int, capacity: float, decay: float, rng: random.Random) -> None:
+        self.capacity, self.decay, self.rng = capacity, decay, rng
+        self._count = 0                      # cards seen so far
+        self._stamp: dict[int, int] = {}      # slot -> when it was learned or refreshed
+        self._expires: dict[int, float] = {}  # slot -> card count at which it fades
+        super().__init__(seat)
+
+    def learn(self, slot: int, element: str, public: bool, step: int = 0, turn: int = 0,
+              how: str = "") -> None:
+        self._count += 1
         if self.capacity <= 0:
             return
-        super()._learn(slot, element, public)
-        self._stamp[slot] = self._seen
+        super().learn(slot, element, public, step, turn, how)
+        self._stamp[slot] = self._count
         if self.decay <= 0:
             self._expires[slot] = math.inf
         elif self.decay >= 1:
-            self._expires[slot] = self._seen + 1
+            self._expires[slot] = self._count + 1
         else:
-            u = 1.0 - self._forget_rng.random()  # in (0, 1]
-            self._expires[slot] = self._seen + 1 + math.floor(
+            u = 1.0 - self.rng.random()  # in (0, 1]
+            self._expires[slot] = self._count + 1 + math.floor(
                 math.log(u) / math.log1p(-self.decay))
-        if len(self._known) > self.capacity:
+        if len(self.known) > self.capacity:
             oldest = min(self._stamp, key=self._stamp.__getitem__)
-            self._drop(oldest)
+            self.forget(oldest)
 
-    def _drop(self, slot: int) -> None:
-        super()._drop(slot)
+    def forget(self, slot: int) -> None:
+        super().forget(slot)
         self._stamp.pop(slot, None)
         self._expires.pop(slot, None)
 
-    def _swap(self, a: int, b: int) -> None:
-        super()._swap(a, b)
+    def swap(self, a: int, b: int) -> None:
+        super().swap(a, b)
         for d in (self._stamp, self._expires):
             va, vb = d.pop(a, None), d.pop(b, None)
             if vb is not None:
@@ -638,10 +632,11 @@ class MemoryBot(GreedyBot):
             if va is not None:
                 d[b] = va  # type: ignore[assignment]
 
-    def _recall(self) -> None:
-        faded = [s for s, t in self._expires.items() if t <= self._seen]
+    def recall(self) -> None:
+        """Let the facts whose time has come fade."""
+        faded = [s for s, t in self._expires.items() if t <= self._count]
         for s in faded:
-            self._drop(s)
+            self.forget(s)
 
 
 #: ``observe`` methods known to neither keep nor change the events they are given: bots

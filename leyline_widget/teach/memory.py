@@ -20,35 +20,22 @@ but the teacher's ``card`` column.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.game import Game, Phase, visible_events
+from ..core.knowledge import Knowledge, Sighting
 from ..core.rules import Rules
 from ..core.types import Event
 
 __all__ = ["Memory", "Sighting", "best_collection", "memory_report", "start_of"]
 
 
-@dataclass(frozen=True)
-class Sighting:
-    """The last time a player saw the card now in a slot: its element, the step (0 = set-up,
-    i = during the i-th action), the turn, and how (``setup``, ``refill``, ``tide``, ``whisper``,
-    ``gale``, ``activate``, or ``given`` for cards a scenario declares known)."""
-
-    element: str
-    step: int
-    turn: int
-    how: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"element": self.element, "step": self.step, "turn": self.turn, "how": self.how}
-
-
 class Memory:
-    """One player's knowledge of each grid slot, updated from the events they were shown.
+    """One player's knowledge of each grid slot, with when and how each card was seen.
 
-    Knowledge follows the card, not the slot: a swap moves it, a collection or Tide forgets it.
+    The core's :class:`~leyline_widget.core.knowledge.Knowledge` fold, fed the events the
+    player was shown (private reveals to others are hidden first), over a grid of
+    ``grid_size`` slots.
 
     >>> m = Memory(4, player=0, known={1: "water"})
     >>> m.observe([{"type": "swap", "slots": [1, 3]}], step=1, turn=1)
@@ -60,55 +47,37 @@ class Memory:
     True
     """
 
-    __slots__ = ("_player", "_slots")
+    __slots__ = ("_know", "_size")
 
     def __init__(self, grid_size: int, player: int, known: Mapping[int, str] | None = None,
                  *, turn: int = 1) -> None:
-        self._player = player
-        self._slots: list[Sighting | None] = [None] * grid_size
-        for slot, element in (known or {}).items():
-            self._slots[slot] = Sighting(element, 0, turn, "given")
+        self._size = grid_size
+        self._know = Knowledge(player, known, sightings=True, turn=turn)
 
     @property
     def player(self) -> int:
-        return self._player
+        return self._know.seat
 
     def copy(self) -> Memory:
-        new = Memory(0, self._player)
-        new._slots = self._slots[:]
+        new = Memory.__new__(Memory)
+        new._size, new._know = self._size, self._know.copy()
         return new
 
     def observe(self, events: Iterable[Event], step: int, turn: int) -> None:
         """Fold in the events of one step; private reveals to others are hidden first."""
-        slots = self._slots
-        for ev in visible_events(list(events), self._player):
-            kind = ev.get("type")
-            if kind == "reveal":
-                if ev.get("element") is not None:
-                    slots[ev["slot"]] = Sighting(ev["element"], step, turn, ev.get("cause", "?"))
-            elif kind == "activate":
-                slots[ev["slot"]] = Sighting(ev["element"], step, turn, "activate")
-            elif kind == "collect":
-                for s in ev["slots"]:
-                    slots[s] = None
-            elif kind == "swap":
-                a, b = ev["slots"]
-                slots[a], slots[b] = slots[b], slots[a]
-            elif kind == "tide":
-                # The old card goes to the deck; the reveal that follows names the new one.
-                slots[ev["slot"]] = None
+        self._know.observe(visible_events(list(events), self._know.seat), step, turn)
 
     def sighting(self, slot: int) -> Sighting | None:
-        return self._slots[slot]
+        return self._know.sighting(slot)
 
     def element(self, slot: int) -> str | None:
         """The element the player knows is in ``slot``, or None if they never saw that card."""
-        seen = self._slots[slot]
-        return None if seen is None else seen.element
+        return self._know.element(slot)
 
     def remembered(self) -> list[str | None]:
         """The known element of every slot (None where the card was never seen)."""
-        return [None if s is None else s.element for s in self._slots]
+        known = self._know.known
+        return [known.get(s) for s in range(self._size)]
 
 
 class _Replayable(Protocol):
