@@ -40,7 +40,8 @@ class Action:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        Action._registry[cls.type] = cls
+        if cls.type:  # abstract bases such as _SlotAction have no type
+            Action._registry[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
         raise NotImplementedError
@@ -90,17 +91,16 @@ def _only(data: Mapping[str, Any], kind: str, keys: tuple[str, ...]) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Activate(Action):
-    """Flip the inert card in ``slot`` to its Element side (Phase 2)."""
+class _SlotAction(Action):
+    """An action on one grid slot: its JSON form is ``{"type": ..., "slot": n}``."""
 
     slot: int
-    type: ClassVar[str] = "activate"
 
     def __post_init__(self) -> None:
         _require_slot(self.type, self.slot)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "activate", "slot": self.slot}
+        return {"type": self.type, "slot": self.slot}
 
     @classmethod
     def _parse(cls, data: Mapping[str, Any]) -> Action:
@@ -109,22 +109,17 @@ class Activate(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Deactivate(Action):
+class Activate(_SlotAction):
+    """Flip the inert card in ``slot`` to its Element side (Phase 2)."""
+
+    type: ClassVar[str] = "activate"
+
+
+@dataclass(frozen=True, slots=True)
+class Deactivate(_SlotAction):
     """Flip an activated card back and refund its activation (Phase 2)."""
 
-    slot: int
     type: ClassVar[str] = "deactivate"
-
-    def __post_init__(self) -> None:
-        _require_slot(self.type, self.slot)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "deactivate", "slot": self.slot}
-
-    @classmethod
-    def _parse(cls, data: Mapping[str, Any]) -> Action:
-        _only(data, cls.type, ("slot",))
-        return cls(_slot(data, cls.type))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,22 +138,10 @@ class EndPhase(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Refill(Action):
+class Refill(_SlotAction):
     """Place the top card of the Leyline deck into the empty ``slot``."""
 
-    slot: int
     type: ClassVar[str] = "refill"
-
-    def __post_init__(self) -> None:
-        _require_slot(self.type, self.slot)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": "refill", "slot": self.slot}
-
-    @classmethod
-    def _parse(cls, data: Mapping[str, Any]) -> Action:
-        _only(data, cls.type, ("slot",))
-        return cls(_slot(data, cls.type))
 
 
 @dataclass(frozen=True, slots=True)
