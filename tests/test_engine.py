@@ -1,4 +1,4 @@
-"""One test per seed rule and DESIGN.md interpretation, on hand-built decks.
+"""One test per seed rule and design interpretation (RULES.md), on hand-built decks.
 
 Decks are written top first: with ``SMALL`` (2x2 grid) the first four cards are the grid's slots
 0 to 3 and the fifth is the face-up deck top. See ``tests/hand.py``.
@@ -588,7 +588,7 @@ def test_the_unlock_thresholds_are_rules_fields() -> None:
 
 
 def test_paying_for_a_token_lowers_the_study_and_can_relock_a_power() -> None:
-    """DESIGN interpretation 1: "collected" counts the cards now in the Study."""
+    """Interpretation 1: "collected" counts the cards now in the Study."""
     top = "fire fire fire water water water earth earth earth wind wind wind  fire fire fire"
     game = new(top, rules=Rules.default())
     play(game, Activate(0), Activate(1), Activate(2), EndPhase(),
@@ -684,7 +684,7 @@ def test_solo_results_report_the_turns_taken() -> None:
 
 
 def test_stalemate_at_setup_ends_the_game_at_once() -> None:
-    """DESIGN interpretation 8: four lone elements on a 2x2 grid can never be collected."""
+    """Interpretation 8: four lone elements on a 2x2 grid can never be collected."""
     game = new("fire water earth wind", players=2)
     assert game.is_over and game.end_reason == "stalemate"
     assert game.event_log[0][-1] == {"type": "game_over", "reason": "stalemate",

@@ -1,4 +1,4 @@
-"""Rules: the default ruleset of DESIGN.md, validated variants, explicit decks, power texts."""
+"""Rules: the default ruleset (RULES.md), validated variants, explicit decks, power texts."""
 
 from __future__ import annotations
 

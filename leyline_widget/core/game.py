@@ -517,7 +517,7 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> list[Action]:
-        """Every action legal now, in a fixed order (see DESIGN.md)."""
+        """Every action legal now, in a fixed order (see RULES.md, "What is legal in each phase")."""
         phase = self._phase
         if phase is Phase.ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends.
@@ -930,7 +930,7 @@ class Game:
                 if study[base + element] >= need}
 
     def _stalemate(self) -> bool:
-        """True when no player can ever collect again (DESIGN.md, interpretation 8).
+        """True when no player can ever collect again (RULES.md, interpretation 8).
 
         Without a collection, the grid's cards and their tokens change only by Ripple (which
         moves cards with their tokens), Tide and Unbind (counted below); tokens are otherwise

@@ -187,7 +187,7 @@ class Rules:
 
     @classmethod
     def default(cls) -> Rules:
-        """The ruleset of DESIGN.md: 4 elements x 12 cards, a 3x4 grid."""
+        """The default ruleset (RULES.md): 4 elements x 12 cards, a 3x4 grid."""
         return cls()
 
     @property
