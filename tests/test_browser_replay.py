@@ -159,7 +159,7 @@ def test_a_players_page_shows_only_their_eyes(browser: Any, output_dir: Path) ->
 # ---------------------------------------------------------------------------- JupyterLab
 REPLAY_NOTEBOOK = make_notebook([
     "import random\n"
-    "from leyline_widget import Game, ReplayWidget\n"
+    "from leyline_widget import Game, Replay, ReplayWidget\n"
     "game = Game.new(players=['Ada', 'Bo'], seed=5)\n"
     "rng = random.Random(5)\n"
     "while game.step < 40 and not game.is_over:\n"
