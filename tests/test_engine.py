@@ -688,7 +688,7 @@ def test_stalemate_at_setup_ends_the_game_at_once() -> None:
     game = new("fire water earth wind", players=2)
     assert game.is_over and game.end_reason == "stalemate"
     assert game.event_log[0][-1] == {"type": "game_over", "reason": "stalemate",
-                                      "scores": [0, 0], "winners": [0, 1], "turns": 1}
+                                      "scores": [0, 0], "winners": [0, 1], "turns": 0}
     assert game.legal_actions() == []
 
 
@@ -700,7 +700,7 @@ def test_stalemate_when_tokens_lock_every_pair_for_good() -> None:
     events = play(game, PlaceToken(2, "fire", "supply"), EndPhase())
     # earth, water, wind (bound by 2 fire, Study 0 fire), wind: no pair can ever be activated.
     assert events[-1] == {"type": "game_over", "reason": "stalemate", "scores": [0],
-                          "winners": [0], "turns": 2}
+                          "winners": [0], "turns": 1}
     assert game.observation(0)["end_reason"] == "stalemate"
 
 

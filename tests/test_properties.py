@@ -30,6 +30,7 @@ from leyline_widget import (
     UsePower,
 )
 from leyline_widget.core.actions import SOURCES
+from leyline_widget.core.game import END_REASONS
 
 RULESETS = [
     Rules.default(),
@@ -44,6 +45,22 @@ RULESETS = [
 ]
 
 games = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4), st.sampled_from(RULESETS))
+
+#: Each house rule of DESIGN.md on its own, over the rulesets where it bites.
+HOUSE_RULES = [
+    Rules.default().replace(deactivate_refund=False),
+    MID.replace(deactivate_refund=False),
+    SMALL_MAJOR.replace(major_uses_per_game=1),
+    MID.replace(major_threshold=3, major_uses_per_game=2),
+    Rules.default().replace(round_limit=4),
+    MID.replace(round_limit=1),
+    Rules.default().replace(idle_round_limit=1),
+    MID.replace(idle_round_limit=3),
+    Rules.default().replace(round_limit=6, idle_round_limit=2, deactivate_refund=False,
+                            major_uses_per_game=1),
+]
+house_games = st.tuples(st.integers(0, 2**32 - 1), st.integers(1, 4),
+                        st.sampled_from(HOUSE_RULES))
 
 
 def walk(seed: int, players: int, rules: Rules, limit: int = 3000) -> Iterator[Game]:
@@ -257,15 +274,58 @@ def test_every_game_ends_and_names_its_winners(case: tuple[int, int, Rules],
             break
         game.apply(rng.choice(game.legal_actions()) if uniform else lively(game, rng))
     assert game.is_over, "the game did not end within 5000 actions"
-    assert game.end_reason in ("deck", "stalemate", "turn_limit")
+    _ended_properly(game)
+
+
+def _ended_properly(game: Game) -> None:
+    rules = game.rules
+    assert game.end_reason in END_REASONS
     if game.end_reason == "turn_limit":
         assert game.turn == rules.turn_limit
+    if game.end_reason == "round_limit":
+        assert rules.round_limit is not None
+        assert game.turn == rules.round_limit * len(game.players)
+    if game.end_reason == "idle":
+        assert rules.idle_round_limit is not None
+        assert game.turn >= rules.idle_round_limit * len(game.players)
     scores = game.scores()
     assert game.winners() == [p for p, s in enumerate(scores) if s == max(scores)]
     last = game.events_since(game.step)[-1]
+    # Turns played: none when set-up already ended the game (interpretation 6).
     assert last == {"type": "game_over", "reason": game.end_reason, "scores": scores,
-                    "winners": game.winners(), "turns": game.turn}
+                    "winners": game.winners(), "turns": game.turn if game.step else 0}
     assert game.legal_actions() == []
+
+
+@settings(max_examples=120, deadline=None)
+@given(house_games, st.booleans())
+def test_every_game_ends_under_each_house_rule_and_conserves_cards_and_tokens(
+        case: tuple[int, int, Rules], uniform: bool) -> None:
+    seed, players, rules = case
+    cards = dict.fromkeys(rules.elements, rules.cards_per_element)
+    tokens = dict.fromkeys(rules.elements, rules.tokens_per_element)
+    game = Game.new(players=players, seed=seed, rules=rules)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        action = rng.choice(legal) if uniform else lively(game, rng)
+        assert game.why_illegal(action) is None
+        game.apply(action)
+        assert _cards(game) == cards
+        assert _tokens(game) == tokens
+        obs = game.observation(None)
+        assert 0 <= obs["activations"]["used"] <= obs["activations"]["limit"]
+        if rules.major_uses_per_game is not None:
+            for p in range(players):
+                assert all(n <= rules.major_uses_per_game
+                           for key, n in game.major_uses(p).items() if key.endswith(":major"))
+    assert game.is_over, "the game did not end within 5000 actions"
+    _ended_properly(game)
+    # The house-rule state survives a position round trip.
+    again = Game.from_position(game.position())
+    assert again.state_hash() == game.state_hash()
 
 
 @settings(max_examples=60, deadline=None)

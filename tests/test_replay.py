@@ -411,9 +411,10 @@ def test_rerun_finds_the_first_illegal_step() -> None:
 
 def test_rerun_reports_a_different_outcome_with_legal_actions() -> None:
     game = played(seed=2)
-    assert game.end_reason == "stalemate", "seed 2 ends in a stalemate at the start of a turn"
-    # The same turns, but the turn limit ends the game as the last turn closes.
-    report = Replay.from_game(game).rerun(game.rules.replace(turn_limit=game.turn - 1))
+    assert game.end_reason == "stalemate", "seed 2 ends in a stalemate as a turn closes"
+    # The same turns, but the turn limit ends the game as the last turn closes (game.turn is
+    # the last turn played: a stalemate does not start another).
+    report = Replay.from_game(game).rerun(game.rules.replace(turn_limit=game.turn))
     assert report.illegal_step is None and not report.same
     assert report.outcome["end_reason"] == "turn_limit"
     assert report.outcome["scores"] == report.original["scores"]

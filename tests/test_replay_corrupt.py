@@ -185,8 +185,12 @@ def test_huge_numbers_and_deep_nesting_inside_fields_are_refused() -> None:
     refused(edited(lambda d: d["rules"].update(cards_per_element=2**70)), "rules.cards_per_element",
             "out of range")
     refused(edited(lambda d: d.update(seed=-(2**64))), "field 'seed'", "out of range")
-    refused(edited(lambda d: d["rules"].update(cards_per_element=10**15)), "field 'initial_deck'")
-    refused(edited(lambda d: d["rules"].update(tokens_per_element=10**15)),
+    # Rules bound every size (DESIGN.md), so a huge deck or supply is refused as rules at once.
+    refused(edited(lambda d: d["rules"].update(cards_per_element=10**15)), "field 'rules'",
+            "cards_per_element must be at most 10000")
+    refused(edited(lambda d: d["rules"].update(tokens_per_element=10**15)), "field 'rules'",
+            "tokens_per_element must be at most 1000")
+    refused(edited(lambda d: d["rules"].update(tokens_per_element=6)),
             "step 0 (set-up): state hash mismatch")
     nested: Any = 1
     for _ in range(20):

@@ -29,6 +29,7 @@ from .rules import Power, Rules
 from .types import Cell, Event, Observation, PlayerView
 
 __all__ = [
+    "END_REASONS",
     "MAX_PLAYERS",
     "ONLOOKER",
     "Game",
@@ -43,6 +44,10 @@ __all__ = [
 _Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
 
 MAX_PLAYERS = 4
+
+#: Why a game ended (``end_reason``): the deck ran out, nobody can ever collect again, too many
+#: idle rounds, or the turn or round limit (RULES.md, interpretations 6, 8 and 9).
+END_REASONS = ("deck", "stalemate", "idle", "turn_limit", "round_limit")
 
 
 class Phase(StrEnum):
@@ -144,7 +149,8 @@ class Game:
         "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
         "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
         "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_last", "_start", "_ptab", "_blk",
+        "_initial_deck", "_last", "_start", "_ptab", "_blk", "_spent", "_majors", "_busy",
+        "_capped",
     )
 
     rules: Rules
@@ -174,6 +180,10 @@ class Game:
     _wildfire: bool
     _sanctuary: bool
     _used: int                     # bitmask over rules.powers: powers used this turn
+    _spent: int                    # activations spent on deactivated cards (refund off)
+    _majors: list[int]             # player * powers + power index -> uses this game
+    _busy: int                     # the last turn with a collection, token or power (0: none)
+    _capped: tuple[int, ...]       # indices of the powers major_uses_per_game caps
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
 
@@ -211,7 +221,10 @@ class Game:
         events: list[Event] = []
         for slot in range(size):
             game._draw_into(slot, "setup", events)
-        game._begin_turn(events)
+        if game._stalemate():
+            game._game_over("stalemate", events, turns=0)  # no turn was played
+        else:
+            game._begin_turn(events)
         game._last = _Record.origin(events)
         return game
 
@@ -223,7 +236,9 @@ class Game:
               supply: list[int], pool: list[int], phase: Phase, turn: int, player: int,
               bonus: int, wildfire: bool, sanctuary: bool, used: int, end_reason: str | None,
               last: _Record, ptab: tuple[tuple[int, int, int, str, str], ...] | None = None,
-              eidx: dict[str, int] | None = None, blk: list[int] | None = None) -> Game:
+              eidx: dict[str, int] | None = None, blk: list[int] | None = None,
+              spent: int = 0, majors: list[int] | None = None, busy: int | None = None,
+              capped: tuple[int, ...] | None = None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
         position loader all build through it (lists are taken as they are, not copied)."""
         g = cls.__new__(cls)
@@ -256,6 +271,12 @@ class Game:
         g._used = used
         g._end_reason = end_reason
         g._last = last
+        g._spent = spent
+        g._majors = majors if majors is not None else [0] * (len(players) * len(rules.powers))
+        g._busy = turn - 1 if busy is None else busy
+        g._capped = capped if capped is not None else (
+            () if rules.major_uses_per_game is None else
+            tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
         return g
 
     def _reset_turn(self) -> None:
@@ -264,6 +285,7 @@ class Game:
         self._wildfire = False
         self._sanctuary = False
         self._used = 0  # bitmask over rules.powers: powers used this turn
+        self._spent = 0
 
     # ------------------------------------------------------------------ reading
     @property
@@ -284,7 +306,7 @@ class Game:
 
     @property
     def end_reason(self) -> str | None:
-        """``"deck"``, ``"stalemate"`` or ``"turn_limit"`` once the game is over."""
+        """One of :data:`END_REASONS` once the game is over, else None."""
         return self._end_reason
 
     @property
@@ -348,7 +370,13 @@ class Game:
         return [p for p, s in enumerate(scores) if s == top]
 
     def activations_left(self) -> int:
-        return self.rules.activations_per_turn + self._bonus - len(self._active)
+        return self.rules.activations_per_turn + self._bonus - len(self._active) - self._spent
+
+    def major_uses(self, player: int) -> dict[str, int]:
+        """How often ``player`` has used each power this game, by power key (``fire:major``)."""
+        k = len(self.rules.powers)
+        return {pw.key: self._majors[player * k + i] for i, pw in enumerate(self.rules.powers)
+                if self._majors[player * k + i]}
 
     def unlocked(self, player: int) -> list[Power]:
         """The powers ``player``'s Study unlocks now."""
@@ -419,7 +447,7 @@ class Game:
             "players": players,
             "supply": dict(zip(els, self._supply)),
             "pool": dict(zip(els, self._pool)),
-            "activations": {"used": len(self._active),
+            "activations": {"used": len(self._active) + self._spent,
                             "limit": self.rules.activations_per_turn + self._bonus},
             "collect_threshold": self._threshold(),
             "effects": [name for name, on in (("wildfire", self._wildfire),
@@ -437,7 +465,13 @@ class Game:
                  self._tokens, self._study, self._markers, self._mtokens, self._supply,
                  self._pool, self._phase.value, self._turn, self._player, self._bonus,
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
-        digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
+        rules = self.rules
+        if self._spent or self._capped or rules.idle_round_limit is not None:
+            # House-rule state, only where it can matter: seed-rules games hash as before.
+            extra = (self._spent, self._majors, self._turn - self._busy)
+            digest = hashlib.blake2b(repr((*state, *extra)).encode(), digest_size=16)
+        else:
+            digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
         # The deck can be long (replays of big variants): its bytes are cheap, its repr is not.
         digest.update(bytes(self._deck[self._deck_pos:]))
         return digest.hexdigest()
@@ -451,7 +485,8 @@ class Game:
             self._deck_pos, self._grid[:], self._active[:], self._tokens[:], self._study[:],
             self._markers[:], self._mtokens[:], self._supply[:], self._pool[:], self._phase,
             self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
-            self._end_reason, self._last, self._ptab, self._eidx, self._blk)
+            self._end_reason, self._last, self._ptab, self._eidx, self._blk, self._spent,
+            self._majors[:], self._busy, self._capped)
 
     # ------------------------------------------------------------------ positions
     @property
@@ -495,6 +530,12 @@ class Game:
             "powers_used": [pw.key for i, pw in enumerate(self.rules.powers)
                             if self._used >> i & 1],
             "end_reason": self._end_reason,
+            "spent_activations": self._spent,
+            "powers_used_in_game": [
+                {pw.key: self._majors[p * len(self.rules.powers) + i]
+                 for i, pw in enumerate(self.rules.powers)
+                 if self._majors[p * len(self.rules.powers) + i]} for p in range(self._n)],
+            "busy_turn": self._busy,
         }
 
     @classmethod
@@ -523,7 +564,7 @@ class Game:
             # Phase 2 always starts on a full grid and removes nothing before it ends.
             active = self._active
             size = len(self._grid)
-            if len(active) >= self.rules.activations_per_turn + self._bonus:
+            if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
                 out: list[Action] = []
             else:
                 acts = _ACTIVATE if len(_ACTIVATE) >= size else _activates(size)
@@ -616,6 +657,8 @@ class Game:
         """Unlocked, unused this turn, and with at least one legal target."""
         if self._used >> index & 1:
             return False
+        if self._capped and self._exhausted(self._player, index):
+            return False
         if self._study[self._player * self._e + self._eidx[pw.element]] < self.rules.threshold(
                 pw.tier):
             return False
@@ -626,6 +669,7 @@ class Game:
         study = self._study
         for index, element, need, effect, _ in self._ptab:
             if (study[base + element] >= need and not self._used >> index & 1
+                    and not (self._capped and self._exhausted(self._player, index))
                     and _powers.has_target(self, effect)):
                 return True
         return False
@@ -671,7 +715,11 @@ class Game:
                 f"slot {s} is already activated; select it again to deactivate it and refund "
                 f"the activation", "activation")
         limit = self.rules.activations_per_turn + self._bonus
-        if len(self._active) >= limit:
+        if len(self._active) + self._spent >= limit:
+            if not self.rules.deactivate_refund:
+                raise IllegalActionError(
+                    f"you have used all {limit} activations this turn; under this house rule a "
+                    f"deactivated card does not refund its activation", "activation")
             raise IllegalActionError(
                 f"you have used all {limit} activations this turn; deactivate a card to "
                 f"get one back", "activation")
@@ -762,6 +810,10 @@ class Game:
                 "powers")
         if self._used >> index & 1:
             raise IllegalActionError(f"{pw.name} was already used this turn", "powers")
+        if self._exhausted(self._player, index):
+            raise IllegalActionError(
+                f"{pw.name} was already used {_plural(self._uses_cap(), 'time')} this game, "
+                "as often as this house rule allows a Major power", "powers")
         problem = _powers.target_problem(self, pw, action.targets)
         if problem:
             raise IllegalActionError(f"{pw.name}: {problem}", "powers")
@@ -787,6 +839,8 @@ class Game:
 
     def _do_deactivate(self, action: Deactivate, events: list[Event]) -> None:
         self._active.remove(action.slot)
+        if not self.rules.deactivate_refund:
+            self._spent += 1
         events.append({"type": "deactivate", "player": self._player, "slot": action.slot})
 
     def _do_refill(self, action: Refill, events: list[Event]) -> None:
@@ -836,6 +890,7 @@ class Game:
                 flipped.extend(slots)
                 continue
             self._study[p * e + c] += len(slots)
+            self._busy = self._turn
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
             for s in slots:
@@ -847,6 +902,7 @@ class Game:
         if flipped:
             events.append({"type": "flip_back", "player": p, "slots": sorted(flipped)})
         self._active = []
+        self._spent = 0
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
         if -1 in self._grid:
@@ -881,6 +937,7 @@ class Game:
         else:
             self._pool[i] -= 1
         self._tokens[action.slot * self._e + i] += 1
+        self._busy = self._turn
         events.append({"type": "place_token", "player": self._player, "slot": action.slot,
                        "element": action.element, "source": action.source})
 
@@ -889,6 +946,8 @@ class Game:
                      if pw.element == action.element and pw.tier == action.tier)
         pw = self.rules.powers[index]
         self._used |= 1 << index
+        self._majors[self._player * len(self.rules.powers) + index] += 1
+        self._busy = self._turn
         events.append({"type": "power", "player": self._player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
                        "targets": list(action.targets)})
@@ -897,37 +956,58 @@ class Game:
             self._enter(Phase.ACTIVATION, events)
 
     def _end_turn(self, events: list[Event]) -> None:
-        limit = self.rules.turn_limit
-        if limit is not None and self._turn >= limit:
+        """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
+        idle rounds, stalemate. The turn counter only moves on when the game goes on."""
+        rules = self.rules
+        turn = self._turn
+        if rules.turn_limit is not None and turn >= rules.turn_limit:
             self._game_over("turn_limit", events)
-            return
-        self._turn += 1
-        self._player = (self._player + 1) % self._n
-        self._reset_turn()
-        self._begin_turn(events)
+        elif rules.round_limit is not None and turn >= rules.round_limit * self._n:
+            self._game_over("round_limit", events)
+        elif (rules.idle_round_limit is not None
+              and turn - self._busy >= rules.idle_round_limit * self._n):
+            self._game_over("idle", events)
+        else:
+            # The turn's effects are over; a limit leaves them on record, as it always has.
+            self._reset_turn()
+            if self._stalemate():
+                self._game_over("stalemate", events)
+                return
+            self._turn = turn + 1
+            self._player = (self._player + 1) % self._n
+            self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
-        if self._stalemate():
-            self._game_over("stalemate", events)
-            return
         self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
         self._blk = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
                        "phase": self._phase.value})
 
-    def _game_over(self, reason: str, events: list[Event]) -> None:
+    def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
+        """End the game; ``turns`` is the turns played (the current one unless told)."""
         self._phase = Phase.GAME_OVER
         self._end_reason = reason
         self._active = []
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
-                       "winners": self.winners(), "turns": self._turn})
+                       "winners": self.winners(),
+                       "turns": self._turn if turns is None else turns})
+
+    def _uses_cap(self) -> int:
+        cap = self.rules.major_uses_per_game
+        return 0 if cap is None else cap
+
+    def _exhausted(self, player: int, index: int) -> bool:
+        """True when ``major_uses_per_game`` forbids ``player`` power ``index`` from now on."""
+        return (index in self._capped and self._majors[player * len(self.rules.powers) + index]
+                >= self._uses_cap())
 
     def _effects(self, player: int) -> set[str]:
         """The effects of every power ``player``'s Study unlocks now."""
         base = player * self._e
         study = self._study
-        return {effect for _, element, need, effect, _ in self._ptab
-                if study[base + element] >= need}
+        return {effect for index, element, need, effect, _ in self._ptab
+                if study[base + element] >= need
+                and not (self._capped and self._exhausted(player, index))}
 
     def _stalemate(self) -> bool:
         """True when no player can ever collect again (RULES.md, interpretation 8).

@@ -18,7 +18,8 @@ __all__ = ["load_position"]
 
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
            "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
-           "effects", "powers_used", "end_reason")
+           "effects", "powers_used", "end_reason", "spent_activations", "powers_used_in_game",
+           "busy_turn")
 
 
 def _int(value: object, field: str, low: int = 0, high: int = 10**6) -> int:
@@ -52,7 +53,7 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
 
 def load_position(position: Mapping[str, Any]) -> Game:
     """The Game at ``position``, or ``ValueError`` naming the field at fault."""
-    from .game import MAX_PLAYERS, Game, Phase, _Record, player_names
+    from .game import END_REASONS, MAX_PLAYERS, Game, Phase, _Record, player_names
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -142,9 +143,17 @@ def load_position(position: Mapping[str, Any]) -> Game:
     for s in active:
         if grid[s] < 0:
             raise ValueError(f"active: slot {s} is empty")
-    if len(active) > rules.activations_per_turn + bonus:
-        raise ValueError(f"active: {len(active)} cards activated, but only "
-                         f"{rules.activations_per_turn + bonus} activations this turn")
+    spent = _int(position.get("spent_activations", 0), "spent_activations", 0,
+                 rules.activations_per_turn + bonus)
+    if spent and rules.deactivate_refund:
+        raise ValueError("spent_activations: deactivations refund their activation under "
+                         "these rules (deactivate_refund is true)")
+    if spent and phase is not Phase.ACTIVATION:
+        raise ValueError("spent_activations exist only in the activation phase")
+    if len(active) + spent > rules.activations_per_turn + bonus:
+        raise ValueError(f"active: {len(active)} cards activated and {spent} activations "
+                         f"spent, but only {rules.activations_per_turn + bonus} activations "
+                         "this turn")
     empty = grid.count(-1)
     if phase is Phase.REFILL and (not empty or not deck):
         raise ValueError("phase refill needs an empty grid slot and a card in the deck")
@@ -160,16 +169,28 @@ def load_position(position: Mapping[str, Any]) -> Game:
         if key not in keys:
             raise ValueError(f"powers_used: no power {key!r} in these rules")
         used |= 1 << keys.index(key)
+    uses = _list(position.get("powers_used_in_game", [{}] * n), "powers_used_in_game", n)
+    majors = [0] * (n * len(keys))
+    for p, row in enumerate(uses):
+        if not isinstance(row, Mapping):
+            raise ValueError(f"powers_used_in_game[{p}] must be an object of power uses")
+        for key, count in row.items():
+            if key not in keys:
+                raise ValueError(f"powers_used_in_game[{p}]: no power {key!r} in these rules")
+            majors[p * len(keys) + keys.index(key)] = _int(count, f"powers_used_in_game[{p}]."
+                                                           f"{key}")
+    busy = _int(position.get("busy_turn", turn - 1), "busy_turn", 0, turn)
     end_reason = position.get("end_reason")
-    if (end_reason is None) != (phase is not Phase.GAME_OVER) or end_reason not in (
-            None, "deck", "stalemate", "turn_limit"):
-        raise ValueError("end_reason must be deck, stalemate or turn_limit exactly when the phase "
-                         f"is game_over, got {end_reason!r}")
+    if (end_reason is None) != (phase is not Phase.GAME_OVER) or (
+            end_reason is not None and end_reason not in END_REASONS):
+        raise ValueError(f"end_reason must be one of {', '.join(END_REASONS)} exactly when the "
+                         f"phase is game_over, got {end_reason!r}")
     assert n <= MAX_PLAYERS
 
     game = Game._make(
         rules, names, None, tuple(els[c] for c in deck), None, deck, 0, grid, active, tokens,
         study, markers, mtokens, supply, pool, phase, turn, player, bonus,
-        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _Record.origin([]))
+        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _Record.origin([]),
+        spent=spent, majors=majors, busy=busy)
     game._start = game.position()
     return game

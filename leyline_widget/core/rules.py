@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["DEFAULT_POWERS", "EFFECTS", "TIERS", "Power", "Rules"]
+__all__ = ["DEFAULT_POWERS", "EFFECTS", "MAX_COUNT", "MAX_DECK", "MAX_ELEMENTS", "MAX_GRID",
+           "MAX_TOKENS", "TIERS", "Power", "Rules"]
 
 TIERS = ("minor", "major")
 
@@ -98,11 +99,23 @@ DEFAULT_POWERS: tuple[Power, ...] = (
 )
 
 
-def _check_int(name: str, value: object, low: int) -> None:
+#: Upper bounds on every size (DESIGN.md): a variant beyond them is refused at once instead of
+#: exhausting memory when it is dealt.
+MAX_DECK = 10_000
+MAX_GRID = 400
+MAX_TOKENS = 1_000
+MAX_ELEMENTS = 32
+#: Turn, round and idle limits and Major uses are counters, bounded only to stay sane numbers.
+MAX_COUNT = 1_000_000
+
+
+def _check_int(name: str, value: object, low: int, high: int = MAX_COUNT) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be a whole number, got {value!r}")
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
+    if value > high:
+        raise ValueError(f"{name} must be at most {high}, got {value}")
 
 
 @dataclass(frozen=True)
@@ -119,6 +132,10 @@ class Rules:
     major_threshold: int = 5
     tokens_per_element: int = 5
     turn_limit: int | None = None
+    round_limit: int | None = None
+    idle_round_limit: int | None = None
+    deactivate_refund: bool = True
+    major_uses_per_game: int | None = None
     powers: tuple[Power, ...] = field(default=DEFAULT_POWERS)
 
     def __post_init__(self) -> None:
@@ -140,8 +157,9 @@ class Rules:
     def _validate(self) -> None:
         if not self.elements:
             raise ValueError("elements must name at least one element")
-        if len(self.elements) > 32:
-            raise ValueError(f"elements must name at most 32 elements, got {len(self.elements)}")
+        if len(self.elements) > MAX_ELEMENTS:
+            raise ValueError(f"elements must name at most {MAX_ELEMENTS} elements, "
+                             f"got {len(self.elements)}")
         for e in self.elements:
             if not isinstance(e, str) or not _ELEMENT_ID.match(e):
                 raise ValueError(
@@ -149,12 +167,25 @@ class Rules:
                     "starting with a letter)")
         if len(set(self.elements)) != len(self.elements):
             raise ValueError(f"elements must be distinct, got {list(self.elements)}")
-        for name in ("cards_per_element", "grid_rows", "grid_cols", "activations_per_turn",
-                     "collect_threshold", "minor_threshold", "major_threshold"):
-            _check_int(name, getattr(self, name), 1)
-        _check_int("tokens_per_element", self.tokens_per_element, 0)
-        if self.turn_limit is not None:
-            _check_int("turn_limit", self.turn_limit, 1)
+        _check_int("cards_per_element", self.cards_per_element, 1, MAX_DECK)
+        _check_int("grid_rows", self.grid_rows, 1, MAX_GRID)
+        _check_int("grid_cols", self.grid_cols, 1, MAX_GRID)
+        for name in ("activations_per_turn", "collect_threshold", "minor_threshold",
+                     "major_threshold"):
+            _check_int(name, getattr(self, name), 1, MAX_DECK)
+        _check_int("tokens_per_element", self.tokens_per_element, 0, MAX_TOKENS)
+        for name in ("turn_limit", "round_limit", "idle_round_limit", "major_uses_per_game"):
+            if getattr(self, name) is not None:
+                _check_int(name, getattr(self, name), 1)
+        if not isinstance(self.deactivate_refund, bool):
+            raise ValueError(f"deactivate_refund must be true or false, "
+                             f"got {self.deactivate_refund!r}")
+        if self.deck_size > MAX_DECK:
+            raise ValueError(f"the deck ({len(self.elements)} elements x {self.cards_per_element}"
+                             f" = {self.deck_size} cards) is larger than {MAX_DECK} cards")
+        if self.grid_size > MAX_GRID:
+            raise ValueError(f"the grid ({self.grid_rows}x{self.grid_cols} = {self.grid_size} "
+                             f"slots) is larger than {MAX_GRID} slots")
         if self.grid_size > self.deck_size:
             raise ValueError(
                 f"the grid ({self.grid_rows}x{self.grid_cols} = {self.grid_size} slots) is larger "

@@ -23,7 +23,9 @@ __all__ = ["END_REASONS", "element_name", "phrases", "slot_list"]
 END_REASONS = {
     "deck": "the deck ran out",
     "stalemate": "no one could collect again",
+    "idle": "nobody collected, placed a token or used a power for the idle round limit",
     "turn_limit": "the turn limit was reached",
+    "round_limit": "the round limit was reached",
 }
 
 _SOURCES = {"supply": "the supply", "marker": "{their} Spent marker", "pool": "the Token Pool"}
