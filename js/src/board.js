@@ -15,6 +15,12 @@ import {
 /** @typedef {import("./types").Power} Power */
 /** @typedef {{kind: string, element: string | null, cause?: string}} Face */
 
+/**
+ * @param {Document} doc
+ * @param {Counts} tokens
+ * @param {string[]} els
+ * @returns {HTMLElement | null}
+ */
 function tokenChips(doc, tokens, els) {
   const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
   if (!entries.length) return null;
@@ -27,13 +33,26 @@ function tokenChips(doc, tokens, els) {
   }));
 }
 
+/**
+ * @param {Counts} tokens
+ * @param {string[]} els
+ * @returns {string}
+ */
 function tokenWords(tokens, els) {
   const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
   if (!entries.length) return "";
   return `, bound by ${entries.map(([el, n]) => plural(n, elementLook(el, els).name + " token")).join(" and ")}`;
 }
 
-/** What the page shows for one grid slot: the face it may show and why. */
+/**
+ * What the page shows for one grid slot: the face it may show and why.
+ * @param {Cell} cell
+ * @param {number} slot
+ * @param {BoardState} st
+ * @param {{reveals?: PlayUi["reveals"]}} ui
+ * @param {number} now
+ * @returns {Face}
+ */
 export function cellFace(cell, slot, st, ui, now) {
   if (cell.card === "empty") return { kind: "empty", element: null };
   if (cell.card === "active") return { kind: "active", element: cell.element };
@@ -47,10 +66,24 @@ export function cellFace(cell, slot, st, ui, now) {
   return { kind: "inert", element: null };
 }
 
+/**
+ * @param {unknown[] | null | undefined} list
+ * @param {unknown} x
+ * @returns {boolean}
+ */
 function isTrue(list, x) {
   return Array.isArray(list) && list.includes(x);
 }
 
+/**
+ * @param {Document} doc
+ * @param {number} slot
+ * @param {Cell} cell
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {number} now
+ * @returns {HTMLElement}
+ */
 function cardButton(doc, slot, cell, st, ui, now) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
@@ -85,6 +118,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   }[face.kind];
   const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` +
     (hint ? `. ${hint}` : "");
+  /** @type {Record<string, unknown>} */
   const attrs = {
     type: "button", class: classes.join(" "), "data-act": "card", "data-slot": slot,
     "data-card": cell.card, tabindex: slot === (ui.focus || 0) ? 0 : -1, "aria-label": label,
@@ -112,6 +146,11 @@ function cardButton(doc, slot, cell, st, ui, now) {
   return h(doc, "button", attrs, body);
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement}
+ */
 function deckPanel(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -131,6 +170,13 @@ function deckPanel(doc, st) {
       refill ? h(doc, "div", { class: "ll-note" }, "next to place") : null));
 }
 
+/**
+ * @param {Document} doc
+ * @param {Counts} counts
+ * @param {string[]} els
+ * @param {string} label
+ * @returns {HTMLElement}
+ */
 function countsLine(doc, counts, els, label) {
   return h(doc, "div", { class: "ll-counts", "aria-label": `${label}: ` +
     els.map((el) => `${counts[el] || 0} ${elementLook(el, els).name}`).join(", ") },
@@ -142,6 +188,14 @@ function countsLine(doc, counts, els, label) {
   }));
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {Power} pw
+ * @param {number} me the seat whose Study it is
+ * @returns {HTMLElement}
+ */
 function powerButton(doc, st, ui, pw, me) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
@@ -164,6 +218,12 @@ function powerButton(doc, st, ui, pw, me) {
   }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
 function studyPanel(doc, st, ui) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -197,6 +257,12 @@ function studyPanel(doc, st, ui) {
       h(doc, "tbody", {}, rows)));
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement | null}
+ */
 function powerInfo(doc, st, ui) {
   const { legal, info } = st;
   const pw = ui.infoPower && powerOf(info, ui.infoPower);
@@ -230,12 +296,20 @@ function powerInfo(doc, st, ui) {
   return h(doc, "section", { class: "ll-powerinfo", "aria-label": `${pw.name} power` }, parts);
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement | null}
+ */
 function bindingPanel(doc, st, ui) {
   const { view, legal, info } = st;
-  if (view.phase !== "binding" || !legal.place) return null;
+  const place = legal.place;
+  if (view.phase !== "binding" || !place) return null;
   const els = info.elements || view.elements || [];
   const me = mySeat(view);
   const player = view.players[me];
+  /** @type {Record<string, (el: string) => string>} */
   const have = {
     supply: (el) => `${view.supply[el] || 0} left · costs 1 from Study`,
     marker: (el) => `${player.marker_tokens[el] || 0} stacked`,
@@ -246,7 +320,7 @@ function bindingPanel(doc, st, ui) {
     return h(doc, "div", { class: "ll-bindrow", role: "group", "aria-label": `${look.name} token sources` },
       h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol, " ", look.name),
       ["supply", "marker", "pool"].map((src) => {
-        const why = legal.place[el] ? legal.place[el][src] : "unknown";
+        const why = place[el] ? place[el][src] : "unknown";
         const ok = why === "";
         const chosen = ui.source && ui.source.element === el && ui.source.source === src;
         return h(doc, "button", {
@@ -262,6 +336,11 @@ function bindingPanel(doc, st, ui) {
     h(doc, "div", { class: "ll-h" }, "Binding tokens: pick an element and a source, then a card"), rows);
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
 function scoreboard(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -286,6 +365,11 @@ function scoreboard(doc, st) {
       h(doc, "td", { class: "ll-num", "data-score": i }, h(doc, "strong", {}, p.score)))))));
 }
 
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
 function gameOverPanel(doc, st) {
   const { view, info } = st;
   if (!view.is_over) return null;
@@ -293,22 +377,35 @@ function gameOverPanel(doc, st) {
   const solo = view.players.length === 1;
   return h(doc, "section", { class: "ll-over", role: "status", "aria-label": "Game over" },
     h(doc, "div", { class: "ll-h" }, "Game over"),
-    h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason] || view.end_reason}, after turn ${view.turn}.`),
+    h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason || ""] || view.end_reason}, after turn ${view.turn}.`),
     h(doc, "ul", {}, view.players.map((p, i) => h(doc, "li", { "data-final": i },
       `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " ★ winner" : ""))),
     h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.`
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
 }
 
-/** Bot pace presets, slowest first. */
+/**
+ * Bot pace presets, slowest first.
+ * @type {[string, string][]}
+ */
 const BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
 
-/** The pause before each bot move, from the `bot_delay_ms` trait (missing or not a number: none). */
+/**
+ * The pause before each bot move, from the `bot_delay_ms` trait (missing or not a number: none).
+ * @param {unknown} value
+ * @returns {number}
+ */
 export function botDelayMs(value) {
   return Math.max(0, Number(value) || 0);
 }
 
-/** The Bot pace menu: the presets, the kernel's delay in its place when it is none of them, paused. */
+/**
+ * The Bot pace menu: the presets, the kernel's delay in its place when it is none of them, paused.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
 function paceMenu(doc, st, ui) {
   const ms = botDelayMs(st.bot_delay_ms);
   const chosen = ui.paused ? "paused" : String(ms);
@@ -323,6 +420,11 @@ function paceMenu(doc, st, ui) {
  * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
  * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
  * focus, log). Pure: no side effects, no model access.
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {Document} doc
+ * @param {number} [now]
+ * @returns {HTMLElement}
  */
 export function renderBoard(st, ui, doc, now = 0) {
   const { view, legal, info } = st;

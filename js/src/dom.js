@@ -1,7 +1,14 @@
 // DOM helpers: build a tree (h), update the page in place from a fresh tree (morph), and
 // listen to a node's events with one function to undo it (listen).
 
-/** Build an element: h(doc, "div", {class: "x", "aria-label": "y"}, child, "text", ...). */
+/**
+ * Build an element: h(doc, "div", {class: "x", "aria-label": "y"}, child, "text", ...).
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {Record<string, unknown> | null} [attrs]
+ * @param {...unknown} children nodes, text, null/false (skipped), or arrays of them
+ * @returns {HTMLElement}
+ */
 export function h(doc, tag, attrs, ...children) {
   const node = doc.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -10,7 +17,7 @@ export function h(doc, tag, attrs, ...children) {
   }
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === "object" ? child : doc.createTextNode(String(child)));
+    node.append(typeof child === "object" ? /** @type {Node} */ (child) : doc.createTextNode(String(child)));
   }
   return node;
 }
@@ -18,6 +25,10 @@ export function h(doc, tag, attrs, ...children) {
 /**
  * Make `cur` look like `next` in place: same nodes kept where the tag matches, so focus,
  * hover and scroll survive an update and nothing flickers. Returns the node now in the tree.
+ * @template {ChildNode} T
+ * @param {T} cur
+ * @param {T} next
+ * @returns {T}
  */
 export function morph(cur, next) {
   if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
@@ -28,22 +39,25 @@ export function morph(cur, next) {
     if (cur.nodeValue !== next.nodeValue) cur.nodeValue = next.nodeValue;
     return cur;
   }
-  for (const { name } of Array.from(cur.attributes)) {
-    if (!next.hasAttribute(name)) cur.removeAttribute(name);
+  const from = /** @type {Element} */ (/** @type {Node} */ (cur));
+  const to = /** @type {Element} */ (/** @type {Node} */ (next));
+  for (const { name } of Array.from(from.attributes)) {
+    if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
-  for (const { name, value } of Array.from(next.attributes)) {
-    if (cur.getAttribute(name) !== value) cur.setAttribute(name, value);
+  for (const { name, value } of Array.from(to.attributes)) {
+    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
   }
-  const a = Array.from(cur.childNodes);
-  const b = Array.from(next.childNodes);
+  const a = Array.from(from.childNodes);
+  const b = Array.from(to.childNodes);
   for (let i = 0; i < b.length; i++) {
     if (i < a.length) morph(a[i], b[i]);
-    else cur.appendChild(b[i]);
+    else from.appendChild(b[i]);
   }
   for (let i = b.length; i < a.length; i++) a[i].remove();
-  if (cur.nodeName === "SELECT") {
-    const chosen = Array.from(next.options || []).find((o) => o.hasAttribute("selected"));
-    if (chosen && cur.value !== chosen.value) cur.value = chosen.value;
+  if (from.nodeName === "SELECT") {
+    const select = /** @type {HTMLSelectElement} */ (from);
+    const chosen = Array.from(/** @type {HTMLSelectElement} */ (to).options || []).find((o) => o.hasAttribute("selected"));
+    if (chosen && select.value !== chosen.value) select.value = chosen.value;
   }
   return cur;
 }
@@ -51,6 +65,9 @@ export function morph(cur, next) {
 /**
  * Listen to DOM events on `node` ({click: onClick, change: onChange, ...}); returns the function
  * that removes them all again, for a mode's cleanup.
+ * @param {Node} node
+ * @param {Record<string, (event: any) => void>} handlers
+ * @returns {() => void}
  */
 export function listen(node, handlers) {
   const pairs = Object.entries(handlers);

@@ -11,7 +11,10 @@ import { plural } from "./words.js";
 /** @typedef {import("./types").LessonPanelState} LessonPanelState */
 /** @typedef {import("./types").LessonState} LessonState */
 
-/** How each kind of lesson feedback looks and reads: a word first, never colour alone. */
+/**
+ * How each kind of lesson feedback looks and reads: a word first, never colour alone.
+ * @type {Record<string, {tone: string, label: string}>}
+ */
 export const FEEDBACK_LOOKS = {
   illegal: { tone: "bad", label: "Not allowed" },
   unseen: { tone: "bad", label: "That would be a guess" },
@@ -23,9 +26,14 @@ export const FEEDBACK_LOOKS = {
   skipped: { tone: "info", label: "Shown" },
 };
 
+/** @type {Record<string, string>} */
 const LESSON_STATUS = { new: "not started", started: "in progress", done: "done" };
 
-/** What the Next button does and says for a lesson state. */
+/**
+ * What the Next button does and says for a lesson state.
+ * @param {LessonState} lesson
+ * @returns {{label: string, message: object | null}}
+ */
 export function nextAction(lesson) {
   if (lesson.done) {
     return lesson.next_lesson ? { label: "Next lesson →", message: { type: "goto", lesson: lesson.next_lesson } }
@@ -35,12 +43,21 @@ export function nextAction(lesson) {
   return { label: "Skip step (show me)", message: { type: "next" } };
 }
 
-/** Steps finished in this lesson (what the progress bar shows). */
+/**
+ * Steps finished in this lesson (what the progress bar shows).
+ * @param {LessonState} lesson
+ * @returns {number}
+ */
 export function stepsDone(lesson) {
   if (lesson.done) return lesson.total;
   return lesson.step + (lesson.status === "solved" ? 1 : 0);
 }
 
+/**
+ * @param {Document} doc
+ * @param {LessonPanelState} st
+ * @returns {HTMLElement | null}
+ */
 function courseNav(doc, st) {
   const lessons = st.lessons || [];
   if (lessons.length < 2) return null;
@@ -54,7 +71,12 @@ function courseNav(doc, st) {
     h(doc, "span", { class: "ll-coursedone" }, `${done} of ${plural(lessons.length, "lesson")} done`));
 }
 
-/** The lesson panel as a fresh DOM tree, from {lesson, lessons, ack} (pure). */
+/**
+ * The lesson panel as a fresh DOM tree, from {lesson, lessons, ack} (pure).
+ * @param {LessonPanelState} st
+ * @param {Document} doc
+ * @returns {HTMLElement}
+ */
 export function renderLesson(st, doc) {
   const lesson = st.lesson || {};
   if (!lesson.lesson) return h(doc, "div", { class: "leyline ll-lesson" }, "Loading the lesson…");
@@ -63,6 +85,9 @@ export function renderLesson(st, doc) {
   const finished = stepsDone(lesson);
   const next = nextAction(lesson);
   const wrong = lesson.status === "wrong";
+  /**
+   * @param {string} act @param {string} label @param {{primary?: boolean, disabled?: boolean, title?: string}} [extra]
+   */
   const btn = (act, label, extra = {}) => h(doc, "button", {
     type: "button", class: `ll-btn${extra.primary ? " ll-primary" : ""}`, "data-act": act,
     "aria-disabled": extra.disabled ? "true" : null, title: extra.title || null,
@@ -93,7 +118,7 @@ export function renderLesson(st, doc) {
   h(doc, "div", {
     class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`, role: "status",
     "aria-live": "polite", "aria-atomic": "true", "data-kind": fb ? fb.kind : null,
-  }, fb ? [h(doc, "strong", {}, `${look.label}: `), fb.text] : null),
+  }, fb ? [h(doc, "strong", {}, `${/** @type {{label: string}} */ (look).label}: `), fb.text] : null),
   (lesson.hints || []).length ? h(doc, "ul", { class: "ll-hints", "aria-label": "Hints" },
     lesson.hints.map((t) => h(doc, "li", {}, t))) : null,
   h(doc, "div", { class: "ll-controls", role: "group", "aria-label": "Lesson controls" },

@@ -7,12 +7,18 @@ import { listSlots, plural } from "./words.js";
 /** @typedef {import("./types").BoardState} BoardState */
 /** @typedef {import("./types").Model} Model */
 
+/** @type {Record<string, string>} */
 const SEEN_HOW = {
   setup: "at set-up", refill: "when refilled", tide: "brought by Tide", whisper: "by Whisper",
   gale: "by Gale", activate: "activated", given: "known from the start",
 };
 
-/** The teacher's memory panel (st.memory is memory_report for one player), or null. */
+/**
+ * The teacher's memory panel (st.memory is memory_report for one player), or null.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
 export function memoryPanel(doc, st) {
   const report = st.memory;
   if (!report || !Array.isArray(report.slots)) return null;
@@ -36,6 +42,7 @@ export function memoryPanel(doc, st) {
     look ? h(doc, "span", { class: "ll-memcard", "aria-hidden": "true" }, look.symbol, " ", look.name) : null,
     h(doc, "span", { class: "ll-memwhen", "aria-hidden": "true" }, e.seen ? `T${e.seen_turn} · ${SEEN_HOW[e.how] || e.how}` : "never seen"));
   });
+  /** @param {import("./types").MissedCollection} m */
   const planWords = (m) => Object.entries(m.plan).map(([el, k]) =>
     `${k} ${elementLook(el, els).name} (${listSlots(m.options[el] || [])})`).join(" and ");
   const missed = report.missed || [];
@@ -55,7 +62,11 @@ export function memoryPanel(doc, st) {
       : h(doc, "p", { class: "ll-note" }, "None so far: every collection they knew of was made."));
 }
 
-/** The memory panel's player menu: the kernel checks the seat and recomputes `memory`. */
+/**
+ * The memory panel's player menu: the kernel checks the seat and recomputes `memory`.
+ * @param {Model} model
+ * @param {string} value
+ */
 export function chooseMemoryOf(model, value) {
   model.set("show_memory_of", Number(value));
   model.save_changes();

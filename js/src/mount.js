@@ -27,7 +27,7 @@ import { listen, morph } from "./dom.js";
  * @property {(now: number) => void} draw build the mode's tree from the model and `show` it
  * @property {() => void} onChange the model changed (also called once at mount when `start` is set)
  * @property {Record<string, (event: any) => void>} [listeners] DOM events on the root
- * @property {() => Record<number, Reveal>} [reveals] brief reveals: the root repaints when the soonest ends
+ * @property {() => Record<string, Reveal>} [reveals] brief reveals: the root repaints when the soonest ends
  * @property {boolean} [start] call onChange once before the first paint
  * @property {() => void} [teardown] the mode's own cleanup, before the root leaves the page
  */
@@ -43,6 +43,7 @@ import { listen, morph } from "./dom.js";
  */
 export function mount(model, el, className, setup) {
   const doc = el.ownerDocument;
+  /** @type {HTMLElement} */
   let root = doc.createElement("div");
   root.className = className;
   el.appendChild(root);
@@ -84,7 +85,7 @@ export function mount(model, el, className, setup) {
   function pruneReveals() {
     const reveals = spec.reveals ? spec.reveals() : {};
     const now = Date.now();
-    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[Number(slot)];
+    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
   }
 
   function paint() {

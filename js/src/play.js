@@ -15,7 +15,10 @@ import { describeEvent, playerName, powerOf } from "./words.js";
 
 const LOG_LINES = 6;
 
-/** Fresh page-side state: nothing here is a rule, only what the player is in the middle of. */
+/**
+ * Fresh page-side state: nothing here is a rule, only what the player is in the middle of.
+ * @returns {PlayUi}
+ */
 export function newUi() {
   return {
     pending: null, power: null, targets: [], infoPower: null, source: null,
@@ -23,7 +26,15 @@ export function newUi() {
   };
 }
 
-/** Take in a batch of events: brief reveals and log lines. */
+/**
+ * Take in a batch of events: brief reveals and log lines.
+ * @param {PlayUi} ui
+ * @param {GameEvent[] | undefined} items
+ * @param {Info} info
+ * @param {number} now
+ * @param {number} revealMs how long a revealed card shows its face
+ * @param {number | null | undefined} viewer
+ */
 export function absorbEvents(ui, items, info, now, revealMs, viewer) {
   const lines = [];
   for (const ev of items || []) {
@@ -49,6 +60,11 @@ export function absorbEvents(ui, items, info, now, revealMs, viewer) {
   ui.log = ui.log.concat(lines).slice(-LOG_LINES);
 }
 
+/**
+ * Forget page choices the new state no longer allows, and reveals of cards that moved on.
+ * @param {PlayUi} ui
+ * @param {BoardState} st
+ */
 function dropStale(ui, st) {
   const { view, legal } = st;
   if (ui.power && !(legal.powers && legal.powers[ui.power])) {
@@ -61,7 +77,7 @@ function dropStale(ui, st) {
     if (why !== "") ui.source = null;
   }
   for (const [slot, r] of Object.entries(ui.reveals)) {
-    const cell = view.grid && view.grid[slot];
+    const cell = view.grid && view.grid[Number(slot)];
     if (!cell || cell.card !== "inert") delete ui.reveals[slot];
     else if (r.until <= Date.now()) delete ui.reveals[slot];
   }
@@ -129,6 +145,10 @@ export function playMode({ model, el }) {
       pace();
     }
 
+    /**
+     * @param {Partial<Action>} action
+     * @param {PlayUi["pending"]} pending
+     */
     function send(action, pending) {
       const legal = model.get("legal") || {};
       ui.hint = "";
@@ -136,11 +156,19 @@ export function playMode({ model, el }) {
       model.send({ type: "action", action, step: legal.step });
     }
 
+    /**
+     * @param {string} text
+     */
     function hint(text) {
       ui.hint = text;
       schedule();
     }
 
+    /**
+     * @param {number} slot
+     * @param {Element} button
+     * @returns {void}
+     */
     function onCard(slot, button) {
       const st = state();
       const { view, legal } = st;
@@ -187,6 +215,10 @@ export function playMode({ model, el }) {
       schedule();
     }
 
+    /**
+     * @param {string} key
+     * @returns {void}
+     */
     function onPower(key) {
       const legal = model.get("legal") || {};
       ui.hint = "";
@@ -201,10 +233,14 @@ export function playMode({ model, el }) {
       return schedule();
     }
 
+    /**
+     * @param {Element} button
+     * @returns {void}
+     */
     function onSource(button) {
       const legal = model.get("legal") || {};
-      const element = button.getAttribute("data-element");
-      const source = button.getAttribute("data-source");
+      const element = /** @type {string} */ (button.getAttribute("data-element"));
+      const source = /** @type {string} */ (button.getAttribute("data-source"));
       const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
       if (why) return hint(why);
       const same = ui.source && ui.source.element === element && ui.source.source === source;
@@ -213,8 +249,12 @@ export function playMode({ model, el }) {
       return schedule();
     }
 
+    /**
+     * @param {MouseEvent} event
+     * @returns {void}
+     */
     function onClick(event) {
-      const button = event.target.closest("[data-act]");
+      const button = /** @type {Element} */ (event.target).closest("[data-act]");
       if (!button || !m.root().contains(button)) return;
       const act = button.getAttribute("data-act");
       if (act === "card") {
@@ -227,7 +267,7 @@ export function playMode({ model, el }) {
         ui.infoPower = null;
         send({ type: "end_phase" }, { act: "end" });
       } else if (act === "power") {
-        onPower(button.getAttribute("data-key"));
+        onPower(/** @type {string} */ (button.getAttribute("data-key")));
       } else if (act === "use-power") {
         if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
         usePower();
@@ -248,8 +288,12 @@ export function playMode({ model, el }) {
       }
     }
 
+    /**
+     * @param {Event} event
+     * @returns {void}
+     */
     function onInput(event) {
-      const target = event.target;
+      const target = /** @type {HTMLSelectElement | null} */ (event.target);
       if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
       if (!target || target.getAttribute("data-act") !== "pace") return;
       if (target.value === "paused") {
@@ -264,6 +308,9 @@ export function playMode({ model, el }) {
       schedule();
     }
 
+    /**
+     * @param {KeyboardEvent} event
+     */
     function onKey(event) {
       if (event.key === "Escape") {
         if (ui.power || ui.infoPower || ui.source || ui.hint) {
@@ -277,13 +324,16 @@ export function playMode({ model, el }) {
         }
         return;
       }
-      const card = event.target.closest && event.target.closest("[data-act=card]");
+      const from = /** @type {Element} */ (event.target);
+      const card = from.closest && from.closest("[data-act=card]");
       if (!card) return;
       const view = model.get("view") || {};
       const cols = view.grid_cols || 1;
       const size = (view.grid || []).length;
       const slot = Number(card.getAttribute("data-slot"));
+      /** @type {Record<string, number>} */
       const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+      /** @type {number | null} */
       let next = null;
       if (event.key in moves) next = slot + moves[event.key];
       else if (event.key === "Home") next = 0;
@@ -293,7 +343,7 @@ export function playMode({ model, el }) {
       if (next < 0 || next >= size) return;
       ui.focus = next;
       m.paint();
-      const target = m.root().querySelector(`[data-act=card][data-slot="${next}"]`);
+      const target = /** @type {HTMLElement | null} */ (m.root().querySelector(`[data-act=card][data-slot="${next}"]`));
       if (target) target.focus();
     }
 

@@ -93,33 +93,39 @@ export interface Info {
   turn_limit?: number | null;
 }
 
-/** An action dict as the kernel takes it (leyline_widget/actions.py). */
+/**
+ * An action dict as the kernel takes it (leyline_widget/actions.py). Which fields it has
+ * depends on `type`; the others are absent (the code checks before it relies on one).
+ */
 export interface Action {
   type: string;
-  slot?: number;
-  element?: string;
-  source?: string;
-  tier?: string;
-  targets?: number[];
+  slot: number;
+  element: string;
+  source: string;
+  tier: string;
+  targets: number[];
 }
 
-/** One game event (engine events as dicts); which fields are present depends on `type`. */
+/**
+ * One game event (engine events as dicts). Which fields it has depends on `type`; the others
+ * are absent, as in the kernel's JSON (the code checks before it relies on one).
+ */
 export interface GameEvent {
   type: string;
-  slot?: number;
-  slots?: number[];
-  element?: string | null;
-  cause?: string;
-  visible_to?: number[] | string;
-  player?: number;
-  count?: number;
-  to?: string;
-  source?: string;
-  name?: string;
-  targets?: number[];
-  to_deck?: string;
-  turn?: number;
-  reason?: string;
+  slot: number;
+  slots: number[];
+  element: string | null;
+  cause: string;
+  visible_to: number[] | string;
+  player: number;
+  count: number;
+  to: string;
+  source: string;
+  name: string;
+  targets: number[];
+  to_deck: string;
+  turn: number;
+  reason: string;
 }
 
 /** The `events` trait: the events since the last batch, numbered by `seq`. */
@@ -136,7 +142,7 @@ export interface MemorySlot {
   card: string | null;
   seen: boolean;
   seen_turn?: number;
-  how?: string;
+  how: string;
 }
 
 export interface MissedCollection {
@@ -150,12 +156,13 @@ export interface MissedCollection {
 
 /** The `memory` trait (memory_report for one player), or {} when none is shown. */
 export interface MemoryReport {
-  player?: number;
-  name?: string;
+  player: number;
+  name: string;
+  /** Missing in the empty report {} (no memory shown). */
   slots?: MemorySlot[];
-  summary?: { seen: number; cards: number };
-  missed?: MissedCollection[];
-  never_seen?: number[];
+  summary: { seen: number; cards: number };
+  missed: MissedCollection[];
+  never_seen: number[];
 }
 
 /** A brief glimpse of an inert card's face, until a time in ms. */
@@ -186,7 +193,7 @@ export interface PlayUi {
   infoPower: string | null;
   source: { element: string; source: string } | null;
   focus: number;
-  reveals: Record<number, Reveal>;
+  reveals: Record<string, Reveal>;
   log: string[];
   hint: string;
   paused: boolean;
@@ -294,7 +301,7 @@ export interface NoteForm {
 
 /** The replay page's own state: nothing here is a rule or a position. */
 export interface ReplayUi {
-  reveals: Record<number, Reveal>;
+  reveals: Record<string, Reveal>;
   playing: boolean;
   speed: number;
   showHidden: boolean;

@@ -11,6 +11,7 @@ import { elementLabel } from "./looks.js";
 /** @typedef {import("./types").Power} Power */
 /** @typedef {import("./types").View} View */
 
+/** @type {Record<string, string>} */
 export const PHASE_TITLES = {
   abilities: "Phase 1 · Abilities",
   activation: "Phase 2 · Activation",
@@ -19,37 +20,67 @@ export const PHASE_TITLES = {
   game_over: "Game over",
 };
 
+/** @type {Record<string, string>} */
 export const SOURCE_WORDS = { supply: "Supply", marker: "Spent marker", pool: "Token Pool" };
 
+/** @type {Record<string, string>} */
 export const END_REASONS = {
   deck: "a card had to be refilled and the Leyline deck was empty",
   stalemate: "no player could ever collect again (stalemate)",
   turn_limit: "the turn limit was reached",
 };
 
+/**
+ * @param {number} n
+ * @param {string} word
+ * @returns {string}
+ */
 export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/**
+ * @param {Info | null | undefined} info
+ * @param {number} p
+ * @returns {string}
+ */
 export function playerName(info, p) {
   const seat = info && info.players && info.players[p];
   return seat ? seat.name : `Player ${p + 1}`;
 }
 
+/**
+ * @param {string} name
+ * @returns {string}
+ */
 export function possessive(name) {
   return name === "You" ? "your" : `${name}'s`;
 }
 
+/**
+ * @param {number[]} slots
+ * @returns {string}
+ */
 export function listSlots(slots) {
   if (slots.length === 1) return `slot ${slots[0]}`;
   return `slots ${slots.slice(0, -1).join(", ")} and ${slots[slots.length - 1]}`;
 }
 
+/**
+ * @param {Info | null | undefined} info
+ * @param {string | null | undefined} key
+ * @returns {Power | null}
+ */
 export function powerOf(info, key) {
   return ((info && info.powers) || []).find((p) => p.key === key) || null;
 }
 
-/** An action dict in words: "Activate slot 3". */
+/**
+ * An action dict in words: "Activate slot 3".
+ * @param {Action} action
+ * @param {Info} [info]
+ * @returns {string}
+ */
 export function describeAction(action, info = {}) {
   const els = info.elements || [];
   switch (action && action.type) {
@@ -75,10 +106,16 @@ export function describeAction(action, info = {}) {
   }
 }
 
-/** One event in words, or null for events that need no line (phase changes, set-up). */
+/**
+ * One event in words, or null for events that need no line (phase changes, set-up).
+ * @param {GameEvent} ev
+ * @param {Info} [info]
+ * @param {number | null} [viewer]
+ * @returns {string | null}
+ */
 export function describeEvent(ev, info = {}, viewer = null) {
   const els = info.elements || [];
-  const who = (p) => playerName(info, p);
+  const who = (/** @type {number} */ p) => playerName(info, p);
   switch (ev.type) {
     case "reveal":
       if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
@@ -124,13 +161,22 @@ export function describeEvent(ev, info = {}, viewer = null) {
   }
 }
 
-/** The seat whose Study and powers the page shows: the viewer, or the active player. */
+/**
+ * The seat whose Study and powers the page shows: the viewer, or the active player.
+ * @param {View} view
+ * @returns {number}
+ */
 export function mySeat(view) {
   return view.viewer === null || view.viewer === undefined ? view.active_player : view.viewer;
 }
 
-/** The one-line prompt of what to do now. */
-export function promptFor(st, ui = {}) {
+/**
+ * The one-line prompt of what to do now.
+ * @param {BoardState} st
+ * @param {PlayUi} [ui]
+ * @returns {string}
+ */
+export function promptFor(st, ui = /** @type {PlayUi} */ ({})) {
   const { view, legal, info } = st;
   if (!view || !view.phase) return "Loading…";
   const els = info.elements || view.elements || [];
@@ -171,6 +217,10 @@ export function promptFor(st, ui = {}) {
   }
 }
 
+/**
+ * @param {View} view
+ * @returns {string}
+ */
 export function endLabel(view) {
   switch (view.phase) {
     case "abilities":
@@ -186,10 +236,20 @@ export function endLabel(view) {
   }
 }
 
+/**
+ * @param {LineEntry} entry
+ * @param {(ev: GameEvent) => unknown} test
+ * @returns {GameEvent | null}
+ */
 function firstEvent(entry, test) {
   return (entry.events || []).find(test) || null;
 }
 
+/**
+ * @param {LineEntry} entry
+ * @param {string[]} els
+ * @returns {string}
+ */
 function endPhaseWords(entry, els) {
   const events = entry.events || [];
   if (entry.phase === "abilities") return "ends Phase 1";
@@ -206,6 +266,9 @@ function endPhaseWords(entry, els) {
 /**
  * One step of a replay in words, from its entry in the `line` trait ({turn, player, phase,
  * action, events}): "Turn 3, Ada activates slot 5: ● Water".
+ * @param {LineEntry | null | undefined} entry
+ * @param {Info} [info]
+ * @returns {string}
  */
 export function describeStep(entry, info = {}) {
   if (!entry) return "";
@@ -215,6 +278,9 @@ export function describeStep(entry, info = {}) {
     return firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === "setup")
       ? "Set-up: the grid is dealt, each card shown face-up once" : "The start position";
   }
+  /**
+   * @param {string} cause
+   */
   const revealed = (cause) => firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element);
   let what;
   switch (a.type) {
