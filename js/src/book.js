@@ -9,6 +9,7 @@
 /** @typedef {import("./types").Patch} Patch */
 
 /**
+ * A copy of `base` with the changes [[path, value], ...] applied (Python's `diff`).
  * @template T
  * @param {T} base
  * @param {Patch | undefined} changes

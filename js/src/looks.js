@@ -1,5 +1,4 @@
-// How elements look: Okabe-Ito colours (colour-blind safe) plus a distinct shape per element,
-// so colour is never the only cue. `ink` is the text colour with enough contrast on the colour.
+// How elements look on the page: a symbol, a colour and a text colour per element.
 
 /** @typedef {{symbol: string, colour: string, ink: string}} Look */
 /** @typedef {Look & {name: string}} NamedLook */

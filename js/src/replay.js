@@ -17,9 +17,13 @@ import { describeEvent, describeStep, listSlots, playerName, plural } from "./wo
 /** @typedef {import("./types").ReplayState} ReplayState */
 /** @typedef {import("./types").ReplayUi} ReplayUi */
 
+/** @type {[string, string][]} */
 const REPLAY_SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
 
-
+/**
+ * Fresh page-side state of a replay: nothing here is a rule or a position.
+ * @returns {ReplayUi}
+ */
 export function newReplayUi() {
   return {
     reveals: {}, playing: false, speed: 1000, showHidden: false, dismissed: null, hint: "", confirm: null,
@@ -27,26 +31,59 @@ export function newReplayUi() {
   };
 }
 
+/**
+ * @param {{line?: LineEntry[]}} st
+ * @returns {number}
+ */
 function lastStep(st) {
   return Math.max(0, (st.line || []).length - 1);
 }
 
+/**
+ * The step whose position is shown: the kernel's, until the one asked for arrives.
+ * @param {{legal?: {step?: number}, step?: number}} st
+ * @returns {number}
+ */
 function shownStep(st) {
-  return st.legal && Number.isInteger(st.legal.step) ? st.legal.step : st.step || 0;
+  return st.legal && Number.isInteger(st.legal.step) ? /** @type {number} */ (st.legal.step) : st.step || 0;
 }
 
+/**
+ * @param {Note} note
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @returns {boolean}
+ */
 function isHiddenNote(note, st, ui) {
   const hidden = st.hide_tags || [];
   return !ui.showHidden && (note.tags || []).some((t) => hidden.includes(t));
 }
 
+/**
+ * @param {Info} info
+ * @param {number | null} v
+ * @returns {string}
+ */
 function viewerName(info, v) {
   return v === null ? "All-seeing (teacher)" : playerName(info, v);
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @returns {HTMLElement}
+ */
 function transportBar(doc, st, ui) {
   const shown = shownStep(st);
   const last = lastStep(st);
+  /**
+   * @param {string} act
+   * @param {string} label
+   * @param {string} text
+   * @param {boolean} disabled
+   * @param {{primary?: boolean, attrs?: Record<string, string>}} [extra]
+   */
   const btn = (act, label, text, disabled, extra = {}) => h(doc, "button", {
     type: "button", class: `ll-btn ll-tbtn${extra.primary ? " ll-primary" : ""}`, "data-act": act,
     "aria-label": label, title: label, "aria-disabled": disabled ? "true" : null, ...extra.attrs,
@@ -68,9 +105,17 @@ function transportBar(doc, st, ui) {
         REPLAY_SPEEDS.map(([v, t]) => h(doc, "option", { value: v, selected: String(ui.speed) === v }, t)))));
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @returns {HTMLElement}
+ */
 function pickers(doc, st) {
   const { info } = st;
   const lines = st.lines || [];
+  /**
+   * @param {import("./types").Line | undefined} line
+   */
   const depth = (line) => {
     let d = 0;
     for (let l = line; l && l.parent !== null; l = lines.find((x) => x.id === l.parent)) d += 1;
@@ -93,6 +138,12 @@ function pickers(doc, st) {
         choices.map((p) => h(doc, "option", { value: p, selected: p === st.show_memory_of }, playerName(info, p))))) : null);
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {LineEntry | null} entry
+ * @returns {HTMLElement}
+ */
 function happenedPanel(doc, st, entry) {
   const shown = shownStep(st);
   const lines = [];
@@ -110,6 +161,13 @@ function happenedPanel(doc, st, entry) {
       : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."));
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @param {Note} note
+ * @returns {HTMLElement}
+ */
 function noteItem(doc, st, ui, note) {
   const id = `${note.variation}:${note.step}:${note.index}`;
   const where = { "data-variation": note.variation, "data-step": note.step, "data-index": note.index };
@@ -117,7 +175,7 @@ function noteItem(doc, st, ui, note) {
     h(doc, "p", { class: "ll-notetext" }, note.text),
     h(doc, "div", { class: "ll-notemeta" },
       (note.tags || []).map((t) => h(doc, "span", { class: "ll-tag" }, t)),
-      (note.highlights || []).length ? h(doc, "span", { class: "ll-note" }, ` points at ${listSlots(note.highlights)}`) : null,
+      (note.highlights || []).length ? h(doc, "span", { class: "ll-note" }, ` points at ${listSlots(note.highlights || [])}`) : null,
       st.editable ? [
         h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "note-edit", ...where }, "Edit"),
         h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "note-remove", ...where },
@@ -125,6 +183,12 @@ function noteItem(doc, st, ui, note) {
       ] : null));
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @returns {HTMLElement}
+ */
 function notesPanel(doc, st, ui) {
   const shown = shownStep(st);
   const notes = (st.annotations || []).filter((n) => n.step === shown);
@@ -156,6 +220,12 @@ function notesPanel(doc, st, ui) {
     form);
 }
 
+/**
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {string[]} words
+ * @returns {HTMLElement}
+ */
 function movesPanel(doc, st, words) {
   const shown = shownStep(st);
   const line = (st.lines || []).find((l) => l.id === st.variation);
@@ -174,6 +244,12 @@ function movesPanel(doc, st, words) {
  * The replay page as a fresh DOM tree: the play board at the shown step (renderBoard), with the
  * replay's controls and panels around it. `words` are the line's steps in words (describeStep).
  * Pure: no side effects, no model access.
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @param {Document} doc
+ * @param {number} [now]
+ * @param {string[] | null} [words] the line's steps in words, when the caller keeps them
+ * @returns {HTMLElement}
  */
 export function renderReplay(st, ui, doc, now = 0, words = null) {
   const { view } = st;
@@ -184,32 +260,33 @@ export function renderReplay(st, ui, doc, now = 0, words = null) {
     { ...newUi(), reveals: ui.reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
   board.classList.add("ll-replay");
   if (shown !== st.step) board.classList.add("ll-waiting");
-  board.setAttribute("data-variation", st.variation);
-  board.setAttribute("data-viewer", st.viewer === null ? "all" : st.viewer);
-  board.setAttribute("data-last", lastStep(st));
+  board.setAttribute("data-variation", String(st.variation));
+  board.setAttribute("data-viewer", st.viewer === null ? "all" : String(st.viewer));
+  board.setAttribute("data-last", String(lastStep(st)));
   board.setAttribute("tabindex", "-1"); // keeps the keys when a focused control goes away
   const log = board.querySelector(".ll-log");
   if (log) log.remove();
-  const prompt = board.querySelector(".ll-prompt");
-  prompt.textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info)}`;
+  /** A part every board has. @param {string} selector */
+  const part = (selector) => /** @type {HTMLElement} */ (board.querySelector(selector));
+  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info)}`;
   // The memory panel's own player menu would duplicate the one above the board.
   const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
-  if (memoryMenu) memoryMenu.closest("label").remove();
-  const card = (s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
+  if (memoryMenu) /** @type {Element} */ (memoryMenu.closest("label")).remove();
+  const card = (/** @type {number} */ s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
   const a = entry && entry.action;
   for (const s of a ? [a.slot, ...(a.targets || [])].filter((x) => Number.isInteger(x)) : []) {
-    if (card(s)) card(s).classList.add("ll-last");
+    card(s)?.classList.add("ll-last");
   }
   const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
-  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) if (card(s)) card(s).classList.add("ll-hl");
+  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) card(s)?.classList.add("ll-hl");
   if (ui.form.open) {
     for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
-    for (const s of ui.form.highlights) if (card(s)) card(s).classList.add("ll-pick");
+    for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
-  board.querySelector(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st));
+  part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st));
   const all = words || (st.line || []).map((e) => describeStep(e, st.info));
-  board.querySelector(".ll-side").append(movesPanel(doc, st, all));
-  board.querySelector(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry), notesPanel(doc, st, ui)));
+  part(".ll-side").append(movesPanel(doc, st, all));
+  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry), notesPanel(doc, st, ui)));
   return board;
 }
 
@@ -228,6 +305,7 @@ export function replayMode({ model, el }) {
     /** @type {string[]} */
     let words = [];
 
+    /** @returns {ReplayState} */
     const state = () => ({
       mode: "replay", view: model.get("view") || {}, legal: model.get("legal") || {}, info: model.get("info") || {},
       error: model.get("error") || "", ack: model.get("ack"), step: model.get("step") || 0,
@@ -239,12 +317,18 @@ export function replayMode({ model, el }) {
       editable: !!model.get("editable"), reveal_ms: model.get("reveal_ms") || 0,
     });
 
+    /**
+     * @param {Record<string, unknown>} patch
+     */
     function request(patch) {
       for (const [k, v] of Object.entries(patch)) model.set(k, v);
       model.save_changes();
       schedule();
     }
 
+    /**
+     * @param {number} step
+     */
     function goto(step) {
       const st = state();
       const target = Math.max(0, Math.min(lastStep(st), step));
@@ -262,12 +346,12 @@ export function replayMode({ model, el }) {
       m.show(renderReplay(st, ui, doc, now, words));
       const root = m.root();
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
-      const slider = root.querySelector("[data-act=scrub]");
+      const slider = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-act=scrub]"));
       if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
       if (ui.form.seq !== appliedForm) {
         appliedForm = ui.form.seq;
-        const text = root.querySelector("[data-act=note-text]");
-        const tags = root.querySelector("[data-act=note-tags]");
+        const text = /** @type {HTMLTextAreaElement | null} */ (root.querySelector("[data-act=note-text]"));
+        const tags = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-act=note-tags]"));
         if (text) text.value = ui.form.text;
         if (tags) tags.value = ui.form.tags;
         if (text && ui.form.open) text.focus();
@@ -277,10 +361,13 @@ export function replayMode({ model, el }) {
       painted = { step: shown, line: st.line };
     }
 
+    /**
+     * @param {number} shown
+     */
     function scrollList(shown) {
       // Scroll the list itself, never the page (scrollIntoView would move the notebook).
       const box = /** @type {HTMLElement | null} */ (m.root().querySelector(".ll-movelist"));
-      const cur = box && box.querySelector(`[data-step="${shown}"]`);
+      const cur = box && /** @type {HTMLElement | null} */ (box.querySelector(`[data-step="${shown}"]`));
       if (!box || !cur) return;
       const top = cur.offsetTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
@@ -288,6 +375,9 @@ export function replayMode({ model, el }) {
       }
     }
 
+    /**
+     * @param {ReplayState} st
+     */
     function glimpse(st) {
       // One step forward shows what that step brought onto the grid, as a live game does.
       const shown = shownStep(st);
@@ -335,8 +425,11 @@ export function replayMode({ model, el }) {
       pace();
     }
 
+    /**
+     * @param {NoteWhere | null} editing
+     */
     function openForm(editing) {
-      const note = editing && (model.get("annotations") || []).find((n) =>
+      const note = editing && (model.get("annotations") || []).find((/** @type {Note} */ n) =>
         n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
       ui.form = {
         open: true, editing: note ? editing : null, text: note ? note.text : "", tags: note ? (note.tags || []).join(", ") : "",
@@ -363,6 +456,10 @@ export function replayMode({ model, el }) {
       schedule();
     }
 
+    /**
+     * @param {Element} button
+     * @returns {NoteWhere}
+     */
     function where(button) {
       return {
         variation: Number(button.getAttribute("data-variation")), step: Number(button.getAttribute("data-step")),
@@ -370,8 +467,11 @@ export function replayMode({ model, el }) {
       };
     }
 
+    /**
+     * @param {MouseEvent} event
+     */
     function onClick(event) {
-      const button = event.target.closest("[data-act]");
+      const button = /** @type {Element} */ (event.target).closest("[data-act]");
       if (!button || !m.root().contains(button)) return;
       const act = button.getAttribute("data-act");
       const st = state();
@@ -419,8 +519,11 @@ export function replayMode({ model, el }) {
       schedule();
     }
 
+    /**
+     * @param {Event} event
+     */
     function onInput(event) {
-      const target = event.target;
+      const target = /** @type {HTMLInputElement} */ (event.target);
       const act = target && target.getAttribute && target.getAttribute("data-act");
       if (act === "scrub") {
         ui.playing = false;
@@ -432,8 +535,11 @@ export function replayMode({ model, el }) {
       }
     }
 
+    /**
+     * @param {Event} event
+     */
     function onSelect(event) {
-      const target = event.target;
+      const target = /** @type {HTMLInputElement} */ (event.target);
       const act = target && target.getAttribute && target.getAttribute("data-act");
       if (act === "speed") {
         ui.speed = Number(target.value);
@@ -449,18 +555,23 @@ export function replayMode({ model, el }) {
       }
     }
 
+    /**
+     * @param {KeyboardEvent} event
+     */
     function onKey(event) {
       if (event.key === "Escape" && ui.form.open) {
         closeForm();
         event.preventDefault();
         return;
       }
-      const t = event.target;
+      const t = /** @type {Element | null} */ (event.target);
       const tag = t && t.tagName;
       // Text fields and menus keep their keys; the slider moves itself (its input event steps).
       if (tag === "TEXTAREA" || tag === "SELECT" || tag === "INPUT") return;
       const st = state();
+      /** @type {Record<string, number>} */
       const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+      /** @type {number | null} */
       let next = null;
       if (event.key in moves) next = st.step + moves[event.key];
       else if (event.key === "Home") next = 0;
