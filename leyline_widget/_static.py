@@ -1,7 +1,8 @@
-"""Where the front-end files live: in the wheel (``static/``) or in the source tree (``js/``).
+"""Where the front-end files live: ``widgets/static/`` inside the package.
 
-Hatch force-includes ``js/widget.js`` and ``js/widget.css`` into the wheel as
-``leyline_widget/static/``; an editable install reads them from ``../js`` instead.
+``js/build.mjs`` (``npm run build``) bundles ``js/src`` into ``widgets/static/widget.js`` and
+copies ``widget.css`` beside it; both are committed, so a wheel or an editable install needs
+no Node.
 
 >>> asset("widget.js").name
 'widget.js'
@@ -12,21 +13,20 @@ from __future__ import annotations
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_PLACES = (_HERE / "static", _HERE.parent / "js")
+_STATIC = _HERE / "widgets" / "static"
 
 
 def asset(name: str) -> Path:
     """The path of the front-end file ``name`` (``widget.js`` or ``widget.css``)."""
-    for folder in _PLACES:
-        path = folder / name
-        if path.is_file():
-            return path
-    raise FileNotFoundError(
-        f"front-end file {name!r} not found in {' or '.join(str(p) for p in _PLACES)}; "
-        "reinstall leyline_widget")
+    path = _STATIC / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"front-end file {name!r} not found in {_STATIC}; reinstall leyline_widget "
+            "(in a source checkout: npm run build)")
+    return path
 
 
 def repo_root() -> Path | None:
-    """The source checkout holding this package (it has ``js/``), or None in a wheel."""
+    """The source checkout holding this package (it has ``js/src``), or None in a wheel."""
     root = _HERE.parent
-    return root if (root / "js" / "widget.js").is_file() else None
+    return root if (root / "js" / "src" / "index.js").is_file() else None
