@@ -17,7 +17,8 @@
  */
 export function applyPatch(base, changes) {
   /**
-   * @param {unknown} v @returns {any}
+   * @param {unknown} v
+   * @returns {any}
    */
   const copy = (v) => (v === undefined ? v : JSON.parse(JSON.stringify(v)));
   let out = copy(base);
@@ -56,7 +57,10 @@ export function decodeStream(data) {
 export function bookModel(book) {
   const lines = book.lines || [];
   const byId = new Map(lines.map((l) => [l.id, l]));
-  /** A line the book holds (every id asked for is one: derive keeps the last valid). @param {number} id */
+  /**
+   * A line the book holds (every id asked for is one: derive keeps the last valid choice).
+   * @param {number} id
+   */
   const lineOf = (id) => /** @type {Line} */ (byId.get(id));
   /** @type {Map<string, Set<() => void>>} */
   const handlers = new Map();
@@ -67,14 +71,17 @@ export function bookModel(book) {
    */
   const key = (viewer) => (viewer === null || viewer === undefined ? "all" : String(viewer));
   /**
-   * @param {string} k @param {() => any} make @returns {any}
+   * @param {string} k
+   * @param {() => any} make
+   * @returns {any}
    */
   const memo = (k, make) => {
     if (!cache.has(k)) cache.set(k, make());
     return cache.get(k);
   };
   /**
-   * @param {number} id @returns {Line[]}
+   * @param {number} id
+   * @returns {Line[]}
    */
   const chainOf = (id) => {
     /** @type {Line[]} */
@@ -82,25 +89,36 @@ export function bookModel(book) {
     for (let line = byId.get(id); line; line = line.parent === null ? undefined : byId.get(line.parent)) out.unshift(line);
     return out;
   };
-  /** The line whose own frames hold `step` of line `id` (a variation's first steps are its parent's). @param {number} id @param {number} step @returns {Line} */
+  /**
+   * The line whose own frames hold `step` of line `id` (a variation's first steps are its parent's).
+   * @param {number} id
+   * @param {number} step
+   * @returns {Line}
+   */
   const owner = (id, step) => {
     let line = lineOf(id);
     while (line.parent !== null && step <= line.start) line = lineOf(line.parent);
     return line;
   };
   /**
-   * @param {string} vk @param {number} id @returns {import("./types").View[]}
+   * @param {string} vk
+   * @param {number} id
+   * @returns {import("./types").View[]}
    */
   const frames = (vk, id) => memo(`f/${vk}/${id}`, () => decodeStream(book.frames[vk][id]));
   /**
-   * @param {string} vk @param {number} id @returns {LineEntry[]}
+   * @param {string} vk
+   * @param {number} id
+   * @returns {LineEntry[]}
    */
   const ownEntries = (vk, id) => memo(`e/${vk}/${id}`, () => {
     const data = book.entries[vk][id];
     return data.of ? applyPatch(ownEntries(data.of, id), data.patches) : data.base;
   });
   /**
-   * @param {string} vk @param {number} id @returns {LineEntry[]}
+   * @param {string} vk
+   * @param {number} id
+   * @returns {LineEntry[]}
    */
   const lineEntries = (vk, id) => memo(`l/${vk}/${id}`, () => {
     const chain = chainOf(id);
@@ -115,7 +133,8 @@ export function bookModel(book) {
     return out;
   });
   /**
-   * @param {number} id @param {number} step
+   * @param {number} id
+   * @param {number} step
    */
   const memoryAt = (id, step) => {
     const memory = book.memory;

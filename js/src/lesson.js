@@ -86,7 +86,9 @@ export function renderLesson(st, doc) {
   const next = nextAction(lesson);
   const wrong = lesson.status === "wrong";
   /**
-   * @param {string} act @param {string} label @param {{primary?: boolean, disabled?: boolean, title?: string}} [extra]
+   * @param {string} act
+   * @param {string} label
+   * @param {{primary?: boolean, disabled?: boolean, title?: string}} [extra]
    */
   const btn = (act, label, extra = {}) => h(doc, "button", {
     type: "button", class: `ll-btn${extra.primary ? " ll-primary" : ""}`, "data-act": act,
