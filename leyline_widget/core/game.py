@@ -517,7 +517,7 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> list[Action]:
-        """Every action legal now, in a fixed order (see RULES.md, "What is legal in each phase")."""
+        """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
         phase = self._phase
         if phase is Phase.ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends.
