@@ -25,13 +25,13 @@ __all__ = [
     "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
     "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill",
     "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
-    "__version__", "memory_report", "replay_html", "replay_markdown", "simulate", "sweep",
+    "__version__", "ladder", "memory_report", "replay_html", "replay_markdown", "simulate", "sweep",
     "visible_events",
 ]
 
 _LAZY = {
     "Replay": "replays.replay", "ReplayFormatError": "replays.replay",
-    "simulate": "agents.simulate", "sweep": "agents.simulate",
+    "simulate": "agents.simulate", "sweep": "agents.simulate", "ladder": "agents.ladder",
     "Scenario": "teach.scenario", "Lesson": "teach.lessons", "Step": "teach.lessons",
     "LessonSession": "teach.lessons", "memory_report": "teach.memory",
     "replay_markdown": "teach.markdown",

@@ -142,6 +142,8 @@ def test_every_module_declares_all() -> None:
     "import leyline_widget.core",
     "import leyline_widget",
     "import leyline_widget.replays, leyline_widget.agents, leyline_widget.teach",
+    # The widgets' pure parts are testable without a kernel.
+    "import leyline_widget.widgets.presenters, leyline_widget.widgets.book",
     # Writing an offline replay page loads no Jupyter machinery either.
     "import leyline_widget as L, tempfile, os\n"
     "g = L.Game.new(players=2, seed=1)\n"

@@ -2,7 +2,7 @@
 // Not a test file itself: `node --test js/tests/` runs only names like *.test.mjs.
 import { JSDOM } from "jsdom";
 
-import widget from "../widget.js";
+import widget from "../src/index.js";
 
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,9 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import {
-  FEEDBACK_LOOKS, MODES, memoryPanel, nextAction, renderLesson, stepsDone,
-} from "../widget.js";
+import { MODES } from "../src/index.js";
+import { FEEDBACK_LOOKS, nextAction, renderLesson, stepsDone } from "../src/lesson.js";
+import { memoryPanel } from "../src/memory.js";
 import { FakeModel, dom, mount as mountModel, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];

@@ -4,9 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import {
-  MODES, applyPatch, bookModel, decodeStream, describeStep, newReplayUi, renderReplay,
-} from "../widget.js";
+import { applyPatch, bookModel, decodeStream } from "../src/book.js";
+import { MODES } from "../src/index.js";
+import { newReplayUi, renderReplay } from "../src/replay.js";
+import { describeStep } from "../src/words.js";
 import { FakeModel, dom, mount, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];

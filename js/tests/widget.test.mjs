@@ -3,10 +3,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import widget, {
-  MODES, absorbEvents, cellFace, describeAction, describeEvent, elementLook, morph, newUi,
-  promptFor, renderBoard,
-} from "../widget.js";
+import { cellFace, renderBoard } from "../src/board.js";
+import { morph } from "../src/dom.js";
+import widget, { MODES } from "../src/index.js";
+import { elementLook } from "../src/looks.js";
+import { absorbEvents, newUi } from "../src/play.js";
+import { describeAction, describeEvent, promptFor } from "../src/words.js";
 import { FakeModel, dom, mount as mountModel, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];

@@ -21,7 +21,7 @@ import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -115,31 +115,25 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-class _Record:
-    """One step of a game's history: its action (None for set-up), its events, and the step
-    before. Records never change, so clones and replay snapshots share them."""
+#: One step of a game's history: (its action, None for set-up; its events; the record before;
+#: its step number). Records never change, so clones and replay snapshots share them; a plain
+#: tuple keeps apply() cheap.
+_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
-    __slots__ = ("action", "events", "prev", "step")
 
-    def __init__(self, action: Action | None, events: list[Event], prev: _Record | None) -> None:
-        self.action = action
-        self.events = events
-        self.prev = prev
-        self.step: int = 0 if prev is None else prev.step + 1
+def _origin(events: list[Event]) -> _Record:
+    return (None, events, None, 0)
 
-    @staticmethod
-    def origin(events: list[Event]) -> _Record:
-        return _Record(None, events, None)
 
-    def chain(self, first: int) -> list[_Record]:
-        """The records from step ``first`` to this one, oldest first."""
-        out: list[_Record] = []
-        r: _Record | None = self
-        while r is not None and r.step >= first:
-            out.append(r)
-            r = r.prev
-        out.reverse()
-        return out
+def _chain(last: _Record, first: int) -> list[_Record]:
+    """The records from step ``first`` to ``last``, oldest first."""
+    out: list[_Record] = []
+    r: _Record | None = last
+    while r is not None and r[3] >= first:
+        out.append(r)
+        r = r[2]
+    out.reverse()
+    return out
 
 
 class Game:
@@ -217,7 +211,7 @@ class Game:
             rules, names, seed, tuple(cards), None, deck_ids, 0, [-1] * size, [],
             [0] * (size * e), [0] * (n * e), [0] * (n * e), [0] * (n * e),
             [rules.tokens_per_element] * e, [0] * e, Phase.ACTIVATION, 1, 0, 0, False, False, 0,
-            None, _Record.origin([]), eidx=eidx)
+            None, _origin([]), eidx=eidx)
         events: list[Event] = []
         for slot in range(size):
             game._draw_into(slot, "setup", events)
@@ -225,7 +219,7 @@ class Game:
             game._game_over("stalemate", events, turns=0)  # no turn was played
         else:
             game._begin_turn(events)
-        game._last = _Record.origin(events)
+        game._last = _origin(events)
         return game
 
     @classmethod
@@ -317,16 +311,16 @@ class Game:
     @property
     def actions(self) -> tuple[Action, ...]:
         """Every action applied since set-up, in order."""
-        return tuple(r.action for r in self._last.chain(1) if r.action is not None)
+        return tuple(r[0] for r in _chain(self._last, 1) if r[0] is not None)
 
     def actions_since(self, step: int) -> list[Action]:
         """The actions applied after the first ``step`` ones (cost: the steps asked for)."""
-        return [r.action for r in self._last.chain(step + 1) if r.action is not None]
+        return [r[0] for r in _chain(self._last, step + 1) if r[0] is not None]
 
     @property
     def step(self) -> int:
         """How many actions have been applied since set-up."""
-        return self._last.step
+        return self._last[3]
 
     def events_since(self, step: int) -> list[Event]:
         """The events of every step from ``step`` on (0 includes set-up), in order, all-seeing.
@@ -334,12 +328,12 @@ class Game:
         Filter them with :func:`visible_events` before they reach a player. The cost grows
         with the steps asked for, not with the game's length.
         """
-        return [ev for r in self._last.chain(step) for ev in r.events]
+        return [ev for r in _chain(self._last, step) for ev in r[1]]
 
     @property
     def event_log(self) -> tuple[tuple[Event, ...], ...]:
         """Events per step: entry 0 is set-up, entry i the events of action i."""
-        return tuple(tuple(r.events) for r in self._last.chain(0))
+        return tuple(tuple(r[1]) for r in _chain(self._last, 0))
 
     @property
     def deck(self) -> tuple[str, ...]:
@@ -558,7 +552,7 @@ class Game:
 
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> list[Action]:
-        """Every action legal now, in a fixed order (see RULES.md, "What is legal in each phase")."""
+        """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
         phase = self._phase
         if phase is Phase.ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends.
@@ -829,7 +823,8 @@ class Game:
         effect = self._check(act)[1]
         events: list[Event] = []
         effect(self, act, events)
-        self._last = _Record(act, events, self._last)
+        last = self._last
+        self._last = (act, events, last, last[3] + 1)
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:

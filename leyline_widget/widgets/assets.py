@@ -15,21 +15,19 @@ __all__ = ["STATIC", "asset", "repo_root"]
 
 _HERE = Path(__file__).resolve().parent
 STATIC = _HERE / "static"
-_PLACES = (STATIC, _HERE.parents[1] / "js")
 
 
 def asset(name: str) -> Path:
     """The path of the front-end file ``name`` (``widget.js`` or ``widget.css``)."""
-    for folder in _PLACES:
-        path = folder / name
-        if path.is_file():
-            return path
-    raise FileNotFoundError(
-        f"front-end file {name!r} not found in {' or '.join(str(p) for p in _PLACES)}; "
-        "reinstall leyline_widget")
+    path = STATIC / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"front-end file {name!r} not found in {STATIC}; in a checkout run `npm run build`, "
+            "else reinstall leyline_widget")
+    return path
 
 
 def repo_root() -> Path | None:
-    """The source checkout holding this package (it has ``js/``), or None in a wheel."""
+    """The source checkout holding this package (it has ``js/src``), or None in a wheel."""
     root = _HERE.parents[1]
-    return root if (root / "js").is_dir() else None
+    return root if (root / "js" / "src" / "index.js").is_file() else None

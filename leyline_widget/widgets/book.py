@@ -137,7 +137,7 @@ def diff(old: Any, new: Any, path: list[str | int] | None = None,
     """The changes from ``old`` to ``new`` (JSON values) as ``[path, value]`` pairs.
 
     Positions of one line change a little each step: the page keeps the first and these
-    patches, which :func:`patch` (and its twin ``applyPatch`` in ``widget.js``) apply.
+    patches, which :func:`patch` (and its twin ``applyPatch`` in ``js/src/book.js``) apply.
 
     >>> diff({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 3]})
     [[['b', 1], 3]]

@@ -1,6 +1,6 @@
 """Leyline in Jupyter: thin anywidget adapters over a :class:`~leyline_widget.core.game.Game`.
 
-The front-end (``js/widget.js``) renders from synced traits alone and never decides a rule:
+The front-end (``js/src/``, bundled) renders from synced traits alone and never decides a rule:
 
 - ``view``: ``game.observation(seat)`` for the widget's viewer seat;
 - ``legal``: a compact summary of ``game.legal_actions()`` for the seat that may act from this

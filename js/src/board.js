@@ -1,0 +1,477 @@
+// The play board as a pure function of state: the grid of card buttons, the deck, Supply and
+// Token Pool, the Study with its power buttons, the power and Binding panels, the scoreboard,
+// the game-over panel, the memory panel and the recent moves. Every mode draws this board.
+import { h } from "./dom.js";
+import { elementLook } from "./looks.js";
+import { memoryPanel } from "./memory.js";
+import {
+  END_REASONS, PHASE_TITLES, SOURCE_WORDS, endLabel, listSlots, mySeat, playerName, plural, powerOf, promptFor,
+} from "./words.js";
+
+/** @typedef {import("./types").BoardState} BoardState */
+/** @typedef {import("./types").Cell} Cell */
+/** @typedef {import("./types").Counts} Counts */
+/** @typedef {import("./types").PlayUi} PlayUi */
+/** @typedef {import("./types").Power} Power */
+/** @typedef {{kind: string, element: string | null, cause?: string}} Face */
+
+/**
+ * @param {Document} doc
+ * @param {Counts} tokens
+ * @param {string[]} els
+ * @returns {HTMLElement | null}
+ */
+function tokenChips(doc, tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return null;
+  return h(doc, "span", { class: "ll-tokens" }, entries.map(([el, n]) => {
+    const look = elementLook(el, els);
+    return h(doc, "span", {
+      class: "ll-token", "data-element": el, title: `${plural(n, look.name + " Binding token")}`,
+      style: `--ll-el:${look.colour};--ll-ink:${look.ink}`,
+    }, look.symbol, n > 1 ? `×${n}` : null);
+  }));
+}
+
+/**
+ * @param {Counts} tokens
+ * @param {string[]} els
+ * @returns {string}
+ */
+function tokenWords(tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return "";
+  return `, bound by ${entries.map(([el, n]) => plural(n, elementLook(el, els).name + " token")).join(" and ")}`;
+}
+
+/**
+ * What the page shows for one grid slot: the face it may show and why.
+ * @param {Cell} cell
+ * @param {number} slot
+ * @param {BoardState} st
+ * @param {{reveals?: PlayUi["reveals"]}} ui
+ * @param {number} now
+ * @returns {Face}
+ */
+export function cellFace(cell, slot, st, ui, now) {
+  if (cell.card === "empty") return { kind: "empty", element: null };
+  if (cell.card === "active") return { kind: "active", element: cell.element };
+  const glimpse = ui.reveals && ui.reveals[slot];
+  if (glimpse && glimpse.until > now && glimpse.element) {
+    return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
+  }
+  if (cell.element) return { kind: "seen", element: cell.element }; // the teacher's view only
+  const known = st.remembered && st.remembered[slot]; // the viewer's own memory (lessons)
+  if (known) return { kind: "remembered", element: known };
+  return { kind: "inert", element: null };
+}
+
+/**
+ * @param {unknown[] | null | undefined} list
+ * @param {unknown} x
+ * @returns {boolean}
+ */
+function isTrue(list, x) {
+  return Array.isArray(list) && list.includes(x);
+}
+
+/**
+ * @param {Document} doc
+ * @param {number} slot
+ * @param {Cell} cell
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {number} now
+ * @returns {HTMLElement}
+ */
+function cardButton(doc, slot, cell, st, ui, now) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const face = cellFace(cell, slot, st, ui, now);
+  const cols = view.grid_cols || 1;
+  const row = Math.floor(slot / cols) + 1;
+  const col = (slot % cols) + 1;
+  const classes = ["ll-card", `ll-${face.kind}`];
+  let hint = "";
+  const phase = view.phase;
+  const targeting = ui.power && legal.powers && legal.powers[ui.power];
+  if (targeting && targeting.max > 0) {
+    if (isTrue(targeting.slots, slot)) classes.push("ll-candidate");
+    if (isTrue(ui.targets, slot)) classes.push("ll-chosen");
+  } else if (phase === "activation" && legal.actor !== undefined && legal.actor !== null) {
+    if (isTrue(legal.activate, slot)) { classes.push("ll-legal"); hint = "click to activate"; }
+    else if (isTrue(legal.deactivate, slot)) { classes.push("ll-legal"); hint = "click to deactivate (refund)"; }
+    else if (legal.blocked && legal.blocked[slot]) { classes.push("ll-blocked"); hint = legal.blocked[slot]; }
+  } else if (phase === "refill" && isTrue(legal.refill, slot)) {
+    classes.push("ll-legal");
+    hint = "click to place the next card here";
+  } else if (phase === "binding" && ui.source && cell.card !== "empty") {
+    classes.push("ll-legal");
+    hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
+  }
+  if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const look = face.element ? elementLook(face.element, els) : null;
+  const state = {
+    empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
+    glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
+    remembered: `inert card you remember as ${look && look.name}`,
+  }[face.kind];
+  const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` +
+    (hint ? `. ${hint}` : "");
+  /** @type {Record<string, unknown>} */
+  const attrs = {
+    type: "button", class: classes.join(" "), "data-act": "card", "data-slot": slot,
+    "data-card": cell.card, tabindex: slot === (ui.focus || 0) ? 0 : -1, "aria-label": label,
+    title: hint || null,
+  };
+  if (look) {
+    attrs["data-element"] = face.element;
+    attrs.style = `--ll-el:${look.colour};--ll-ink:${look.ink}`;
+  }
+  const body = [];
+  body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
+  if (face.kind === "glimpse") {
+    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" },
+      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"));
+  }
+  if (look) {
+    body.push(h(doc, "span", { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol), h(doc, "span", { class: "ll-name" }, look.name)));
+  } else if (face.kind === "inert") {
+    body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
+  } else {
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+  }
+  body.push(tokenChips(doc, cell.tokens, els));
+  return h(doc, "button", attrs, body);
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement}
+ */
+function deckPanel(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const top = view.deck.top;
+  const look = top ? elementLook(top, els) : null;
+  const refill = view.phase === "refill";
+  return h(doc, "section", { class: "ll-deck", "aria-label": "Leyline deck" },
+    h(doc, "div", { class: "ll-h" }, "Leyline deck"),
+    h(doc, "div", {
+      class: `ll-card ll-mini ${look ? "ll-active" : "ll-empty"}${refill ? " ll-next" : ""}`,
+      style: look ? `--ll-el:${look.colour};--ll-ink:${look.ink}` : null,
+      "data-element": top || null, role: "img",
+      "aria-label": look ? `Top card, face-up: ${look.name}` : "The deck is empty",
+    }, look ? h(doc, "span", { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol), h(doc, "span", { class: "ll-name" }, look.name)) : "—"),
+    h(doc, "div", { class: "ll-count" }, `${plural(view.deck.count, "card")} left`,
+      refill ? h(doc, "div", { class: "ll-note" }, "next to place") : null));
+}
+
+/**
+ * @param {Document} doc
+ * @param {Counts} counts
+ * @param {string[]} els
+ * @param {string} label
+ * @returns {HTMLElement}
+ */
+function countsLine(doc, counts, els, label) {
+  return h(doc, "div", { class: "ll-counts", "aria-label": `${label}: ` +
+    els.map((el) => `${counts[el] || 0} ${elementLook(el, els).name}`).join(", ") },
+  h(doc, "span", { class: "ll-k" }, label),
+  els.map((el) => {
+    const look = elementLook(el, els);
+    return h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}`,
+      "aria-hidden": "true" }, look.symbol, counts[el] || 0);
+  }));
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {Power} pw
+ * @param {number} me the seat whose Study it is
+ * @returns {HTMLElement}
+ */
+function powerButton(doc, st, ui, pw, me) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const player = view.players[me];
+  const unlocked = isTrue(player.unlocked, pw.key);
+  const usable = legal.powers && legal.powers[pw.key] && legal.actor === me;
+  const used = isTrue(view.powers_used, pw.key) && view.active_player === me;
+  const need = info.thresholds ? info.thresholds[pw.tier] : "";
+  const tier = pw.tier === "minor" ? "Minor" : "Major";
+  const classes = ["ll-power", unlocked ? "ll-unlocked" : "ll-locked"];
+  if (usable) classes.push("ll-usable");
+  if (used) classes.push("ll-used");
+  if (ui.infoPower === pw.key) classes.push("ll-open");
+  const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" :
+    `locked until ${need} ${elementLook(pw.element, els).name}`;
+  return h(doc, "button", {
+    type: "button", class: classes.join(" "), "data-act": "power", "data-key": pw.key,
+    title: `${pw.name} (${tier}): ${pw.text}`, "aria-pressed": ui.infoPower === pw.key ? "true" : "false",
+    "aria-label": `${pw.name}, ${tier} power of ${elementLook(pw.element, els).name}, ${state}: ${pw.text}`,
+  }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function studyPanel(doc, st, ui) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  const powers = info.powers || [];
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    const minor = powers.find((p) => p.element === el && p.tier === "minor");
+    const major = powers.find((p) => p.element === el && p.tier === "major");
+    const markers = player.markers[el] || 0;
+    const stacked = player.marker_tokens[el] || 0;
+    return h(doc, "tr", { "data-element": el },
+      h(doc, "th", { scope: "row" }, h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` },
+        look.symbol), " ", look.name),
+      h(doc, "td", { class: "ll-num", "data-study": el }, player.study[el] || 0),
+      h(doc, "td", {}, minor ? powerButton(doc, st, ui, minor, me) : "—"),
+      h(doc, "td", {}, major ? powerButton(doc, st, ui, major, me) : "—"),
+      h(doc, "td", { class: "ll-marker", "aria-label": `${plural(markers, "Spent " + look.name + " marker")} ` +
+        `with ${plural(stacked, "token")} stacked` },
+      markers ? `${look.symbol}×${markers}` : "—", stacked ? h(doc, "span", { class: "ll-stack" }, ` +${stacked} tok`) : null));
+  });
+  const name = playerName(info, me);
+  return h(doc, "section", { class: "ll-study", "aria-label": `${name}'s Study` },
+    h(doc, "table", {},
+      h(doc, "caption", {}, `Study · ${name} · `, h(doc, "strong", { "data-score": me }, player.score),
+        player.score === 1 ? " card" : " cards"),
+      h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Element"),
+        h(doc, "th", { scope: "col" }, "Cards"), h(doc, "th", { scope: "col" }, "Minor"),
+        h(doc, "th", { scope: "col" }, "Major"), h(doc, "th", { scope: "col" }, "Spent markers"))),
+      h(doc, "tbody", {}, rows)));
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement | null}
+ */
+function powerInfo(doc, st, ui) {
+  const { legal, info } = st;
+  const pw = ui.infoPower && powerOf(info, ui.infoPower);
+  if (!pw) return null;
+  const spec = legal.powers && legal.powers[pw.key];
+  const why = legal.why_power ? (legal.why_power[pw.key] || legal.why_power["*"]) : null;
+  const parts = [
+    h(doc, "div", { class: "ll-h" }, `${pw.name} · ${pw.tier === "minor" ? "Minor" : "Major"} power`),
+    h(doc, "p", {}, pw.text),
+    h(doc, "p", { class: "ll-note" }, pw.instructions),
+  ];
+  if (spec) {
+    if (spec.max === 0) {
+      parts.push(h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "use-power" }, `Use ${pw.name}`));
+    } else {
+      const chosen = ui.power === pw.key ? ui.targets : [];
+      parts.push(h(doc, "p", { class: "ll-note" }, `Chosen: ${chosen.length ? listSlots(chosen) : "none yet"}.`));
+      if (spec.max > spec.min || spec.max > 1) {
+        parts.push(h(doc, "button", {
+          type: "button", class: "ll-btn ll-primary", "data-act": "use-power",
+          "aria-disabled": chosen.length >= spec.min ? null : "true",
+        }, `Use ${pw.name}`));
+      }
+    }
+  } else if (why) {
+    parts.push(h(doc, "p", { class: "ll-why" }, why));
+  } else if (legal.actor === null || legal.actor === undefined) {
+    parts.push(h(doc, "p", { class: "ll-why" }, "Powers are used on your own turn."));
+  }
+  parts.push(h(doc, "button", { type: "button", class: "ll-btn", "data-act": "close-power" }, "Close"));
+  return h(doc, "section", { class: "ll-powerinfo", "aria-label": `${pw.name} power` }, parts);
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement | null}
+ */
+function bindingPanel(doc, st, ui) {
+  const { view, legal, info } = st;
+  const place = legal.place;
+  if (view.phase !== "binding" || !place) return null;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  /** @type {Record<string, (el: string) => string>} */
+  const have = {
+    supply: (el) => `${view.supply[el] || 0} left · costs 1 from Study`,
+    marker: (el) => `${player.marker_tokens[el] || 0} stacked`,
+    pool: (el) => `${view.pool[el] || 0} in pool`,
+  };
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    return h(doc, "div", { class: "ll-bindrow", role: "group", "aria-label": `${look.name} token sources` },
+      h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol, " ", look.name),
+      ["supply", "marker", "pool"].map((src) => {
+        const why = place[el] ? place[el][src] : "unknown";
+        const ok = why === "";
+        const chosen = ui.source && ui.source.element === el && ui.source.source === src;
+        return h(doc, "button", {
+          type: "button", class: `ll-src${ok ? " ll-ok" : ""}${chosen ? " ll-chosen" : ""}`,
+          "data-act": "source", "data-element": el, "data-source": src,
+          "aria-pressed": chosen ? "true" : "false", "aria-disabled": ok ? null : "true",
+          title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
+          "aria-label": `${look.name} from the ${SOURCE_WORDS[src].toLowerCase()}: ${have[src](el)}${ok ? "" : `. Not now: ${why}`}`,
+        }, h(doc, "span", { class: "ll-srcname" }, SOURCE_WORDS[src]), h(doc, "span", { class: "ll-srchave" }, have[src](el)));
+      }));
+  });
+  return h(doc, "section", { class: "ll-binding", "aria-label": "Place Binding tokens" },
+    h(doc, "div", { class: "ll-h" }, "Binding tokens: pick an element and a source, then a card"), rows);
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
+function scoreboard(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  if (view.players.length < 2) return null;
+  return h(doc, "section", { class: "ll-scores", "aria-label": "Scoreboard" },
+    h(doc, "table", {},
+      h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Player"),
+        els.map((el) => {
+          const look = elementLook(el, els);
+          return h(doc, "th", { scope: "col", title: look.name, "aria-label": look.name },
+            h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol));
+        }),
+        h(doc, "th", { scope: "col" }, "Spent"), h(doc, "th", { scope: "col" }, "Total"))),
+      h(doc, "tbody", {}, view.players.map((p, i) => h(doc, "tr", {
+        class: i === view.active_player && !view.is_over ? "ll-turn" : null,
+        "aria-current": i === view.active_player && !view.is_over ? "true" : null,
+      },
+      h(doc, "th", { scope: "row" }, i === view.active_player && !view.is_over ? "▶ " : "", p.name,
+        info.players && info.players[i] && info.players[i].bot ? h(doc, "span", { class: "ll-tag" }, " bot") : ""),
+      els.map((el) => h(doc, "td", { class: "ll-num" }, p.study[el] || 0)),
+      h(doc, "td", { class: "ll-num" }, Object.values(p.markers).reduce((a, b) => a + b, 0)),
+      h(doc, "td", { class: "ll-num", "data-score": i }, h(doc, "strong", {}, p.score)))))));
+}
+
+/**
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
+function gameOverPanel(doc, st) {
+  const { view, info } = st;
+  if (!view.is_over) return null;
+  const winners = (view.winners || []).map((p) => (view.players[p] ? view.players[p].name : playerName(info, p)));
+  const solo = view.players.length === 1;
+  return h(doc, "section", { class: "ll-over", role: "status", "aria-label": "Game over" },
+    h(doc, "div", { class: "ll-h" }, "Game over"),
+    h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason || ""] || view.end_reason}, after turn ${view.turn}.`),
+    h(doc, "ul", {}, view.players.map((p, i) => h(doc, "li", { "data-final": i },
+      `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " ★ winner" : ""))),
+    h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.`
+      : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
+}
+
+/**
+ * Bot pace presets, slowest first.
+ * @type {[string, string][]}
+ */
+const BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
+
+/**
+ * The pause before each bot move, from the `bot_delay_ms` trait (missing or not a number: none).
+ * @param {unknown} value
+ * @returns {number}
+ */
+export function botDelayMs(value) {
+  return Math.max(0, Number(value) || 0);
+}
+
+/**
+ * The Bot pace menu: the presets, the kernel's delay in its place when it is none of them, paused.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function paceMenu(doc, st, ui) {
+  const ms = botDelayMs(st.bot_delay_ms);
+  const chosen = ui.paused ? "paused" : String(ms);
+  const paces = BOT_PACES.some(([v]) => Number(v) === ms) ? BOT_PACES
+    : BOT_PACES.concat([[String(ms), `custom (${ms} ms)`]]).sort((a, b) => Number(b[0]) - Number(a[0]));
+  return h(doc, "label", { class: "ll-pace" }, "Bot pace ",
+    h(doc, "select", { "data-act": "pace", "aria-label": "Bot pace" },
+      paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen === v }, t))));
+}
+
+/**
+ * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
+ * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
+ * focus, log). Pure: no side effects, no model access.
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {Document} doc
+ * @param {number} [now]
+ * @returns {HTMLElement}
+ */
+export function renderBoard(st, ui, doc, now = 0) {
+  const { view, legal, info } = st;
+  if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
+  const els = info.elements || view.elements || [];
+  const bots = (info.players || []).some((p) => p.bot);
+  const teacher = view.viewer === null;
+  const left = view.activations ? view.activations.limit - view.activations.used : 0;
+  const canAct = legal.actor !== null && legal.actor !== undefined && !view.is_over;
+  const grid = h(doc, "div", {
+    class: "ll-grid", role: "group", style: `--ll-cols:${view.grid_cols}`,
+    "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. ` +
+      "Arrow keys move between cards; Enter or Space clicks.",
+  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
+  const endBtn = canAct ? h(doc, "button", {
+    type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    "data-act": "end", "aria-disabled": legal.end ? null : "true",
+    title: legal.end ? null : "Every empty slot must be refilled first",
+  }, endLabel(view)) : null;
+  const status = h(doc, "header", { class: "ll-status" },
+    h(doc, "span", { class: "ll-phase", "data-phase": view.phase }, PHASE_TITLES[view.phase] || view.phase),
+    h(doc, "span", { class: "ll-turn" }, `Turn ${view.turn}`,
+      view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""),
+    view.phase === "activation" && !view.is_over ? h(doc, "span", { class: "ll-acts", "aria-label": `${left} activations left` },
+      `Activations left: ${left}/${view.activations.limit}`) : null,
+    (view.is_over ? [] : view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
+    teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null);
+  const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
+  const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
+  const errorBox = h(doc, "div", { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
+    problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null);
+  const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
+    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
+    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null);
+  const side = h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
+    h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
+      countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool")));
+  const log = h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
+    (ui.log || []).map((line) => h(doc, "li", {}, line)));
+  return h(doc, "div", {
+    class: `leyline${teacher ? " ll-is-teacher" : ""}`, "data-mode": st.mode || "play",
+    "data-phase": view.phase, "data-step": legal.step === undefined ? "" : legal.step,
+    "data-ack": st.ack === undefined ? "" : st.ack, "data-turn": view.turn,
+  },
+  status, prompt, errorBox,
+  h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
+  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
+  studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log);
+}

@@ -1,0 +1,353 @@
+// The shapes the front-end reads from the kernel's traits (see leyline_widget/widget.py and
+// replay_widget.py) and the page's own UI state. Types only: nothing here is bundled.
+
+/** A count per element name: {fire: 2, water: 0, ...}. */
+export type Counts = Record<string, number>;
+
+/** One grid slot of an observation (Game.observation). */
+export interface Cell {
+  card: "empty" | "inert" | "active";
+  element: string | null;
+  tokens: Counts;
+}
+
+export interface PlayerView {
+  name: string;
+  study: Counts;
+  markers: Counts;
+  marker_tokens: Counts;
+  score: number;
+  unlocked: string[];
+}
+
+/** The `view` trait: one player's (or the teacher's, viewer null) observation of the game. */
+export interface View {
+  viewer: number | null;
+  phase: string;
+  turn: number;
+  active_player: number;
+  elements: string[];
+  grid_rows: number;
+  grid_cols: number;
+  deck: { count: number; top: string | null };
+  grid: Cell[];
+  players: PlayerView[];
+  supply: Counts;
+  pool: Counts;
+  activations: { used: number; limit: number };
+  collect_threshold: number;
+  effects: string[];
+  powers_used: string[];
+  is_over: boolean;
+  end_reason: string | null;
+  scores: number[];
+  winners: number[];
+}
+
+/** What a power asks for: how many target cards, and which slots may be chosen. */
+export interface PowerSpec {
+  min: number;
+  max: number;
+  slots?: number[];
+}
+
+/** The `legal` trait: the kernel's summary of game.legal_actions() for the page. */
+export interface Legal {
+  step?: number;
+  actor?: number | null;
+  bot?: boolean;
+  end?: boolean;
+  variation?: number;
+  activate?: number[];
+  deactivate?: number[];
+  refill?: number[];
+  blocked?: Record<number, string>;
+  powers?: Record<string, PowerSpec>;
+  why_power?: Record<string, string>;
+  /** Per element, per source ("supply", "marker", "pool"): "" when allowed, else why not. */
+  place?: Record<string, Record<string, string>>;
+}
+
+export interface Power {
+  element: string;
+  tier: string;
+  name: string;
+  key: string;
+  text: string;
+  instructions: string;
+}
+
+export interface Seat {
+  name: string;
+  bot?: string | null;
+}
+
+/** The `info` trait: what does not change during a game. */
+export interface Info {
+  elements?: string[];
+  players?: Seat[];
+  powers?: Power[];
+  thresholds?: Record<string, number>;
+  activations?: number;
+  collect_threshold?: number;
+  turn_limit?: number | null;
+}
+
+/**
+ * An action dict as the kernel takes it (leyline_widget/actions.py). Which fields it has
+ * depends on `type`; the others are absent (the code checks before it relies on one).
+ */
+export interface Action {
+  type: string;
+  slot: number;
+  element: string;
+  source: string;
+  tier: string;
+  targets: number[];
+}
+
+/**
+ * One game event (engine events as dicts). Which fields it has depends on `type`; the others
+ * are absent, as in the kernel's JSON (the code checks before it relies on one).
+ */
+export interface GameEvent {
+  type: string;
+  slot: number;
+  slots: number[];
+  element: string | null;
+  cause: string;
+  visible_to: number[] | string;
+  player: number;
+  count: number;
+  to: string;
+  source: string;
+  name: string;
+  targets: number[];
+  to_deck: string;
+  turn: number;
+  reason: string;
+}
+
+/** The `events` trait: the events since the last batch, numbered by `seq`. */
+export interface EventBatch {
+  seq?: number;
+  step?: number;
+  items?: GameEvent[];
+}
+
+/** One entry of memory_report's `slots`. */
+export interface MemorySlot {
+  slot: number;
+  state: string;
+  card: string | null;
+  seen: boolean;
+  seen_turn?: number;
+  how: string;
+}
+
+export interface MissedCollection {
+  turn: number;
+  best: number;
+  got: number;
+  plan: Record<string, number>;
+  options: Record<string, number[]>;
+  elements: string[];
+}
+
+/** The `memory` trait (memory_report for one player), or {} when none is shown. */
+export interface MemoryReport {
+  player: number;
+  name: string;
+  /** Missing in the empty report {} (no memory shown). */
+  slots?: MemorySlot[];
+  summary: { seen: number; cards: number };
+  missed: MissedCollection[];
+  never_seen: number[];
+}
+
+/** A brief glimpse of an inert card's face, until a time in ms. */
+export interface Reveal {
+  element: string;
+  cause?: string;
+  until: number;
+}
+
+/** What the play board renders from: traits plus the mode's name. */
+export interface BoardState {
+  mode?: string;
+  view: View;
+  legal: Legal;
+  info: Info;
+  error?: string;
+  ack?: number;
+  bot_delay_ms?: number;
+  remembered?: (string | null)[];
+  memory?: MemoryReport;
+}
+
+/** The play page's own state: what the player is in the middle of, never a rule. */
+export interface PlayUi {
+  pending: { slot?: number; act?: string } | null;
+  power: string | null;
+  targets: number[];
+  infoPower: string | null;
+  source: { element: string; source: string } | null;
+  focus: number;
+  reveals: Record<string, Reveal>;
+  log: string[];
+  hint: string;
+  paused: boolean;
+  dismissed: string | null;
+}
+
+/** The `lesson` trait (LessonSession.state() and the course place). */
+export interface LessonState {
+  lesson?: string;
+  title: string;
+  section: string;
+  rule: string;
+  intro: string;
+  step: number;
+  total: number;
+  instruction: string;
+  status: string;
+  done: boolean;
+  feedback: { kind: string; text: string } | null;
+  hints: string[];
+  hints_left: number;
+  mistakes: number;
+  skipped: number[];
+  player: number;
+  index: number;
+  count: number;
+  epoch: number;
+  next_lesson: string | null;
+}
+
+/** One entry of the `lessons` trait (the course navigator). */
+export interface LessonEntry {
+  id: string;
+  title: string;
+  status: string;
+  current: boolean;
+}
+
+export interface LessonPanelState {
+  lesson: LessonState;
+  lessons: LessonEntry[];
+  ack?: number;
+  remembered: (string | null)[];
+}
+
+/** A replay line: the main line (parent null) or a variation branching at `start`. */
+export interface Line {
+  id: number;
+  name: string;
+  parent: number | null;
+  start: number;
+  end: number;
+}
+
+/** One step of a replay line: its position's turn, player and phase, the action and events. */
+export interface LineEntry {
+  turn: number;
+  player: number;
+  phase: string;
+  action: Action | null;
+  events?: GameEvent[];
+}
+
+export interface Note {
+  variation: number;
+  step: number;
+  index: number;
+  text: string;
+  tags?: string[];
+  highlights?: number[];
+}
+
+export interface NoteWhere {
+  variation: number;
+  step: number;
+  index: number;
+}
+
+/** What the replay page renders from. */
+export interface ReplayState extends BoardState {
+  step: number;
+  variation: number;
+  viewer: number | null;
+  viewers: (number | null)[];
+  lines: Line[];
+  line: LineEntry[];
+  annotations: Note[];
+  memory: MemoryReport;
+  show_memory_of: number | null;
+  memory_choices: number[];
+  hide_tags: string[];
+  editable: boolean;
+  reveal_ms: number;
+}
+
+export interface NoteForm {
+  open: boolean;
+  editing: NoteWhere | null;
+  text: string;
+  tags: string;
+  highlights: number[];
+  seq: number;
+  pending: boolean;
+}
+
+/** The replay page's own state: nothing here is a rule or a position. */
+export interface ReplayUi {
+  reveals: Record<string, Reveal>;
+  playing: boolean;
+  speed: number;
+  showHidden: boolean;
+  dismissed: string | null;
+  hint: string;
+  confirm: string | null;
+  form: NoteForm;
+}
+
+/** A stream of values as Python's `stream` writes it: a base and patches [[path, value], ...]. */
+export type Patch = [(string | number)[], unknown][];
+export interface Stream<T = unknown> {
+  base: T;
+  patches?: Patch[];
+}
+
+/** What Replay.to_html precomputes for a standalone page (replay_widget.replay_book). */
+export interface Book {
+  lines?: Line[];
+  info?: Info;
+  viewers?: (number | null)[];
+  hide_tags?: string[];
+  reveal_ms?: number;
+  notes?: Record<number, Note[]>;
+  start: { step: number; variation: number; viewer: number | null };
+  /** Per viewer key ("all" or a seat number), per line id. */
+  frames: Record<string, Record<number, Stream<View>>>;
+  entries: Record<string, Record<number, { of?: string; base?: LineEntry[]; patches?: Patch }>>;
+  memory?: { player: number; lines: Record<number, Stream<MemoryReport>> } | null;
+}
+
+/** The part of anywidget's model API the front-end uses. */
+export interface Model {
+  get(key: string): any;
+  set(key: string, value: unknown): void;
+  save_changes(): void;
+  send(message: object): void;
+  on(name: string, callback: () => void): void;
+  off(name: string, callback: () => void): void;
+}
+
+/** What anywidget passes to `render`. */
+export interface RenderProps {
+  model: Model;
+  el: HTMLElement;
+}
+
+/** A mode mounts into `el` and returns its cleanup. */
+export type Mode = (props: RenderProps) => () => void;

@@ -1,0 +1,205 @@
+"""Bot ratings: a round-robin ladder with Bradley-Terry ratings and 95% intervals.
+
+Every pair of entrants plays ``games`` two-seat games, seats alternated so that the first seat's
+edge cancels out. A win scores 1, a shared victory 1/2. The Bradley-Terry model gives each
+entrant a strength ``s`` with ``P(a beats b) = s_a / (s_a + s_b)``; ratings are on the Elo scale
+(``400 * log10(s)``), anchored so the first entrant (random play, by default) is 0. The 95%
+intervals come from a seeded bootstrap over the games of each pair, so the same seed gives the
+same table.
+
+>>> table = ladder(["random", "greedy"], games=20, seed=1, jobs=1)
+>>> [r.name for r in table.rows]
+['greedy', 'random']
+>>> table.rows[0].rating > 0 == table.rows[1].rating
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.rules import Rules
+from .bots import BOT_KINDS
+from .simulate import SeatSpec, parse_seat, seat_label, simulate
+
+__all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRow", "bradley_terry", "ladder"]
+
+#: The ladder of the coach issue: random; memory at capacities 2, 4, 6; greedy; and, when the
+#: expert bot is installed, the expert at two budgets.
+DEFAULT_ENTRANTS: tuple[SeatSpec, ...] = (
+    "random", ("memory", {"capacity": 2}), ("memory", {"capacity": 4}),
+    ("memory", {"capacity": 6}), "greedy",
+)
+_EXPERT_BUDGETS = ("quick", "default")
+
+_BOOTSTRAP = 200
+
+
+def default_entrants() -> list[SeatSpec]:
+    """:data:`DEFAULT_ENTRANTS`, plus the expert at two budgets when that bot exists."""
+    out: list[SeatSpec] = list(DEFAULT_ENTRANTS)
+    if "expert" in BOT_KINDS:
+        out += [("expert", {"budget": b}) for b in _EXPERT_BUDGETS]
+    return out
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    """One entrant: its rating and 95% interval (Elo scale), games played and score share."""
+
+    name: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rating": round(self.rating, 1), "low": round(self.low, 1),
+                "high": round(self.high, 1), "games": self.games, "score": round(self.score, 4)}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The ladder's result: ``rows`` best first, and the head-to-head scores."""
+
+    rows: tuple[LadderRow, ...]
+    #: (a, b) -> (points of a against b, games between them)
+    pairs: dict[tuple[str, str], tuple[float, int]]
+    games_per_pair: int
+    seed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rows": [r.to_dict() for r in self.rows], "games_per_pair": self.games_per_pair,
+                "seed": self.seed,
+                "pairs": [{"a": a, "b": b, "points": p, "games": n}
+                          for (a, b), (p, n) in sorted(self.pairs.items())]}
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame([r.to_dict() for r in self.rows])
+
+    def to_markdown(self) -> str:
+        lines = ["| rank | bot | rating | 95% interval | games | score |",
+                 "| ---: | --- | ---: | --- | ---: | ---: |"]
+        for i, r in enumerate(self.rows, 1):
+            lines.append(f"| {i} | {r.name} | {r.rating:.0f} | {r.low:.0f} to {r.high:.0f} | "
+                         f"{r.games} | {100 * r.score:.1f}% |")
+        return "\n".join(lines) + "\n"
+
+    def plot(self, ax: Any = None) -> Any:
+        """The ratings with their intervals as a horizontal error-bar chart (matplotlib)."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 0.5 + 0.45 * len(self.rows)))
+        rows = list(reversed(self.rows))
+        ys = range(len(rows))
+        ax.errorbar([r.rating for r in rows], ys,
+                    xerr=[[r.rating - r.low for r in rows], [r.high - r.rating for r in rows]],
+                    fmt="o", capsize=4)
+        ax.set_yticks(list(ys), [r.name for r in rows])
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel("rating (Elo scale, 95% interval)")
+        ax.set_title(f"Leyline bot ladder ({self.games_per_pair} games a pair)")
+        return ax
+
+
+def bradley_terry(names: Sequence[str], results: Mapping[tuple[str, str], tuple[float, int]],
+                  iterations: int = 500) -> dict[str, float]:
+    """Bradley-Terry strengths by the MM algorithm (Hunter 2004), as Elo-scale ratings with
+    the first name at 0.
+
+    ``results[(a, b)] = (points of a, games)`` for each played pair. A prior of half a win and
+    half a loss against every other entrant keeps an unbeaten or winless entrant finite.
+
+    >>> r = bradley_terry(["a", "b"], {("a", "b"): (30.0, 40)})
+    >>> round(r["b"] - r["a"])   # 30 of 40 is 75%: about 190 Elo, shrunk a little by the prior
+    -185
+    """
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    wins = [0.0] * k
+    games = [[0.0] * k for _ in range(k)]
+    for (a, b), (points, n) in results.items():
+        i, j = idx[a], idx[b]
+        wins[i] += points
+        wins[j] += n - points
+        games[i][j] += n
+        games[j][i] += n
+    for i in range(k):  # the prior
+        for j in range(k):
+            if i != j:
+                wins[i] += 0.5
+                games[i][j] += 1.0
+    s = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = sum(games[i][j] / (s[i] + s[j]) for j in range(k) if j != i)
+            new.append(wins[i] / denom if denom else s[i])
+        total = sum(new)
+        s = [v * k / total for v in new]
+    base = math.log10(s[0])
+    return {n: 400.0 * (math.log10(s[idx[n]]) - base) for n in names}
+
+
+def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: int = 1,
+           rules: Rules | None = None, *, executor: Executor | None = None,
+           jobs: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> Ladder:
+    """Play a round robin among ``entrants`` (bot kinds or ``(kind, params)``; default
+    :func:`default_entrants`), ``games`` games a pair with seats alternated, and rate them."""
+    specs = default_entrants() if entrants is None else list(entrants)
+    parsed = [parse_seat(s) for s in specs]
+    names = [seat_label(k, p) for k, p in parsed]
+    if len(set(names)) != len(names):
+        raise ValueError(f"entrants must differ, got {', '.join(names)}")
+    if len(names) < 2:
+        raise ValueError("a ladder needs at least two entrants")
+    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 100_000:
+        raise ValueError(f"games (per pair) must be a whole number from 2 to 100000, got {games!r}")
+    rules = Rules.default() if rules is None else rules
+    pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
+    per_game: dict[tuple[str, str], list[float]] = {}
+    for done, (i, j) in enumerate(pairs):
+        rows = simulate(rules, [specs[i], specs[j]], games=games, seed=seed * 1_000 + done,
+                        rotate=True, executor=executor, jobs=jobs)
+        a, b = names[i], names[j]
+        points = []
+        for row in rows:
+            seat_of_a = 0 if row["seats"].split(",")[0] == a else 1
+            winners = row["winners"]
+            points.append(1.0 / len(winners) if seat_of_a in winners else 0.0)
+        per_game[(a, b)] = points
+        if progress is not None:
+            progress(done + 1, len(pairs))
+    totals = {pair: (sum(p), len(p)) for pair, p in per_game.items()}
+    ratings = bradley_terry(names, totals)
+    rng = random.Random(f"ladder:{seed}")
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    for _ in range(_BOOTSTRAP):
+        resampled = {}
+        for pair, p in per_game.items():
+            draw = [p[rng.randrange(len(p))] for _ in p]
+            resampled[pair] = (sum(draw), len(draw))
+        for n, r in bradley_terry(names, resampled, iterations=200).items():
+            samples[n].append(r)
+    out = []
+    for n in names:
+        got = [(pts if a == n else g - pts, g) for (a, b), (pts, g) in totals.items()
+               if n in (a, b)]
+        ordered = sorted(samples[n])
+        low = ordered[int(0.025 * (len(ordered) - 1))]
+        high = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+        played = sum(g for _, g in got)
+        out.append(LadderRow(n, ratings[n], low, high, played,
+                             sum(p for p, _ in got) / played))
+    out.sort(key=lambda r: -r.rating)
+    return Ladder(tuple(out), totals, games, seed)

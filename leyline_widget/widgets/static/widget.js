@@ -1,0 +1,2279 @@
+// Generated from js/src by `npm run build` (js/build.mjs): do not edit; edit js/src instead.
+// One self-contained ES module: anywidget and the offline replay pages load it from a Blob URL.
+
+// js/src/dom.js
+function h(doc, tag, attrs, ...children) {
+  const node = doc.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === void 0 || v === false) continue;
+    node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === void 0 || child === false) continue;
+    node.append(typeof child === "object" ? (
+      /** @type {Node} */
+      child
+    ) : doc.createTextNode(String(child)));
+  }
+  return node;
+}
+function morph(cur, next) {
+  if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
+    cur.replaceWith(next);
+    return next;
+  }
+  if (cur.nodeType !== 1) {
+    if (cur.nodeValue !== next.nodeValue) cur.nodeValue = next.nodeValue;
+    return cur;
+  }
+  const from = (
+    /** @type {Element} */
+    /** @type {Node} */
+    cur
+  );
+  const to = (
+    /** @type {Element} */
+    /** @type {Node} */
+    next
+  );
+  for (const { name } of Array.from(from.attributes)) {
+    if (!to.hasAttribute(name)) from.removeAttribute(name);
+  }
+  for (const { name, value } of Array.from(to.attributes)) {
+    if (from.getAttribute(name) !== value) from.setAttribute(name, value);
+  }
+  const a = Array.from(from.childNodes);
+  const b = Array.from(to.childNodes);
+  for (let i = 0; i < b.length; i++) {
+    if (i < a.length) morph(a[i], b[i]);
+    else from.appendChild(b[i]);
+  }
+  for (let i = b.length; i < a.length; i++) a[i].remove();
+  if (from.nodeName === "SELECT") {
+    const select = (
+      /** @type {HTMLSelectElement} */
+      from
+    );
+    const chosen = Array.from(
+      /** @type {HTMLSelectElement} */
+      to.options || []
+    ).find((o) => o.hasAttribute("selected"));
+    if (chosen && select.value !== chosen.value) select.value = chosen.value;
+  }
+  return cur;
+}
+function listen(node, handlers) {
+  const pairs = Object.entries(handlers);
+  for (const [type, handler] of pairs) node.addEventListener(type, handler);
+  return () => {
+    for (const [type, handler] of pairs) node.removeEventListener(type, handler);
+  };
+}
+
+// js/src/mount.js
+function mount(model, el, className, setup) {
+  const doc = el.ownerDocument;
+  let root = doc.createElement("div");
+  root.className = className;
+  el.appendChild(root);
+  const timers = /* @__PURE__ */ new Map();
+  let queued = false;
+  let alive = true;
+  function cancel(name) {
+    clearTimeout(timers.get(name));
+    timers.delete(name);
+  }
+  function later(name, ms, fn) {
+    cancel(name);
+    timers.set(name, setTimeout(() => {
+      timers.delete(name);
+      fn();
+    }, ms));
+  }
+  const m = {
+    doc,
+    root: () => root,
+    show(next) {
+      root = morph(root, next);
+    },
+    paint,
+    schedule,
+    alive: () => alive,
+    later,
+    cancel,
+    pending: (name) => timers.has(name)
+  };
+  const spec = setup(m);
+  function pruneReveals() {
+    const reveals = spec.reveals ? spec.reveals() : {};
+    const now = Date.now();
+    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
+  }
+  function paint() {
+    queued = false;
+    if (!alive) return;
+    const now = Date.now();
+    spec.draw(now);
+    if (!spec.reveals) return;
+    cancel("reveal");
+    const ends = Object.values(spec.reveals()).map((r) => r.until).filter((t) => t > now);
+    if (ends.length) later("reveal", Math.min(...ends) - now + 5, () => {
+      pruneReveals();
+      paint();
+    });
+  }
+  function schedule() {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(paint);
+    }
+  }
+  const unlisten = listen(root, spec.listeners || {});
+  model.on("change", spec.onChange);
+  if (spec.start) spec.onChange();
+  paint();
+  return () => {
+    alive = false;
+    for (const name of [...timers.keys()]) cancel(name);
+    model.off("change", spec.onChange);
+    unlisten();
+    if (spec.teardown) spec.teardown();
+    root.remove();
+  };
+}
+
+// js/src/looks.js
+var ELEMENT_LOOKS = {
+  fire: { symbol: "▲", colour: "#D55E00", ink: "#000000" },
+  water: { symbol: "●", colour: "#0072B2", ink: "#ffffff" },
+  earth: { symbol: "■", colour: "#009E73", ink: "#000000" },
+  wind: { symbol: "≋", colour: "#CC79A7", ink: "#000000" }
+};
+var SPARE_LOOKS = [
+  { symbol: "★", colour: "#E69F00", ink: "#000000" },
+  { symbol: "✚", colour: "#56B4E9", ink: "#000000" },
+  { symbol: "◆", colour: "#F0E442", ink: "#000000" },
+  { symbol: "✦", colour: "#999999", ink: "#000000" }
+];
+function elementLook(element, elements = []) {
+  const name = element ? element.charAt(0).toUpperCase() + element.slice(1).replace(/_/g, " ") : "";
+  const key = element || "";
+  const known = ELEMENT_LOOKS[key];
+  if (known) return { ...known, name };
+  const spares = elements.filter((e) => !ELEMENT_LOOKS[e]);
+  const i = Math.max(0, spares.indexOf(key));
+  return { ...SPARE_LOOKS[i % SPARE_LOOKS.length], name };
+}
+function elementLabel(element, elements = []) {
+  const look = elementLook(element, elements);
+  return `${look.symbol} ${look.name}`;
+}
+
+// js/src/words.js
+var PHASE_TITLES = {
+  abilities: "Phase 1 · Abilities",
+  activation: "Phase 2 · Activation",
+  refill: "Refill",
+  binding: "Phase 3 · Binding",
+  game_over: "Game over"
+};
+var SOURCE_WORDS = { supply: "Supply", marker: "Spent marker", pool: "Token Pool" };
+var END_REASONS = {
+  deck: "a card had to be refilled and the Leyline deck was empty",
+  stalemate: "no player could ever collect again (stalemate)",
+  turn_limit: "the turn limit was reached"
+};
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+function playerName(info, p) {
+  const seat = info && info.players && info.players[p];
+  return seat ? seat.name : `Player ${p + 1}`;
+}
+function possessive(name) {
+  return name === "You" ? "your" : `${name}'s`;
+}
+function listSlots(slots) {
+  if (slots.length === 1) return `slot ${slots[0]}`;
+  return `slots ${slots.slice(0, -1).join(", ")} and ${slots[slots.length - 1]}`;
+}
+function powerOf(info, key) {
+  return (info && info.powers || []).find((p) => p.key === key) || null;
+}
+function describeAction(action, info = {}) {
+  const els = info.elements || [];
+  switch (action && action.type) {
+    case "activate":
+      return `Activate slot ${action.slot}`;
+    case "deactivate":
+      return `Deactivate slot ${action.slot}`;
+    case "end_phase":
+      return "End the phase";
+    case "refill":
+      return `Refill slot ${action.slot}`;
+    case "place_token":
+      return `Place a ${elementLabel(action.element, els)} token on slot ${action.slot} (from the ${(SOURCE_WORDS[action.source] || action.source).toLowerCase()})`;
+    case "use_power": {
+      const pw = powerOf(info, `${action.element}:${action.tier}`);
+      const name = pw ? pw.name : `${action.element} ${action.tier} power`;
+      const t = action.targets || [];
+      return t.length ? `Use ${name} on ${listSlots(t)}` : `Use ${name}`;
+    }
+    default:
+      return "Unknown action";
+  }
+}
+function describeEvent(ev, info = {}, viewer = null) {
+  const els = info.elements || [];
+  const who = (p) => playerName(info, p);
+  switch (ev.type) {
+    case "reveal":
+      if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
+      if (ev.cause === "tide") return `Tide brought ${elementLabel(ev.element, els)} into slot ${ev.slot}`;
+      if (ev.cause === "whisper" || ev.cause === "gale") {
+        const seers = Array.isArray(ev.visible_to) ? ev.visible_to.map(who).join(" and ") : "";
+        if (!ev.element) return `Slot ${ev.slot} was peeked at: ${seers ? `only ${seers} saw it` : "hidden from you"}`;
+        const seen = `Peek at slot ${ev.slot}: ${elementLabel(ev.element, els)}`;
+        return viewer === null && seers ? `${seen} (seen by ${seers} only)` : seen;
+      }
+      return null;
+    case "activate":
+      return `${who(ev.player)} activated slot ${ev.slot}: ${elementLabel(ev.element, els)}`;
+    case "deactivate":
+      return `${who(ev.player)} deactivated slot ${ev.slot}`;
+    case "pass":
+      return `${who(ev.player)} passed`;
+    case "collect":
+      return `${who(ev.player)} collected ${ev.count} ${elementLabel(ev.element, els)}`;
+    case "flip_back":
+      return `${ev.slots.length === 1 ? "Slot" : "Slots"} ${ev.slots.join(", ")} flipped back`;
+    case "token_return":
+      return `${plural(ev.count, elementLabel(ev.element, els) + " token")} freed from slot ${ev.slot} to ${ev.to === "marker" ? `${possessive(who(ev.player))} Spent marker` : "the Token Pool"}`;
+    case "place_token":
+      return `${who(ev.player)} placed a ${elementLabel(ev.element, els)} token on slot ${ev.slot} (${(SOURCE_WORDS[ev.source] || ev.source).toLowerCase()})`;
+    case "power":
+      return `${who(ev.player)} used ${ev.name}` + (ev.targets && ev.targets.length ? ` on ${listSlots(ev.targets)}` : "");
+    case "swap":
+      return `Slots ${ev.slots[0]} and ${ev.slots[1]} swapped`;
+    case "tide":
+      return `Slot ${ev.slot}'s card (${elementLabel(ev.to_deck, els)}) went on top of the deck`;
+    case "turn":
+      return `Turn ${ev.turn}: ${who(ev.player)}`;
+    case "game_over":
+      return `Game over: ${END_REASONS[ev.reason] || ev.reason}`;
+    default:
+      return null;
+  }
+}
+function mySeat(view) {
+  return view.viewer === null || view.viewer === void 0 ? view.active_player : view.viewer;
+}
+function promptFor(st, ui = (
+  /** @type {PlayUi} */
+  {}
+)) {
+  const { view, legal, info } = st;
+  if (!view || !view.phase) return "Loading…";
+  const els = info.elements || view.elements || [];
+  if (view.is_over) return "Game over: see the scores below.";
+  const active = playerName(info, view.active_player);
+  if (legal.bot) return `${active} (bot) is playing…`;
+  if (legal.actor === null || legal.actor === void 0) return `Waiting for ${active} to play.`;
+  const lead = (info.players || []).length > 1 ? `${active}: ` : "";
+  switch (view.phase) {
+    case "abilities": {
+      const pw = ui.power && powerOf(info, ui.power);
+      const spec = ui.power && legal.powers && legal.powers[ui.power];
+      if (pw && spec && spec.max > 0) {
+        const need = spec.min === spec.max ? plural(spec.max, "card") : `${spec.min} to ${spec.max} cards`;
+        return `${lead}${pw.name}: click ${need} on the grid (${ui.targets.length} chosen); Esc cancels.`;
+      }
+      return `${lead}use a power (its button in your Study) or click End Phase 1.`;
+    }
+    case "activation": {
+      const left = view.activations.limit - view.activations.used;
+      if (left <= 0) return `${lead}no activations left: click Collect, or click an activated card to take it back.`;
+      return `${lead}click inert cards to activate them (${left} of ${view.activations.limit} left), then Collect.`;
+    }
+    case "refill": {
+      const empty = view.grid.filter((c) => c.card === "empty").length;
+      const top = view.deck.top ? elementLabel(view.deck.top, els) : "none";
+      return `${lead}click an empty slot to place the next card (${top}); ${plural(empty, "slot")} to fill.`;
+    }
+    case "binding":
+      if (ui.source) {
+        return `${lead}click a card to bind it with a ${elementLabel(ui.source.element, els)} token from the ${SOURCE_WORDS[ui.source.source].toLowerCase()}, or End turn.`;
+      }
+      return `${lead}to place a Binding token pick an element and a source below, then a card; or End turn.`;
+    default:
+      return "";
+  }
+}
+function endLabel(view) {
+  switch (view.phase) {
+    case "abilities":
+      return "End Phase 1";
+    case "activation":
+      return view.activations.used ? "Collect" : "Pass";
+    case "refill":
+      return "Refill first";
+    case "binding":
+      return "End turn";
+    default:
+      return "End";
+  }
+}
+function firstEvent(entry, test) {
+  return (entry.events || []).find(test) || null;
+}
+function endPhaseWords(entry, els) {
+  const events = entry.events || [];
+  if (entry.phase === "abilities") return "ends Phase 1";
+  if (entry.phase === "binding") return "ends the turn";
+  if (entry.phase !== "activation") return "ends the phase";
+  if (events.some((ev) => ev.type === "pass")) return "passes";
+  const got = events.filter((ev) => ev.type === "collect").map((ev) => `${ev.count} ${elementLabel(ev.element, els)}`);
+  const back = firstEvent(entry, (ev) => ev.type === "flip_back");
+  let words = got.length ? `collects ${got.join(" and ")}` : "collects nothing";
+  if (back) words += `; ${listSlots(back.slots)} flip${back.slots.length === 1 ? "s" : ""} back`;
+  return words;
+}
+function describeStep(entry, info = {}) {
+  if (!entry) return "";
+  const els = info.elements || [];
+  const a = entry.action;
+  if (!a) {
+    return firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === "setup") ? "Set-up: the grid is dealt, each card shown face-up once" : "The start position";
+  }
+  const revealed = (cause) => firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element);
+  let what;
+  switch (a.type) {
+    case "activate": {
+      const ev = firstEvent(entry, (e) => e.type === "activate");
+      what = `activates slot ${a.slot}${ev ? `: ${elementLabel(ev.element, els)}` : ""}`;
+      break;
+    }
+    case "deactivate":
+      what = `deactivates slot ${a.slot}`;
+      break;
+    case "refill": {
+      const ev = revealed("refill");
+      what = `refills slot ${a.slot}${ev ? `: ${elementLabel(ev.element, els)}` : ""}`;
+      break;
+    }
+    case "place_token":
+      what = `places a ${elementLabel(a.element, els)} Binding token on slot ${a.slot} (from the ${(SOURCE_WORDS[a.source] || a.source).toLowerCase()})`;
+      break;
+    case "use_power": {
+      const pw = firstEvent(entry, (e) => e.type === "power");
+      const known = powerOf(info, `${a.element}:${a.tier}`);
+      const t = a.targets || [];
+      what = `uses ${pw ? pw.name : known ? known.name : `the ${a.element} ${a.tier} power`}` + (t.length ? ` on ${listSlots(t)}` : "");
+      const peeks = (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
+      if (peeks.length) what += `, seeing ${peeks.map((e) => `slot ${e.slot}: ${elementLabel(e.element, els)}`).join(", ")}`;
+      const tide = firstEvent(entry, (e) => e.type === "tide");
+      const came = revealed("tide");
+      if (tide) {
+        what += `: ${elementLabel(tide.to_deck, els)} goes on top of the deck` + (came ? `, ${elementLabel(came.element, els)} comes in` : "");
+      }
+      break;
+    }
+    case "end_phase":
+      what = endPhaseWords(entry, els);
+      break;
+    default:
+      what = describeAction(a, info).toLowerCase();
+  }
+  const over = firstEvent(entry, (e) => e.type === "game_over");
+  return `Turn ${entry.turn}, ${playerName(info, entry.player)} ${what}${over ? "; the game ends" : ""}`;
+}
+
+// js/src/memory.js
+var SEEN_HOW = {
+  setup: "at set-up",
+  refill: "when refilled",
+  tide: "brought by Tide",
+  whisper: "by Whisper",
+  gale: "by Gale",
+  activate: "activated",
+  given: "known from the start"
+};
+function memoryPanel(doc, st) {
+  const report = st.memory;
+  if (!report || !Array.isArray(report.slots)) return null;
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const seats = info.players || [];
+  const cells = report.slots.map((e) => {
+    if (e.state === "empty") {
+      return h(
+        doc,
+        "div",
+        { class: "ll-mem ll-mem-empty", role: "listitem", "aria-label": `Slot ${e.slot}: empty` },
+        h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, e.slot),
+        "empty"
+      );
+    }
+    const look = e.card ? elementLook(e.card, els) : null;
+    const when = e.seen ? `turn ${e.seen_turn}, ${SEEN_HOW[e.how] || e.how}` : "never seen";
+    return h(
+      doc,
+      "div",
+      {
+        class: `ll-mem ${e.seen ? "ll-mem-seen" : "ll-mem-never"}`,
+        role: "listitem",
+        "data-slot": e.slot,
+        "data-seen": e.seen ? "true" : "false",
+        style: look ? `--ll-el:${look.colour};--ll-ink:${look.ink}` : null,
+        "aria-label": `Slot ${e.slot}: ${look ? look.name : "card"}, ${e.seen ? `seen on ${when}` : "never seen"}`
+      },
+      h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, e.slot),
+      look ? h(doc, "span", { class: "ll-memcard", "aria-hidden": "true" }, look.symbol, " ", look.name) : null,
+      h(doc, "span", { class: "ll-memwhen", "aria-hidden": "true" }, e.seen ? `T${e.seen_turn} · ${SEEN_HOW[e.how] || e.how}` : "never seen")
+    );
+  });
+  const planWords = (m) => Object.entries(m.plan).map(([el, k]) => `${k} ${elementLook(el, els).name} (${listSlots(m.options[el] || [])})`).join(" and ");
+  const missed = report.missed || [];
+  const never = report.never_seen || [];
+  return h(
+    doc,
+    "section",
+    { class: "ll-memory", "aria-label": `Memory of ${report.name}` },
+    h(
+      doc,
+      "div",
+      { class: "ll-h" },
+      `Memory of ${report.name} (teacher view)`,
+      seats.length > 1 ? h(
+        doc,
+        "label",
+        { class: "ll-pick" },
+        " · player ",
+        h(
+          doc,
+          "select",
+          { "data-act": "memory-of", "aria-label": "Whose memory" },
+          seats.map((p, i) => h(doc, "option", { value: i, selected: i === report.player }, p.name))
+        )
+      ) : null
+    ),
+    h(doc, "p", { class: "ll-note" }, `Seen ${report.summary.seen} of ${plural(report.summary.cards, "card")} on the grid; never seen: ${never.length ? listSlots(never) : "none"}.`),
+    h(doc, "div", { class: "ll-memgrid", role: "list", style: `--ll-cols:${view.grid_cols || 4}` }, cells),
+    h(doc, "div", { class: "ll-h" }, "Missed collections"),
+    missed.length ? h(doc, "ul", { class: "ll-missed" }, missed.map((m) => h(
+      doc,
+      "li",
+      {},
+      `Turn ${m.turn}: could have collected ${m.best} from what they had seen — ${planWords(m)}; collected ${m.got}` + (m.elements.length ? ` (missed ${m.elements.map((el) => elementLook(el, els).name).join(", ")})` : "") + "."
+    ))) : h(doc, "p", { class: "ll-note" }, "None so far: every collection they knew of was made.")
+  );
+}
+function chooseMemoryOf(model, value) {
+  model.set("show_memory_of", Number(value));
+  model.save_changes();
+}
+
+// js/src/board.js
+function tokenChips(doc, tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return null;
+  return h(doc, "span", { class: "ll-tokens" }, entries.map(([el, n]) => {
+    const look = elementLook(el, els);
+    return h(doc, "span", {
+      class: "ll-token",
+      "data-element": el,
+      title: `${plural(n, look.name + " Binding token")}`,
+      style: `--ll-el:${look.colour};--ll-ink:${look.ink}`
+    }, look.symbol, n > 1 ? `×${n}` : null);
+  }));
+}
+function tokenWords(tokens, els) {
+  const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
+  if (!entries.length) return "";
+  return `, bound by ${entries.map(([el, n]) => plural(n, elementLook(el, els).name + " token")).join(" and ")}`;
+}
+function cellFace(cell, slot, st, ui, now) {
+  if (cell.card === "empty") return { kind: "empty", element: null };
+  if (cell.card === "active") return { kind: "active", element: cell.element };
+  const glimpse = ui.reveals && ui.reveals[slot];
+  if (glimpse && glimpse.until > now && glimpse.element) {
+    return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
+  }
+  if (cell.element) return { kind: "seen", element: cell.element };
+  const known = st.remembered && st.remembered[slot];
+  if (known) return { kind: "remembered", element: known };
+  return { kind: "inert", element: null };
+}
+function isTrue(list, x) {
+  return Array.isArray(list) && list.includes(x);
+}
+function cardButton(doc, slot, cell, st, ui, now) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const face = cellFace(cell, slot, st, ui, now);
+  const cols = view.grid_cols || 1;
+  const row = Math.floor(slot / cols) + 1;
+  const col = slot % cols + 1;
+  const classes = ["ll-card", `ll-${face.kind}`];
+  let hint = "";
+  const phase = view.phase;
+  const targeting = ui.power && legal.powers && legal.powers[ui.power];
+  if (targeting && targeting.max > 0) {
+    if (isTrue(targeting.slots, slot)) classes.push("ll-candidate");
+    if (isTrue(ui.targets, slot)) classes.push("ll-chosen");
+  } else if (phase === "activation" && legal.actor !== void 0 && legal.actor !== null) {
+    if (isTrue(legal.activate, slot)) {
+      classes.push("ll-legal");
+      hint = "click to activate";
+    } else if (isTrue(legal.deactivate, slot)) {
+      classes.push("ll-legal");
+      hint = "click to deactivate (refund)";
+    } else if (legal.blocked && legal.blocked[slot]) {
+      classes.push("ll-blocked");
+      hint = legal.blocked[slot];
+    }
+  } else if (phase === "refill" && isTrue(legal.refill, slot)) {
+    classes.push("ll-legal");
+    hint = "click to place the next card here";
+  } else if (phase === "binding" && ui.source && cell.card !== "empty") {
+    classes.push("ll-legal");
+    hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
+  }
+  if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const look = face.element ? elementLook(face.element, els) : null;
+  const state = {
+    empty: "empty slot",
+    inert: "inert card",
+    active: `activated ${look && look.name} card`,
+    glimpse: `inert card, glimpsed as ${look && look.name}`,
+    seen: `inert ${look && look.name} card (teacher view)`,
+    remembered: `inert card you remember as ${look && look.name}`
+  }[face.kind];
+  const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` + (hint ? `. ${hint}` : "");
+  const attrs = {
+    type: "button",
+    class: classes.join(" "),
+    "data-act": "card",
+    "data-slot": slot,
+    "data-card": cell.card,
+    tabindex: slot === (ui.focus || 0) ? 0 : -1,
+    "aria-label": label,
+    title: hint || null
+  };
+  if (look) {
+    attrs["data-element"] = face.element;
+    attrs.style = `--ll-el:${look.colour};--ll-ink:${look.ink}`;
+  }
+  const body = [];
+  body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
+  if (face.kind === "glimpse") {
+    body.push(h(
+      doc,
+      "span",
+      { class: "ll-flag", "aria-hidden": "true" },
+      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"
+    ));
+  }
+  if (look) {
+    body.push(h(
+      doc,
+      "span",
+      { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol),
+      h(doc, "span", { class: "ll-name" }, look.name)
+    ));
+  } else if (face.kind === "inert") {
+    body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
+  } else {
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+  }
+  body.push(tokenChips(doc, cell.tokens, els));
+  return h(doc, "button", attrs, body);
+}
+function deckPanel(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const top = view.deck.top;
+  const look = top ? elementLook(top, els) : null;
+  const refill = view.phase === "refill";
+  return h(
+    doc,
+    "section",
+    { class: "ll-deck", "aria-label": "Leyline deck" },
+    h(doc, "div", { class: "ll-h" }, "Leyline deck"),
+    h(doc, "div", {
+      class: `ll-card ll-mini ${look ? "ll-active" : "ll-empty"}${refill ? " ll-next" : ""}`,
+      style: look ? `--ll-el:${look.colour};--ll-ink:${look.ink}` : null,
+      "data-element": top || null,
+      role: "img",
+      "aria-label": look ? `Top card, face-up: ${look.name}` : "The deck is empty"
+    }, look ? h(
+      doc,
+      "span",
+      { class: "ll-face", "aria-hidden": "true" },
+      h(doc, "span", { class: "ll-sym" }, look.symbol),
+      h(doc, "span", { class: "ll-name" }, look.name)
+    ) : "—"),
+    h(
+      doc,
+      "div",
+      { class: "ll-count" },
+      `${plural(view.deck.count, "card")} left`,
+      refill ? h(doc, "div", { class: "ll-note" }, "next to place") : null
+    )
+  );
+}
+function countsLine(doc, counts, els, label) {
+  return h(
+    doc,
+    "div",
+    { class: "ll-counts", "aria-label": `${label}: ` + els.map((el) => `${counts[el] || 0} ${elementLook(el, els).name}`).join(", ") },
+    h(doc, "span", { class: "ll-k" }, label),
+    els.map((el) => {
+      const look = elementLook(el, els);
+      return h(doc, "span", {
+        class: "ll-chip",
+        style: `--ll-el:${look.colour};--ll-ink:${look.ink}`,
+        "aria-hidden": "true"
+      }, look.symbol, counts[el] || 0);
+    })
+  );
+}
+function powerButton(doc, st, ui, pw, me) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const player = view.players[me];
+  const unlocked = isTrue(player.unlocked, pw.key);
+  const usable = legal.powers && legal.powers[pw.key] && legal.actor === me;
+  const used = isTrue(view.powers_used, pw.key) && view.active_player === me;
+  const need = info.thresholds ? info.thresholds[pw.tier] : "";
+  const tier = pw.tier === "minor" ? "Minor" : "Major";
+  const classes = ["ll-power", unlocked ? "ll-unlocked" : "ll-locked"];
+  if (usable) classes.push("ll-usable");
+  if (used) classes.push("ll-used");
+  if (ui.infoPower === pw.key) classes.push("ll-open");
+  const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" : `locked until ${need} ${elementLook(pw.element, els).name}`;
+  return h(doc, "button", {
+    type: "button",
+    class: classes.join(" "),
+    "data-act": "power",
+    "data-key": pw.key,
+    title: `${pw.name} (${tier}): ${pw.text}`,
+    "aria-pressed": ui.infoPower === pw.key ? "true" : "false",
+    "aria-label": `${pw.name}, ${tier} power of ${elementLook(pw.element, els).name}, ${state}: ${pw.text}`
+  }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
+}
+function studyPanel(doc, st, ui) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  const powers = info.powers || [];
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    const minor = powers.find((p) => p.element === el && p.tier === "minor");
+    const major = powers.find((p) => p.element === el && p.tier === "major");
+    const markers = player.markers[el] || 0;
+    const stacked = player.marker_tokens[el] || 0;
+    return h(
+      doc,
+      "tr",
+      { "data-element": el },
+      h(doc, "th", { scope: "row" }, h(
+        doc,
+        "span",
+        { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` },
+        look.symbol
+      ), " ", look.name),
+      h(doc, "td", { class: "ll-num", "data-study": el }, player.study[el] || 0),
+      h(doc, "td", {}, minor ? powerButton(doc, st, ui, minor, me) : "—"),
+      h(doc, "td", {}, major ? powerButton(doc, st, ui, major, me) : "—"),
+      h(
+        doc,
+        "td",
+        { class: "ll-marker", "aria-label": `${plural(markers, "Spent " + look.name + " marker")} with ${plural(stacked, "token")} stacked` },
+        markers ? `${look.symbol}×${markers}` : "—",
+        stacked ? h(doc, "span", { class: "ll-stack" }, ` +${stacked} tok`) : null
+      )
+    );
+  });
+  const name = playerName(info, me);
+  return h(
+    doc,
+    "section",
+    { class: "ll-study", "aria-label": `${name}'s Study` },
+    h(
+      doc,
+      "table",
+      {},
+      h(
+        doc,
+        "caption",
+        {},
+        `Study · ${name} · `,
+        h(doc, "strong", { "data-score": me }, player.score),
+        player.score === 1 ? " card" : " cards"
+      ),
+      h(doc, "thead", {}, h(
+        doc,
+        "tr",
+        {},
+        h(doc, "th", { scope: "col" }, "Element"),
+        h(doc, "th", { scope: "col" }, "Cards"),
+        h(doc, "th", { scope: "col" }, "Minor"),
+        h(doc, "th", { scope: "col" }, "Major"),
+        h(doc, "th", { scope: "col" }, "Spent markers")
+      )),
+      h(doc, "tbody", {}, rows)
+    )
+  );
+}
+function powerInfo(doc, st, ui) {
+  const { legal, info } = st;
+  const pw = ui.infoPower && powerOf(info, ui.infoPower);
+  if (!pw) return null;
+  const spec = legal.powers && legal.powers[pw.key];
+  const why = legal.why_power ? legal.why_power[pw.key] || legal.why_power["*"] : null;
+  const parts = [
+    h(doc, "div", { class: "ll-h" }, `${pw.name} · ${pw.tier === "minor" ? "Minor" : "Major"} power`),
+    h(doc, "p", {}, pw.text),
+    h(doc, "p", { class: "ll-note" }, pw.instructions)
+  ];
+  if (spec) {
+    if (spec.max === 0) {
+      parts.push(h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "use-power" }, `Use ${pw.name}`));
+    } else {
+      const chosen = ui.power === pw.key ? ui.targets : [];
+      parts.push(h(doc, "p", { class: "ll-note" }, `Chosen: ${chosen.length ? listSlots(chosen) : "none yet"}.`));
+      if (spec.max > spec.min || spec.max > 1) {
+        parts.push(h(doc, "button", {
+          type: "button",
+          class: "ll-btn ll-primary",
+          "data-act": "use-power",
+          "aria-disabled": chosen.length >= spec.min ? null : "true"
+        }, `Use ${pw.name}`));
+      }
+    }
+  } else if (why) {
+    parts.push(h(doc, "p", { class: "ll-why" }, why));
+  } else if (legal.actor === null || legal.actor === void 0) {
+    parts.push(h(doc, "p", { class: "ll-why" }, "Powers are used on your own turn."));
+  }
+  parts.push(h(doc, "button", { type: "button", class: "ll-btn", "data-act": "close-power" }, "Close"));
+  return h(doc, "section", { class: "ll-powerinfo", "aria-label": `${pw.name} power` }, parts);
+}
+function bindingPanel(doc, st, ui) {
+  const { view, legal, info } = st;
+  const place = legal.place;
+  if (view.phase !== "binding" || !place) return null;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  const player = view.players[me];
+  const have = {
+    supply: (el) => `${view.supply[el] || 0} left · costs 1 from Study`,
+    marker: (el) => `${player.marker_tokens[el] || 0} stacked`,
+    pool: (el) => `${view.pool[el] || 0} in pool`
+  };
+  const rows = els.map((el) => {
+    const look = elementLook(el, els);
+    return h(
+      doc,
+      "div",
+      { class: "ll-bindrow", role: "group", "aria-label": `${look.name} token sources` },
+      h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol, " ", look.name),
+      ["supply", "marker", "pool"].map((src) => {
+        const why = place[el] ? place[el][src] : "unknown";
+        const ok = why === "";
+        const chosen = ui.source && ui.source.element === el && ui.source.source === src;
+        return h(doc, "button", {
+          type: "button",
+          class: `ll-src${ok ? " ll-ok" : ""}${chosen ? " ll-chosen" : ""}`,
+          "data-act": "source",
+          "data-element": el,
+          "data-source": src,
+          "aria-pressed": chosen ? "true" : "false",
+          "aria-disabled": ok ? null : "true",
+          title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
+          "aria-label": `${look.name} from the ${SOURCE_WORDS[src].toLowerCase()}: ${have[src](el)}${ok ? "" : `. Not now: ${why}`}`
+        }, h(doc, "span", { class: "ll-srcname" }, SOURCE_WORDS[src]), h(doc, "span", { class: "ll-srchave" }, have[src](el)));
+      })
+    );
+  });
+  return h(
+    doc,
+    "section",
+    { class: "ll-binding", "aria-label": "Place Binding tokens" },
+    h(doc, "div", { class: "ll-h" }, "Binding tokens: pick an element and a source, then a card"),
+    rows
+  );
+}
+function scoreboard(doc, st) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  if (view.players.length < 2) return null;
+  return h(
+    doc,
+    "section",
+    { class: "ll-scores", "aria-label": "Scoreboard" },
+    h(
+      doc,
+      "table",
+      {},
+      h(doc, "thead", {}, h(
+        doc,
+        "tr",
+        {},
+        h(doc, "th", { scope: "col" }, "Player"),
+        els.map((el) => {
+          const look = elementLook(el, els);
+          return h(
+            doc,
+            "th",
+            { scope: "col", title: look.name, "aria-label": look.name },
+            h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}` }, look.symbol)
+          );
+        }),
+        h(doc, "th", { scope: "col" }, "Spent"),
+        h(doc, "th", { scope: "col" }, "Total")
+      )),
+      h(doc, "tbody", {}, view.players.map((p, i) => h(
+        doc,
+        "tr",
+        {
+          class: i === view.active_player && !view.is_over ? "ll-turn" : null,
+          "aria-current": i === view.active_player && !view.is_over ? "true" : null
+        },
+        h(
+          doc,
+          "th",
+          { scope: "row" },
+          i === view.active_player && !view.is_over ? "▶ " : "",
+          p.name,
+          info.players && info.players[i] && info.players[i].bot ? h(doc, "span", { class: "ll-tag" }, " bot") : ""
+        ),
+        els.map((el) => h(doc, "td", { class: "ll-num" }, p.study[el] || 0)),
+        h(doc, "td", { class: "ll-num" }, Object.values(p.markers).reduce((a, b) => a + b, 0)),
+        h(doc, "td", { class: "ll-num", "data-score": i }, h(doc, "strong", {}, p.score))
+      )))
+    )
+  );
+}
+function gameOverPanel(doc, st) {
+  const { view, info } = st;
+  if (!view.is_over) return null;
+  const winners = (view.winners || []).map((p) => view.players[p] ? view.players[p].name : playerName(info, p));
+  const solo = view.players.length === 1;
+  return h(
+    doc,
+    "section",
+    { class: "ll-over", role: "status", "aria-label": "Game over" },
+    h(doc, "div", { class: "ll-h" }, "Game over"),
+    h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason || ""] || view.end_reason}, after turn ${view.turn}.`),
+    h(doc, "ul", {}, view.players.map((p, i) => h(
+      doc,
+      "li",
+      { "data-final": i },
+      `${p.name}: ${plural(p.score, "card")}`,
+      isTrue(view.winners, i) && !solo ? " ★ winner" : ""
+    ))),
+    h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.` : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`)
+  );
+}
+var BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
+function botDelayMs(value) {
+  return Math.max(0, Number(value) || 0);
+}
+function paceMenu(doc, st, ui) {
+  const ms = botDelayMs(st.bot_delay_ms);
+  const chosen = ui.paused ? "paused" : String(ms);
+  const paces = BOT_PACES.some(([v]) => Number(v) === ms) ? BOT_PACES : BOT_PACES.concat([[String(ms), `custom (${ms} ms)`]]).sort((a, b) => Number(b[0]) - Number(a[0]));
+  return h(
+    doc,
+    "label",
+    { class: "ll-pace" },
+    "Bot pace ",
+    h(
+      doc,
+      "select",
+      { "data-act": "pace", "aria-label": "Bot pace" },
+      paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen === v }, t))
+    )
+  );
+}
+function renderBoard(st, ui, doc, now = 0) {
+  const { view, legal, info } = st;
+  if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
+  const els = info.elements || view.elements || [];
+  const bots = (info.players || []).some((p) => p.bot);
+  const teacher = view.viewer === null;
+  const left = view.activations ? view.activations.limit - view.activations.used : 0;
+  const canAct = legal.actor !== null && legal.actor !== void 0 && !view.is_over;
+  const grid = h(doc, "div", {
+    class: "ll-grid",
+    role: "group",
+    style: `--ll-cols:${view.grid_cols}`,
+    "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. Arrow keys move between cards; Enter or Space clicks.`
+  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
+  const endBtn = canAct ? h(doc, "button", {
+    type: "button",
+    class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    "data-act": "end",
+    "aria-disabled": legal.end ? null : "true",
+    title: legal.end ? null : "Every empty slot must be refilled first"
+  }, endLabel(view)) : null;
+  const status = h(
+    doc,
+    "header",
+    { class: "ll-status" },
+    h(doc, "span", { class: "ll-phase", "data-phase": view.phase }, PHASE_TITLES[view.phase] || view.phase),
+    h(
+      doc,
+      "span",
+      { class: "ll-turn" },
+      `Turn ${view.turn}`,
+      view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""
+    ),
+    view.phase === "activation" && !view.is_over ? h(
+      doc,
+      "span",
+      { class: "ll-acts", "aria-label": `${left} activations left` },
+      `Activations left: ${left}/${view.activations.limit}`
+    ) : null,
+    (view.is_over ? [] : view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
+    teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null
+  );
+  const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
+  const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
+  const errorBox = h(
+    doc,
+    "div",
+    { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
+    problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null
+  );
+  const controls = h(
+    doc,
+    "div",
+    { class: "ll-controls" },
+    endBtn,
+    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
+    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null
+  );
+  const side = h(
+    doc,
+    "aside",
+    { class: "ll-side" },
+    deckPanel(doc, st),
+    h(
+      doc,
+      "section",
+      { class: "ll-table", "aria-label": "Supply and Token Pool" },
+      countsLine(doc, view.supply, els, "Supply"),
+      countsLine(doc, view.pool, els, "Token Pool")
+    )
+  );
+  const log = h(
+    doc,
+    "ol",
+    { class: "ll-log", "aria-label": "Recent moves" },
+    (ui.log || []).map((line) => h(doc, "li", {}, line))
+  );
+  return h(
+    doc,
+    "div",
+    {
+      class: `leyline${teacher ? " ll-is-teacher" : ""}`,
+      "data-mode": st.mode || "play",
+      "data-phase": view.phase,
+      "data-step": legal.step === void 0 ? "" : legal.step,
+      "data-ack": st.ack === void 0 ? "" : st.ack,
+      "data-turn": view.turn
+    },
+    status,
+    prompt,
+    errorBox,
+    h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
+    powerInfo(doc, st, ui),
+    bindingPanel(doc, st, ui),
+    gameOverPanel(doc, st),
+    studyPanel(doc, st, ui),
+    scoreboard(doc, st),
+    memoryPanel(doc, st),
+    log
+  );
+}
+
+// js/src/play.js
+var LOG_LINES = 6;
+function newUi() {
+  return {
+    pending: null,
+    power: null,
+    targets: [],
+    infoPower: null,
+    source: null,
+    focus: 0,
+    reveals: {},
+    log: [],
+    hint: "",
+    paused: false,
+    dismissed: null
+  };
+}
+function absorbEvents(ui, items, info, now, revealMs, viewer) {
+  const lines = [];
+  for (const ev of items || []) {
+    if (ev.type === "reveal" && ev.element) {
+      ui.reveals[ev.slot] = { element: ev.element, cause: ev.cause, until: now + revealMs };
+    } else if (ev.type === "collect" || ev.type === "tide") {
+      for (const s of ev.slots || [ev.slot]) delete ui.reveals[s];
+    } else if (ev.type === "swap") {
+      const [a, b] = ev.slots;
+      const ra = ui.reveals[a];
+      const rb = ui.reveals[b];
+      delete ui.reveals[a];
+      delete ui.reveals[b];
+      if (rb) ui.reveals[a] = rb;
+      if (ra) ui.reveals[b] = ra;
+    }
+    const line = describeEvent(ev, info, viewer);
+    if (line) lines.push(line);
+  }
+  if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {
+    lines.unshift("The grid was dealt face-up: remember it!");
+  }
+  ui.log = ui.log.concat(lines).slice(-LOG_LINES);
+}
+function dropStale(ui, st) {
+  const { view, legal } = st;
+  if (ui.power && !(legal.powers && legal.powers[ui.power])) {
+    ui.power = null;
+    ui.targets = [];
+  }
+  if (ui.infoPower && view.phase === "game_over") ui.infoPower = null;
+  if (ui.source) {
+    const why = legal.place && legal.place[ui.source.element] && legal.place[ui.source.element][ui.source.source];
+    if (why !== "") ui.source = null;
+  }
+  for (const [slot, r] of Object.entries(ui.reveals)) {
+    const cell = view.grid && view.grid[Number(slot)];
+    if (!cell || cell.card !== "inert") delete ui.reveals[slot];
+    else if (r.until <= Date.now()) delete ui.reveals[slot];
+  }
+  const size = view.grid ? view.grid.length : 1;
+  if (ui.focus >= size) ui.focus = 0;
+}
+function playMode({ model, el }) {
+  return mount(model, el, "leyline", (m) => {
+    const ui = newUi();
+    let seenSeq = null;
+    let lastAck = model.get("ack");
+    let botStep = null;
+    const { schedule } = m;
+    const state = () => ({
+      mode: model.get("mode"),
+      view: model.get("view") || {},
+      legal: model.get("legal") || {},
+      info: model.get("info") || {},
+      error: model.get("error") || "",
+      ack: model.get("ack"),
+      bot_delay_ms: model.get("bot_delay_ms"),
+      remembered: model.get("remembered"),
+      memory: model.get("memory")
+    });
+    function draw(now) {
+      m.show(renderBoard(state(), ui, m.doc, now));
+    }
+    function takeEvents() {
+      const ev = model.get("events") || {};
+      if (ev.seq === seenSeq) return;
+      seenSeq = ev.seq;
+      const view = model.get("view") || {};
+      absorbEvents(ui, ev.items, model.get("info") || {}, Date.now(), model.get("reveal_ms") || 0, view.viewer);
+    }
+    function pace() {
+      const legal = model.get("legal") || {};
+      const view = model.get("view") || {};
+      if (!legal.bot || view.is_over || ui.paused) {
+        m.cancel("bot");
+        botStep = null;
+        return;
+      }
+      if (botStep === legal.step) return;
+      botStep = legal.step;
+      m.later("bot", botDelayMs(model.get("bot_delay_ms")), () => {
+        if (m.alive()) model.send({ type: "bot_step", step: legal.step });
+      });
+    }
+    function onChange() {
+      const ack = model.get("ack");
+      if (ack !== lastAck) {
+        lastAck = ack;
+        ui.pending = null;
+        ui.dismissed = null;
+      }
+      takeEvents();
+      dropStale(ui, state());
+      schedule();
+      pace();
+    }
+    function send(action, pending) {
+      const legal = model.get("legal") || {};
+      ui.hint = "";
+      ui.pending = pending;
+      model.send({ type: "action", action, step: legal.step });
+    }
+    function hint(text) {
+      ui.hint = text;
+      schedule();
+    }
+    function onCard(slot, button) {
+      const st = state();
+      const { view, legal } = st;
+      if (view.is_over) return hint("The game is over.");
+      if (legal.bot) return hint(`Wait: ${playerName(st.info, view.active_player)} (bot) is playing.`);
+      if (legal.actor === null || legal.actor === void 0) {
+        return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
+      }
+      const mark = () => button && button.classList.add("ll-pending");
+      if (view.phase === "abilities") {
+        const spec = ui.power && legal.powers && legal.powers[ui.power];
+        if (!spec || spec.max === 0) return hint("In Phase 1 click a power in your Study first (or End Phase 1).");
+        ui.targets = ui.targets.includes(slot) ? ui.targets.filter((t) => t !== slot) : ui.targets.concat([slot]);
+        if (ui.targets.length >= spec.max) return usePower();
+        ui.hint = "";
+        return schedule();
+      }
+      const cell = view.grid[slot];
+      if (view.phase === "activation") {
+        mark();
+        return send({ type: cell.card === "active" ? "deactivate" : "activate", slot }, { slot });
+      }
+      if (view.phase === "refill") {
+        mark();
+        return send({ type: "refill", slot }, { slot });
+      }
+      if (view.phase === "binding") {
+        if (!ui.source) return hint("Pick an element and a source below first, then click a card.");
+        mark();
+        return send({ type: "place_token", slot, element: ui.source.element, source: ui.source.source }, { slot });
+      }
+      return void 0;
+    }
+    function usePower() {
+      const key = ui.power || ui.infoPower;
+      const pw = powerOf(model.get("info"), key);
+      if (!pw) return;
+      const targets = (ui.power === key ? ui.targets : []).slice().sort((a, b) => a - b);
+      send({ type: "use_power", element: pw.element, tier: pw.tier, targets }, { act: "power" });
+      ui.power = null;
+      ui.targets = [];
+      ui.infoPower = null;
+      schedule();
+    }
+    function onPower(key) {
+      const legal = model.get("legal") || {};
+      ui.hint = "";
+      if (ui.infoPower === key && !ui.power) {
+        ui.infoPower = null;
+        return schedule();
+      }
+      ui.infoPower = key;
+      const spec = legal.powers && legal.powers[key];
+      ui.power = spec && spec.max > 0 ? key : null;
+      ui.targets = [];
+      return schedule();
+    }
+    function onSource(button) {
+      const legal = model.get("legal") || {};
+      const element = (
+        /** @type {string} */
+        button.getAttribute("data-element")
+      );
+      const source = (
+        /** @type {string} */
+        button.getAttribute("data-source")
+      );
+      const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
+      if (why) return hint(why);
+      const same = ui.source && ui.source.element === element && ui.source.source === source;
+      ui.source = same ? null : { element, source };
+      ui.hint = "";
+      return schedule();
+    }
+    function onClick(event) {
+      const button = (
+        /** @type {Element} */
+        event.target.closest("[data-act]")
+      );
+      if (!button || !m.root().contains(button)) return;
+      const act = button.getAttribute("data-act");
+      if (act === "card") {
+        const slot = Number(button.getAttribute("data-slot"));
+        ui.focus = slot;
+        onCard(slot, button);
+      } else if (act === "end") {
+        button.classList.add("ll-pending");
+        ui.power = null;
+        ui.infoPower = null;
+        send({ type: "end_phase" }, { act: "end" });
+      } else if (act === "power") {
+        onPower(
+          /** @type {string} */
+          button.getAttribute("data-key")
+        );
+      } else if (act === "use-power") {
+        if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
+        usePower();
+      } else if (act === "close-power" || act === "cancel") {
+        ui.power = null;
+        ui.targets = [];
+        ui.infoPower = null;
+        schedule();
+      } else if (act === "source") {
+        onSource(button);
+      } else if (act === "dismiss") {
+        ui.hint = "";
+        ui.dismissed = model.get("error") || null;
+        schedule();
+      } else if (act === "bot-step") {
+        const legal = model.get("legal") || {};
+        model.send({ type: "bot_step", step: legal.step });
+      }
+    }
+    function onInput(event) {
+      const target = (
+        /** @type {HTMLSelectElement | null} */
+        event.target
+      );
+      if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
+      if (!target || target.getAttribute("data-act") !== "pace") return;
+      if (target.value === "paused") {
+        ui.paused = true;
+      } else {
+        ui.paused = false;
+        model.set("bot_delay_ms", Number(target.value));
+        model.save_changes();
+      }
+      botStep = null;
+      pace();
+      schedule();
+    }
+    function onKey(event) {
+      if (event.key === "Escape") {
+        if (ui.power || ui.infoPower || ui.source || ui.hint) {
+          ui.power = null;
+          ui.targets = [];
+          ui.infoPower = null;
+          ui.source = null;
+          ui.hint = "";
+          schedule();
+          event.preventDefault();
+        }
+        return;
+      }
+      const from = (
+        /** @type {Element} */
+        event.target
+      );
+      const card = from.closest && from.closest("[data-act=card]");
+      if (!card) return;
+      const view = model.get("view") || {};
+      const cols = view.grid_cols || 1;
+      const size = (view.grid || []).length;
+      const slot = Number(card.getAttribute("data-slot"));
+      const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+      let next = null;
+      if (event.key in moves) next = slot + moves[event.key];
+      else if (event.key === "Home") next = 0;
+      else if (event.key === "End") next = size - 1;
+      if (next === null) return;
+      event.preventDefault();
+      if (next < 0 || next >= size) return;
+      ui.focus = next;
+      m.paint();
+      const target = (
+        /** @type {HTMLElement | null} */
+        m.root().querySelector(`[data-act=card][data-slot="${next}"]`)
+      );
+      if (target) target.focus();
+    }
+    return {
+      draw,
+      onChange,
+      reveals: () => ui.reveals,
+      start: true,
+      listeners: { click: onClick, change: onInput, keydown: onKey }
+    };
+  });
+}
+
+// js/src/lesson.js
+var FEEDBACK_LOOKS = {
+  illegal: { tone: "bad", label: "Not allowed" },
+  unseen: { tone: "bad", label: "That would be a guess" },
+  wrong: { tone: "bad", label: "Not what this step asks" },
+  retry: { tone: "info", label: "Retry first" },
+  progress: { tone: "ok", label: "Good" },
+  solved: { tone: "good", label: "Solved" },
+  done: { tone: "good", label: "Lesson complete" },
+  skipped: { tone: "info", label: "Shown" }
+};
+var LESSON_STATUS = { new: "not started", started: "in progress", done: "done" };
+function nextAction(lesson) {
+  if (lesson.done) {
+    return lesson.next_lesson ? { label: "Next lesson →", message: { type: "goto", lesson: lesson.next_lesson } } : { label: "Lesson complete ✓", message: null };
+  }
+  if (lesson.status === "solved") return { label: "Next step →", message: { type: "next" } };
+  return { label: "Skip step (show me)", message: { type: "next" } };
+}
+function stepsDone(lesson) {
+  if (lesson.done) return lesson.total;
+  return lesson.step + (lesson.status === "solved" ? 1 : 0);
+}
+function courseNav(doc, st) {
+  const lessons = st.lessons || [];
+  if (lessons.length < 2) return null;
+  const done = lessons.filter((l) => l.status === "done").length;
+  return h(
+    doc,
+    "nav",
+    { class: "ll-course", "aria-label": "Course" },
+    h(
+      doc,
+      "label",
+      { class: "ll-pick" },
+      "Lesson ",
+      h(
+        doc,
+        "select",
+        { "data-act": "lesson-pick", "aria-label": "Choose a lesson" },
+        lessons.map((l, i) => h(
+          doc,
+          "option",
+          { value: l.id, selected: l.current },
+          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""} (${LESSON_STATUS[l.status] || l.status})`
+        ))
+      )
+    ),
+    h(doc, "span", { class: "ll-coursedone" }, `${done} of ${plural(lessons.length, "lesson")} done`)
+  );
+}
+function renderLesson(st, doc) {
+  const lesson = st.lesson || {};
+  if (!lesson.lesson) return h(doc, "div", { class: "leyline ll-lesson" }, "Loading the lesson…");
+  const fb = lesson.feedback;
+  const look = fb ? FEEDBACK_LOOKS[fb.kind] || { tone: "info", label: fb.kind } : null;
+  const finished = stepsDone(lesson);
+  const next = nextAction(lesson);
+  const wrong = lesson.status === "wrong";
+  const btn = (act, label, extra = {}) => h(doc, "button", {
+    type: "button",
+    class: `ll-btn${extra.primary ? " ll-primary" : ""}`,
+    "data-act": act,
+    "aria-disabled": extra.disabled ? "true" : null,
+    title: extra.title || null
+  }, label);
+  const number = lesson.count > 1 ? `Lesson ${lesson.index + 1} of ${lesson.count} · ` : "";
+  return h(
+    doc,
+    "div",
+    {
+      class: "leyline ll-lesson",
+      "data-lesson": lesson.lesson,
+      "data-status": lesson.status,
+      "data-lesson-step": lesson.step,
+      "data-ack": st.ack === void 0 ? "" : st.ack
+    },
+    courseNav(doc, st),
+    h(
+      doc,
+      "header",
+      { class: "ll-lhead" },
+      h(doc, "h3", { class: "ll-ltitle" }, number, lesson.title),
+      h(doc, "span", { class: "ll-tag" }, lesson.section)
+    ),
+    lesson.intro ? h(doc, "p", { class: "ll-intro" }, lesson.intro) : null,
+    h(
+      doc,
+      "details",
+      { class: "ll-rule" },
+      h(doc, "summary", {}, "The rule this lesson teaches"),
+      h(doc, "blockquote", {}, lesson.rule)
+    ),
+    h(
+      doc,
+      "div",
+      { class: "ll-progress" },
+      h(doc, "span", { class: "ll-stepno" }, lesson.done ? `All ${plural(lesson.total, "step")} done` : `Step ${lesson.step + 1} of ${lesson.total}`),
+      h(doc, "span", {
+        class: "ll-bar",
+        role: "progressbar",
+        "aria-label": "Steps done",
+        "aria-valuemin": 0,
+        "aria-valuemax": lesson.total,
+        "aria-valuenow": finished,
+        "aria-valuetext": `${finished} of ${plural(lesson.total, "step")} done`
+      }, h(doc, "span", { class: "ll-fill", style: `width:${Math.round(100 * finished / Math.max(1, lesson.total))}%` })),
+      lesson.mistakes ? h(doc, "span", { class: "ll-mistakes" }, plural(lesson.mistakes, "mistake")) : null
+    ),
+    h(
+      doc,
+      "p",
+      { class: "ll-instruction" },
+      h(doc, "strong", {}, lesson.done ? "Done: " : "Your task: "),
+      lesson.done ? "every step of this lesson is complete." : lesson.instruction
+    ),
+    h(doc, "div", {
+      class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`,
+      role: "status",
+      "aria-live": "polite",
+      "aria-atomic": "true",
+      "data-kind": fb ? fb.kind : null
+    }, fb ? [h(doc, "strong", {}, `${/** @type {{label: string}} */
+    look.label}: `), fb.text] : null),
+    (lesson.hints || []).length ? h(
+      doc,
+      "ul",
+      { class: "ll-hints", "aria-label": "Hints" },
+      lesson.hints.map((t) => h(doc, "li", {}, t))
+    ) : null,
+    h(
+      doc,
+      "div",
+      { class: "ll-controls", role: "group", "aria-label": "Lesson controls" },
+      btn(
+        "lesson-hint",
+        lesson.done ? "Hint" : lesson.hints_left ? `Hint (${lesson.hints_left} left)` : "No more hints",
+        { disabled: !lesson.hints_left || lesson.done, title: "Show the next hint; the last one names the moves" }
+      ),
+      btn("lesson-retry", "Retry step", { primary: wrong, disabled: lesson.done, title: "Put the cards back as they were when this step began" }),
+      btn("lesson-next", next.label, { primary: !wrong && (lesson.status === "solved" || lesson.done), disabled: !next.message }),
+      btn("lesson-restart", "Restart lesson", { title: "Start this lesson again from the beginning" })
+    ),
+    (st.remembered || []).some((e) => e) ? h(
+      doc,
+      "p",
+      { class: "ll-note" },
+      "Faint cards marked “remembered” are inert cards you know: given by the lesson, or seen when they were revealed to you."
+    ) : null
+  );
+}
+function lessonMode({ model, el }) {
+  return mount(model, el, "leyline ll-lesson", (m) => {
+    const host = m.doc.createElement("div");
+    host.className = "ll-lessonboard";
+    el.append(host);
+    let board = playMode({ model, el: host });
+    let epoch = (model.get("lesson") || {}).epoch;
+    const state = () => ({
+      lesson: model.get("lesson") || {},
+      lessons: model.get("lessons") || [],
+      ack: model.get("ack"),
+      remembered: model.get("remembered") || []
+    });
+    function onChange() {
+      const now = (model.get("lesson") || {}).epoch;
+      if (now !== epoch) {
+        epoch = now;
+        board();
+        board = playMode({ model, el: host });
+      }
+      m.schedule();
+    }
+    function onClick(event) {
+      const button = (
+        /** @type {Element} */
+        event.target.closest("[data-act]")
+      );
+      if (!button || !m.root().contains(button) || button.getAttribute("aria-disabled") === "true") return;
+      const act = button.getAttribute("data-act") || "";
+      const simple = { "lesson-hint": "hint", "lesson-retry": "retry", "lesson-restart": "restart" };
+      let message = simple[act] ? { type: simple[act] } : null;
+      if (act === "lesson-next") message = nextAction(model.get("lesson") || {}).message;
+      if (!message) return;
+      button.classList.add("ll-pending");
+      model.send(message);
+    }
+    function onPick(event) {
+      const target = (
+        /** @type {HTMLSelectElement | null} */
+        event.target
+      );
+      if (target && target.getAttribute("data-act") === "lesson-pick") model.send({ type: "goto", lesson: target.value });
+    }
+    return {
+      draw: () => m.show(renderLesson(state(), m.doc)),
+      onChange,
+      listeners: { click: onClick, change: onPick },
+      teardown() {
+        board();
+        host.remove();
+      }
+    };
+  });
+}
+
+// js/src/replay.js
+var REPLAY_SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
+function newReplayUi() {
+  return {
+    reveals: {},
+    playing: false,
+    speed: 1e3,
+    showHidden: false,
+    dismissed: null,
+    hint: "",
+    confirm: null,
+    form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false }
+  };
+}
+function lastStep(st) {
+  return Math.max(0, (st.line || []).length - 1);
+}
+function shownStep(st) {
+  return st.legal && Number.isInteger(st.legal.step) ? (
+    /** @type {number} */
+    st.legal.step
+  ) : st.step || 0;
+}
+function isHiddenNote(note, st, ui) {
+  const hidden = st.hide_tags || [];
+  return !ui.showHidden && (note.tags || []).some((t) => hidden.includes(t));
+}
+function viewerName(info, v) {
+  return v === null ? "All-seeing (teacher)" : playerName(info, v);
+}
+function transportBar(doc, st, ui) {
+  const shown = shownStep(st);
+  const last = lastStep(st);
+  const btn = (act, label, text, disabled, extra = {}) => h(doc, "button", {
+    type: "button",
+    class: `ll-btn ll-tbtn${extra.primary ? " ll-primary" : ""}`,
+    "data-act": act,
+    "aria-label": label,
+    title: label,
+    "aria-disabled": disabled ? "true" : null,
+    ...extra.attrs
+  }, text);
+  return h(
+    doc,
+    "div",
+    { class: "ll-transport", role: "group", "aria-label": "Replay controls" },
+    btn("first", "First step (Home)", "|◀", shown <= 0),
+    btn("back", "Back one step (←)", "◀", shown <= 0),
+    btn(
+      "play",
+      ui.playing ? "Pause" : "Play from here",
+      ui.playing ? "❚❚ Pause" : "▶ Play",
+      false,
+      { primary: true, attrs: { "aria-pressed": ui.playing ? "true" : "false" } }
+    ),
+    btn("forward", "Forward one step (→)", "▶", shown >= last),
+    btn("last", "Last step (End)", "▶|", shown >= last),
+    h(doc, "input", {
+      type: "range",
+      class: "ll-scrub",
+      min: 0,
+      max: last,
+      step: 1,
+      value: st.step,
+      "data-act": "scrub",
+      "aria-label": "Step",
+      "aria-valuetext": `Step ${st.step} of ${last}`
+    }),
+    h(doc, "span", { class: "ll-stepof" }, `Step ${shown} / ${last}`),
+    h(
+      doc,
+      "label",
+      { class: "ll-speed" },
+      "Speed ",
+      h(
+        doc,
+        "select",
+        { "data-act": "speed", "aria-label": "Autoplay speed" },
+        REPLAY_SPEEDS.map(([v, t]) => h(doc, "option", { value: v, selected: String(ui.speed) === v }, t))
+      )
+    )
+  );
+}
+function pickers(doc, st) {
+  const { info } = st;
+  const lines = st.lines || [];
+  const depth = (line) => {
+    let d = 0;
+    for (let l = line; l && l.parent !== null; l = lines.find((x) => x.id === l.parent)) d += 1;
+    return d;
+  };
+  const viewers = st.viewers || [];
+  const choices = st.memory_choices || [];
+  return h(
+    doc,
+    "div",
+    { class: "ll-pickers" },
+    h(
+      doc,
+      "label",
+      {},
+      "Line ",
+      h(
+        doc,
+        "select",
+        { "data-act": "line", "aria-label": "Line: the main line or a variation" },
+        lines.map((l) => h(
+          doc,
+          "option",
+          { value: l.id, selected: l.id === st.variation },
+          `${"↳ ".repeat(depth(l))}${l.parent === null ? "Main line" : l.name}` + (l.parent === null ? ` (${plural(l.end, "move")})` : ` (from step ${l.start}, ${plural(l.end - l.start, "move")})`)
+        ))
+      )
+    ),
+    h(
+      doc,
+      "label",
+      {},
+      "Viewer ",
+      h(
+        doc,
+        "select",
+        { "data-act": "viewer", "aria-label": "Whose eyes: a player, or all-seeing" },
+        viewers.map((v) => h(doc, "option", { value: v === null ? "all" : v, selected: v === st.viewer }, viewerName(info, v)))
+      )
+    ),
+    st.viewer === null && choices.length ? h(
+      doc,
+      "label",
+      {},
+      "Memory of ",
+      h(
+        doc,
+        "select",
+        { "data-act": "memory-of", "aria-label": "Show the memory of a player (teacher view)" },
+        h(doc, "option", { value: "", selected: st.show_memory_of === null }, "nobody"),
+        choices.map((p) => h(doc, "option", { value: p, selected: p === st.show_memory_of }, playerName(info, p)))
+      )
+    ) : null
+  );
+}
+function happenedPanel(doc, st, entry) {
+  const shown = shownStep(st);
+  const lines = [];
+  if (entry && !entry.action) {
+    const dealt = (entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup").length;
+    if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
+  }
+  for (const ev of entry && entry.events || []) {
+    const line = describeEvent(ev, st.info, st.viewer);
+    if (line) lines.push(line);
+  }
+  return h(
+    doc,
+    "section",
+    { class: "ll-happened", "aria-label": "What happened at this step" },
+    h(doc, "div", { class: "ll-h" }, shown ? `What happened at step ${shown}` : "Set-up"),
+    lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t))) : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see.")
+  );
+}
+function noteItem(doc, st, ui, note) {
+  const id = `${note.variation}:${note.step}:${note.index}`;
+  const where = { "data-variation": note.variation, "data-step": note.step, "data-index": note.index };
+  return h(
+    doc,
+    "li",
+    { class: "ll-noteitem", "data-note": id },
+    h(doc, "p", { class: "ll-notetext" }, note.text),
+    h(
+      doc,
+      "div",
+      { class: "ll-notemeta" },
+      (note.tags || []).map((t) => h(doc, "span", { class: "ll-tag" }, t)),
+      (note.highlights || []).length ? h(doc, "span", { class: "ll-note" }, ` points at ${listSlots(note.highlights || [])}`) : null,
+      st.editable ? [
+        h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "note-edit", ...where }, "Edit"),
+        h(
+          doc,
+          "button",
+          { type: "button", class: "ll-btn ll-small", "data-act": "note-remove", ...where },
+          ui.confirm === id ? "Really delete?" : "Delete"
+        )
+      ] : null
+    )
+  );
+}
+function notesPanel(doc, st, ui) {
+  const shown = shownStep(st);
+  const notes = (st.annotations || []).filter((n) => n.step === shown);
+  const visible = notes.filter((n) => !isHiddenNote(n, st, ui));
+  const hiddenCount = notes.length - visible.length;
+  const tagged = notes.some((n) => (n.tags || []).some((t) => (st.hide_tags || []).includes(t)));
+  const f = ui.form;
+  const form = st.editable ? h(
+    doc,
+    "div",
+    {
+      class: `ll-noteform${f.open ? "" : " ll-hidden"}`,
+      role: "group",
+      "aria-label": f.editing ? `Edit note on step ${f.editing.step}` : `New note on step ${shown}`
+    },
+    h(doc, "div", { class: "ll-h" }, f.editing ? `Edit the note on step ${f.editing.step}` : `New note on step ${shown}`),
+    h(doc, "textarea", { "data-act": "note-text", rows: 3, maxlength: 1e4, "aria-label": "Note text", placeholder: "What should a reader notice here?" }),
+    h(
+      doc,
+      "label",
+      { class: "ll-tagsfield" },
+      "Tags ",
+      h(doc, "input", { type: "text", "data-act": "note-tags", "aria-label": "Tags, separated by commas", placeholder: "e.g. hint, spoiler" })
+    ),
+    h(doc, "p", { class: "ll-note" }, f.highlights.length ? `Points at ${listSlots(f.highlights)}: click cards to change.` : "Click cards on the grid to point at them."),
+    h(
+      doc,
+      "div",
+      { class: "ll-controls" },
+      h(doc, "button", { type: "button", class: `ll-btn ll-primary${f.pending ? " ll-pending" : ""}`, "data-act": "note-save" }, "Save note"),
+      h(doc, "button", { type: "button", class: "ll-btn", "data-act": "note-cancel" }, "Cancel")
+    )
+  ) : null;
+  return h(
+    doc,
+    "section",
+    { class: "ll-notes", "aria-label": `Notes on step ${shown}` },
+    h(doc, "div", { class: "ll-h" }, `Notes on step ${shown}`),
+    visible.length ? h(doc, "ul", { class: "ll-notelist" }, visible.map((n) => noteItem(doc, st, ui, n))) : h(doc, "p", { class: "ll-note" }, notes.length ? "Every note here is hidden." : "No notes on this step."),
+    tagged ? h(
+      doc,
+      "button",
+      { type: "button", class: "ll-btn ll-small", "data-act": "toggle-hidden", "aria-pressed": ui.showHidden ? "true" : "false" },
+      ui.showHidden ? `Hide notes tagged ${(st.hide_tags || []).join(", ")}` : `Show ${plural(hiddenCount, "hidden note")} (${(st.hide_tags || []).join(", ")})`
+    ) : null,
+    st.editable ? h(doc, "button", { type: "button", class: `ll-btn ll-small${f.open ? " ll-hidden" : ""}`, "data-act": "note-new" }, `Add a note on step ${shown}`) : h(doc, "p", { class: "ll-note" }, "Notes are read-only in this page."),
+    form
+  );
+}
+function movesPanel(doc, st, words) {
+  const shown = shownStep(st);
+  const line = (st.lines || []).find((l) => l.id === st.variation);
+  const from = line && line.parent !== null ? line.start : Infinity;
+  const noted = new Set((st.annotations || []).map((n) => n.step));
+  return h(
+    doc,
+    "section",
+    { class: "ll-moves", "aria-label": "Moves of this line" },
+    h(doc, "div", { class: "ll-h" }, "Moves"),
+    h(doc, "ol", { class: "ll-movelist" }, words.map((w, k) => h(
+      doc,
+      "li",
+      {},
+      h(doc, "button", {
+        type: "button",
+        class: `ll-move${k === shown ? " ll-current" : ""}${k > from ? " ll-own" : ""}`,
+        "data-act": "goto",
+        "data-step": k,
+        "aria-current": k === shown ? "step" : null
+      }, `${k}. ${w}`, noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, " ✎") : null)
+    )))
+  );
+}
+function renderReplay(st, ui, doc, now = 0, words = null) {
+  const { view } = st;
+  if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
+  const shown = shownStep(st);
+  const entry = (st.line || [])[shown] || null;
+  const board = renderBoard(
+    { ...st, mode: "replay", legal: { step: shown, actor: null } },
+    { ...newUi(), reveals: ui.reveals, dismissed: ui.dismissed, hint: ui.hint },
+    doc,
+    now
+  );
+  board.classList.add("ll-replay");
+  if (shown !== st.step) board.classList.add("ll-waiting");
+  board.setAttribute("data-variation", String(st.variation));
+  board.setAttribute("data-viewer", st.viewer === null ? "all" : String(st.viewer));
+  board.setAttribute("data-last", String(lastStep(st)));
+  board.setAttribute("tabindex", "-1");
+  const log = board.querySelector(".ll-log");
+  if (log) log.remove();
+  const part = (selector) => (
+    /** @type {HTMLElement} */
+    board.querySelector(selector)
+  );
+  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info)}`;
+  const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
+  if (memoryMenu) memoryMenu.closest("label").remove();
+  const card = (s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
+  const a = entry && entry.action;
+  for (const s of a ? [a.slot, ...a.targets || []].filter((x) => Number.isInteger(x)) : []) {
+    card(s)?.classList.add("ll-last");
+  }
+  const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
+  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) card(s)?.classList.add("ll-hl");
+  if (ui.form.open) {
+    for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
+    for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
+  }
+  part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st));
+  const all = words || (st.line || []).map((e) => describeStep(e, st.info));
+  part(".ll-side").append(movesPanel(doc, st, all));
+  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry), notesPanel(doc, st, ui)));
+  return board;
+}
+function replayMode({ model, el }) {
+  return mount(model, el, "leyline ll-replay", (m) => {
+    const { doc, schedule } = m;
+    const ui = newReplayUi();
+    let lastAck = model.get("ack");
+    let painted = null;
+    let appliedForm = -1;
+    let wordsFor = null;
+    let words = [];
+    const state = () => ({
+      mode: "replay",
+      view: model.get("view") || {},
+      legal: model.get("legal") || {},
+      info: model.get("info") || {},
+      error: model.get("error") || "",
+      ack: model.get("ack"),
+      step: model.get("step") || 0,
+      variation: model.get("variation") || 0,
+      viewer: model.get("viewer") === void 0 ? null : model.get("viewer"),
+      viewers: model.get("viewers") || [],
+      lines: model.get("lines") || [],
+      line: model.get("line") || [],
+      annotations: model.get("annotations") || [],
+      memory: model.get("memory") || {},
+      show_memory_of: model.get("show_memory_of") === void 0 ? null : model.get("show_memory_of"),
+      memory_choices: model.get("memory_choices") || [],
+      hide_tags: model.get("hide_tags") || [],
+      editable: !!model.get("editable"),
+      reveal_ms: model.get("reveal_ms") || 0
+    });
+    function request(patch) {
+      for (const [k, v] of Object.entries(patch)) model.set(k, v);
+      model.save_changes();
+      schedule();
+    }
+    function goto(step) {
+      const st = state();
+      const target = Math.max(0, Math.min(lastStep(st), step));
+      if (target !== st.step) request({ step: target });
+    }
+    function draw(now) {
+      const st = state();
+      if (st.line !== wordsFor) {
+        wordsFor = st.line;
+        words = st.line.map((e) => describeStep(e, st.info));
+      }
+      const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
+      m.show(renderReplay(st, ui, doc, now, words));
+      const root = m.root();
+      if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
+      const slider = (
+        /** @type {HTMLInputElement | null} */
+        root.querySelector("[data-act=scrub]")
+      );
+      if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
+      if (ui.form.seq !== appliedForm) {
+        appliedForm = ui.form.seq;
+        const text = (
+          /** @type {HTMLTextAreaElement | null} */
+          root.querySelector("[data-act=note-text]")
+        );
+        const tags = (
+          /** @type {HTMLInputElement | null} */
+          root.querySelector("[data-act=note-tags]")
+        );
+        if (text) text.value = ui.form.text;
+        if (tags) tags.value = ui.form.tags;
+        if (text && ui.form.open) text.focus();
+      }
+      const shown = shownStep(st);
+      if (!painted || painted.step !== shown || painted.line !== st.line) scrollList(shown);
+      painted = { step: shown, line: st.line };
+    }
+    function scrollList(shown) {
+      const box = (
+        /** @type {HTMLElement | null} */
+        m.root().querySelector(".ll-movelist")
+      );
+      const cur = box && /** @type {HTMLElement | null} */
+      box.querySelector(`[data-step="${shown}"]`);
+      if (!box || !cur) return;
+      const top = cur.offsetTop;
+      if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+      }
+    }
+    function glimpse(st) {
+      const shown = shownStep(st);
+      if (painted && painted.line === st.line && shown === painted.step + 1) {
+        const now = Date.now();
+        for (const ev of (st.line[shown] || {}).events || []) {
+          if (ev.type === "reveal" && ev.element) ui.reveals[ev.slot] = { element: ev.element, cause: ev.cause, until: now + st.reveal_ms };
+          else if (ev.type === "collect" || ev.type === "tide") for (const s of ev.slots || [ev.slot]) delete ui.reveals[s];
+        }
+      } else if (!painted || shown !== painted.step || painted.line !== st.line) {
+        ui.reveals = {};
+      }
+    }
+    function pace() {
+      if (!ui.playing || !m.alive()) {
+        m.cancel("play");
+        return;
+      }
+      const st = state();
+      const shown = shownStep(st);
+      if (m.pending("play") || st.step !== shown) return;
+      if (shown >= lastStep(st)) {
+        ui.playing = false;
+        schedule();
+        return;
+      }
+      m.later("play", ui.speed, () => {
+        if (m.alive() && ui.playing) goto(shownStep(state()) + 1);
+      });
+    }
+    function onChange() {
+      const st = state();
+      if (st.ack !== lastAck) {
+        lastAck = st.ack;
+        ui.dismissed = null;
+        if (ui.form.pending) {
+          ui.form.pending = false;
+          if (!st.error) closeForm();
+        }
+      }
+      glimpse(st);
+      schedule();
+      pace();
+    }
+    function openForm(editing) {
+      const note = editing && (model.get("annotations") || []).find((n) => n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
+      ui.form = {
+        open: true,
+        editing: note ? editing : null,
+        text: note ? note.text : "",
+        tags: note ? (note.tags || []).join(", ") : "",
+        highlights: note ? (note.highlights || []).slice() : [],
+        seq: ui.form.seq + 1,
+        pending: false
+      };
+      ui.hint = "";
+      schedule();
+    }
+    function closeForm() {
+      ui.form = { open: false, editing: null, text: "", tags: "", highlights: [], seq: ui.form.seq + 1, pending: false };
+      schedule();
+    }
+    function saveNote() {
+      const f = ui.form;
+      const tags = f.tags.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter(Boolean);
+      const body = { text: f.text, tags, highlights: f.highlights.slice().sort((x, y) => x - y) };
+      const message = f.editing ? { type: "edit_note", ...f.editing, ...body } : { type: "annotate", step: shownStep(state()), ...body };
+      f.pending = true;
+      ui.hint = "";
+      model.send(message);
+      schedule();
+    }
+    function where(button) {
+      return {
+        variation: Number(button.getAttribute("data-variation")),
+        step: Number(button.getAttribute("data-step")),
+        index: Number(button.getAttribute("data-index"))
+      };
+    }
+    function onClick(event) {
+      const button = (
+        /** @type {Element} */
+        event.target.closest("[data-act]")
+      );
+      if (!button || !m.root().contains(button)) return;
+      const act = button.getAttribute("data-act");
+      const st = state();
+      if (button.getAttribute("aria-disabled") === "true") return;
+      if (act !== "note-remove") ui.confirm = null;
+      const stop = () => {
+        ui.playing = false;
+      };
+      switch (act) {
+        case "first":
+          stop();
+          goto(0);
+          break;
+        case "back":
+          stop();
+          goto(st.step - 1);
+          break;
+        case "forward":
+          stop();
+          goto(st.step + 1);
+          break;
+        case "last":
+          stop();
+          goto(lastStep(st));
+          break;
+        case "goto":
+          stop();
+          goto(Number(button.getAttribute("data-step")));
+          break;
+        case "play":
+          ui.playing = !ui.playing;
+          if (ui.playing && shownStep(st) >= lastStep(st)) goto(0);
+          break;
+        case "card": {
+          if (!ui.form.open) break;
+          const slot = Number(button.getAttribute("data-slot"));
+          const hl = ui.form.highlights;
+          ui.form.highlights = hl.includes(slot) ? hl.filter((s) => s !== slot) : hl.concat([slot]);
+          break;
+        }
+        case "dismiss":
+          ui.dismissed = st.error || null;
+          ui.hint = "";
+          break;
+        case "toggle-hidden":
+          ui.showHidden = !ui.showHidden;
+          break;
+        case "note-new":
+          openForm(null);
+          break;
+        case "note-edit":
+          openForm(where(button));
+          break;
+        case "note-cancel":
+          closeForm();
+          break;
+        case "note-save":
+          saveNote();
+          break;
+        case "note-remove": {
+          const w = where(button);
+          const id = `${w.variation}:${w.step}:${w.index}`;
+          if (ui.confirm !== id) {
+            ui.confirm = id;
+          } else {
+            ui.confirm = null;
+            model.send({ type: "remove_note", ...w });
+          }
+          break;
+        }
+        default:
+          return;
+      }
+      pace();
+      schedule();
+    }
+    function onInput(event) {
+      const target = (
+        /** @type {HTMLInputElement} */
+        event.target
+      );
+      const act = target && target.getAttribute && target.getAttribute("data-act");
+      if (act === "scrub") {
+        ui.playing = false;
+        goto(Number(target.value));
+      } else if (act === "note-text") {
+        ui.form.text = target.value;
+      } else if (act === "note-tags") {
+        ui.form.tags = target.value;
+      }
+    }
+    function onSelect(event) {
+      const target = (
+        /** @type {HTMLInputElement} */
+        event.target
+      );
+      const act = target && target.getAttribute && target.getAttribute("data-act");
+      if (act === "speed") {
+        ui.speed = Number(target.value);
+        m.cancel("play");
+        pace();
+        schedule();
+      } else if (act === "line") {
+        request({ variation: Number(target.value) });
+      } else if (act === "viewer") {
+        request({ viewer: target.value === "all" ? null : Number(target.value) });
+      } else if (act === "memory-of") {
+        request({ show_memory_of: target.value === "" ? null : Number(target.value) });
+      }
+    }
+    function onKey(event) {
+      if (event.key === "Escape" && ui.form.open) {
+        closeForm();
+        event.preventDefault();
+        return;
+      }
+      const t = (
+        /** @type {Element | null} */
+        event.target
+      );
+      const tag = t && t.tagName;
+      if (tag === "TEXTAREA" || tag === "SELECT" || tag === "INPUT") return;
+      const st = state();
+      const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+      let next = null;
+      if (event.key in moves) next = st.step + moves[event.key];
+      else if (event.key === "Home") next = 0;
+      else if (event.key === "End") next = lastStep(st);
+      if (next === null || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      event.stopPropagation();
+      ui.playing = false;
+      goto(next);
+    }
+    return {
+      draw,
+      onChange,
+      reveals: () => ui.reveals,
+      start: true,
+      listeners: { click: onClick, input: onInput, change: onSelect, keydown: onKey }
+    };
+  });
+}
+
+// js/src/book.js
+function applyPatch(base, changes) {
+  const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
+  let out = copy(base);
+  for (const [path, value] of changes || []) {
+    if (!path.length) {
+      out = copy(value);
+      continue;
+    }
+    let target = out;
+    for (const key of path.slice(0, -1)) target = target[key];
+    target[path[path.length - 1]] = copy(value);
+  }
+  return out;
+}
+function decodeStream(data) {
+  const values = [data.base];
+  for (const changes of data.patches || []) values.push(applyPatch(values[values.length - 1], changes));
+  return values;
+}
+function bookModel(book) {
+  const lines = book.lines || [];
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const lineOf = (id) => (
+    /** @type {Line} */
+    byId.get(id)
+  );
+  const handlers = /* @__PURE__ */ new Map();
+  const cache = /* @__PURE__ */ new Map();
+  const key = (viewer) => viewer === null || viewer === void 0 ? "all" : String(viewer);
+  const memo = (k, make) => {
+    if (!cache.has(k)) cache.set(k, make());
+    return cache.get(k);
+  };
+  const chainOf = (id) => {
+    const out = [];
+    for (let line = byId.get(id); line; line = line.parent === null ? void 0 : byId.get(line.parent)) out.unshift(line);
+    return out;
+  };
+  const owner = (id, step) => {
+    let line = lineOf(id);
+    while (line.parent !== null && step <= line.start) line = lineOf(line.parent);
+    return line;
+  };
+  const frames = (vk, id) => memo(`f/${vk}/${id}`, () => decodeStream(book.frames[vk][id]));
+  const ownEntries = (vk, id) => memo(`e/${vk}/${id}`, () => {
+    const data = book.entries[vk][id];
+    return data.of ? applyPatch(ownEntries(data.of, id), data.patches) : data.base;
+  });
+  const lineEntries = (vk, id) => memo(`l/${vk}/${id}`, () => {
+    const chain = chainOf(id);
+    const out = [];
+    chain.forEach((line, i) => {
+      const own = ownEntries(vk, line.id);
+      const first = line.parent === null ? 0 : line.start + 1;
+      const stop = i + 1 < chain.length ? chain[i + 1].start : line.end;
+      for (let s = first; s <= stop; s++) out.push(own[s - first]);
+    });
+    return out;
+  });
+  const memoryAt = (id, step) => {
+    const memory = book.memory;
+    if (!memory) return {};
+    const line = owner(id, step);
+    return memo(`m/${line.id}`, () => decodeStream(memory.lines[line.id]))[step - line.start];
+  };
+  const state = {
+    mode: "replay",
+    info: book.info || {},
+    viewers: book.viewers || [],
+    lines,
+    hide_tags: book.hide_tags || [],
+    reveal_ms: book.reveal_ms === void 0 ? 1500 : book.reveal_ms,
+    editable: false,
+    error: "",
+    ack: 0,
+    events: { seq: 0, step: 0, items: [] },
+    memory_choices: book.memory ? [book.memory.player] : [],
+    show_memory_of: book.memory ? book.memory.player : null,
+    step: book.start.step,
+    variation: book.start.variation,
+    viewer: book.start.viewer
+  };
+  const good = { ...state };
+  function derive() {
+    if (!byId.has(state.variation)) state.variation = good.variation;
+    if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
+    if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
+      state.show_memory_of = good.show_memory_of;
+    }
+    const line = lineOf(state.variation);
+    const step = Number(state.step);
+    state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;
+    const vk = key(state.viewer);
+    const at = owner(line.id, state.step);
+    state.view = frames(vk, at.id)[state.step - at.start];
+    state.legal = { step: state.step, actor: null, variation: line.id };
+    state.line = lineEntries(vk, line.id);
+    state.annotations = (book.notes || {})[line.id] || [];
+    state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
+    for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
+  }
+  function fire(keys) {
+    for (const k of keys) (handlers.get(`change:${k}`) || /* @__PURE__ */ new Set()).forEach((cb) => cb());
+    (handlers.get("change") || /* @__PURE__ */ new Set()).forEach((cb) => cb());
+  }
+  derive();
+  const dirty = /* @__PURE__ */ new Set();
+  return {
+    get: (k) => state[k],
+    set(k, v) {
+      state[k] = v;
+      dirty.add(k);
+    },
+    save_changes() {
+      derive();
+      const keys = [...dirty, "view", "legal", "line", "annotations", "memory"];
+      dirty.clear();
+      fire(keys);
+    },
+    send() {
+    },
+    // no kernel: nothing listens
+    on(name, cb) {
+      const set = handlers.get(name) || /* @__PURE__ */ new Set();
+      handlers.set(name, set);
+      set.add(cb);
+    },
+    off(name, cb) {
+      const set = handlers.get(name);
+      if (set) set.delete(cb);
+    }
+  };
+}
+
+// js/src/index.js
+var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
+function render({ model, el }) {
+  const mode = model.get("mode");
+  const impl = MODES[mode] || MODES.play;
+  return impl({ model, el });
+}
+var index_default = { render };
+export {
+  MODES,
+  bookModel,
+  index_default as default
+};

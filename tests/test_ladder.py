@@ -1,0 +1,54 @@
+"""The bot ladder: Bradley-Terry ratings, intervals, determinism and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from leyline_widget import Rules
+from leyline_widget.agents.ladder import bradley_terry, ladder
+
+
+def test_bradley_terry_recovers_known_strengths() -> None:
+    # Expected points from strengths 1, 2 and 4 over many games: ratings 0, ~120, ~241.
+    strength = {"a": 1.0, "b": 2.0, "c": 4.0}
+    n = 100_000
+    results = {}
+    for x, y in (("a", "b"), ("a", "c"), ("b", "c")):
+        results[(x, y)] = (n * strength[x] / (strength[x] + strength[y]), n)
+    r = bradley_terry(list(strength), results)
+    assert r["a"] == 0
+    assert r["b"] == pytest.approx(400 * math.log10(2), abs=1.0)
+    assert r["c"] == pytest.approx(400 * math.log10(4), abs=1.0)
+
+
+def test_bradley_terry_keeps_an_unbeaten_entrant_finite() -> None:
+    r = bradley_terry(["a", "b"], {("a", "b"): (0.0, 10)})
+    assert 0 < r["b"] < 1000
+
+
+def test_the_ladder_puts_memory_above_random_and_is_deterministic() -> None:
+    rules = Rules.default()
+    table = ladder(["random", "greedy"], games=24, seed=3, rules=rules, jobs=1)
+    again = ladder(["random", "greedy"], games=24, seed=3, rules=rules, jobs=1)
+    assert table.to_dict() == again.to_dict()
+    top, bottom = table.rows
+    assert (top.name, bottom.name) == ("greedy", "random")
+    assert top.low > 0          # the interval excludes "no better than random"
+    assert top.low <= top.rating <= top.high
+    assert top.games == bottom.games == 24
+    assert top.score + bottom.score == pytest.approx(1.0)
+    assert "| 1 | greedy |" in table.to_markdown()
+
+
+@pytest.mark.parametrize(("entrants", "games", "message"), [
+    (["greedy", "greedy"], 10, "entrants must differ"),
+    (["greedy"], 10, "at least two entrants"),
+    (["greedy", "random"], 1, "games (per pair)"),
+    (["greedy", "random"], True, "games (per pair)"),
+    (["greedy", "clever"], 10, "unknown bot kind"),
+])
+def test_the_ladder_refuses_nonsense(entrants: list[str], games: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        ladder(entrants, games=games, jobs=1)
