@@ -123,8 +123,12 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
 
 def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: int, index: int,
               variant: str = "", rotate: bool = False,
-              max_actions: int = MAX_ACTIONS) -> Row:
-    """Play game ``index`` of a run to its end and describe it in one row."""
+              max_actions: int = MAX_ACTIONS, detail: bool = False) -> Row:
+    """Play game ``index`` of a run to its end and describe it in one row.
+
+    ``detail=True`` adds, per seat, ``fire_cards_p``: the cards that seat collected in turns in
+    which it used Spark or Wildfire (the balance report's power-loop probe).
+    """
     n = len(seats)
     order = list(seats)
     if rotate:
@@ -138,18 +142,24 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
     tokens = [0] * n
     paid = [0] * n
     powers = [0] * n
+    fire_cards = [0] * n
+    fire_turn = 0  # the turn in which the active seat used Spark or Wildfire (detail only)
     actions = 0
     while not game.is_over and actions < max_actions:
         for ev in game.apply(drivers[game.active_player].act(game)):
             kind = ev["type"]
             if kind == "collect":
                 collections[ev["player"]] += 1
+                if detail and fire_turn == game.turn:
+                    fire_cards[ev["player"]] += ev["count"]
             elif kind == "place_token":
                 tokens[ev["player"]] += 1
                 if ev["source"] == "supply":
                     paid[ev["player"]] += 1
             elif kind == "power":
                 powers[ev["player"]] += 1
+                if detail and ev["effect"] in ("spark", "wildfire"):
+                    fire_turn = game.turn
         actions += 1
     scores = game.scores()
     top = max(scores)
@@ -175,17 +185,19 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
         row[f"collections_{p}"] = collections[p]
         row[f"tokens_{p}"] = tokens[p]
         row[f"powers_{p}"] = powers[p]
+        if detail:
+            row[f"fire_cards_{p}"] = fire_cards[p]
     return row
 
 
 def _play_chunk(jobs: list[tuple[Rules, str, dict[str, Any]]],
                 seats: list[tuple[str, dict[str, Any]]], seed: int, indices: list[int],
-                rotate: bool, max_actions: int) -> list[Row]:
+                rotate: bool, max_actions: int, detail: bool = False) -> list[Row]:
     """Play the games ``indices`` of each variant job; run inside a worker."""
     out = []
     for index in indices:
         for rules, label, extra in jobs:
-            row = play_game(rules, seats, seed, index, label, rotate, max_actions)
+            row = play_game(rules, seats, seed, index, label, rotate, max_actions, detail)
             row.update(extra)
             out.append(row)
     return out
@@ -207,7 +219,8 @@ def _check_seats(seats: Sequence[SeatSpec]) -> list[tuple[str, dict[str, Any]]]:
 
 def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec], games: int,
          seed: int, executor: Executor | None, jobs_n: int | None, rotate: bool,
-         progress: Callable[[int, int], None] | None, max_actions: int) -> Rows:
+         progress: Callable[[int, int], None] | None, max_actions: int,
+         detail: bool = False) -> Rows:
     parsed = _check_seats(seats)
     games = _check_games(games)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -216,7 +229,7 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
                                or jobs_n < 1):
         raise ValueError(f"jobs must be a whole number >= 1, got {jobs_n!r}")
     total = games * len(jobs)
-    workers = jobs_n or (os.cpu_count() or 1)
+    workers = worker_count(jobs_n, games)
     rows: list[Row] = []
     done = 0
     if progress:
@@ -224,7 +237,7 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
     if executor is None and workers == 1:
         for start in range(0, games, 50):
             chunk = list(range(start, min(games, start + 50)))
-            rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions))
+            rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions, detail))
             done += len(chunk) * len(jobs)
             if progress:
                 progress(done, total)
@@ -236,7 +249,7 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
     own = executor is None
     pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
     try:
-        futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions)
+        futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions, detail)
                    for c in chunks]
         for fut in as_completed(futures):
             part = fut.result()
@@ -250,6 +263,17 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
     return _sorted(rows)
 
 
+def worker_count(jobs: int | None, games: int) -> int:
+    """Local worker processes for ``games`` games: ``jobs`` (default one per CPU), capped at
+    the CPUs and at the games to play, so that no run starts more processes than can work.
+
+    >>> worker_count(100_000, 3) <= 3, worker_count(None, 0)
+    (True, 1)
+    """
+    cpus = os.cpu_count() or 1
+    return max(1, min(cpus if jobs is None else jobs, cpus, games))
+
+
 def _sorted(rows: list[Row]) -> Rows:
     return Rows(sorted(rows, key=lambda r: (r["game"], r.get("variant_index", 0))))
 
@@ -257,7 +281,7 @@ def _sorted(rows: list[Row]) -> Rows:
 def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
              executor: Executor | None = None, *, jobs: int | None = None,
              rotate: bool = False, progress: Callable[[int, int], None] | None = None,
-             max_actions: int = MAX_ACTIONS) -> Rows:
+             max_actions: int = MAX_ACTIONS, detail: bool = False) -> Rows:
     """Play ``games`` games of ``rules`` between ``seats`` and return one row per game.
 
     ``seats`` lists one bot per player: a kind of :data:`~leyline_widget.agents.bots.BOT_KINDS` or a
@@ -265,7 +289,9 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
     bot plays first equally often. ``executor`` runs the games (any
     :class:`concurrent.futures.Executor`, such as ``distributed.Client(...).get_executor()``);
     without one, ``jobs`` local processes do (default: one per CPU; ``jobs=1`` plays in this
-    process). ``progress(done, total)`` is called as games finish.
+    process; more jobs than CPUs or games are capped, see :func:`worker_count`).
+    ``progress(done, total)`` is called as games finish. ``detail=True`` adds the columns of
+    :func:`play_game`'s detail.
 
     Each row holds: ``game`` (index), ``seed`` (deal seed), ``variant``, ``players``,
     ``seats``, ``end_reason`` ("deck", "stalemate", "turn_limit", or "action_cap" after
@@ -276,7 +302,7 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
     return _run([(rules, variant_label(rules), {})], seats, games, seed, executor, jobs, rotate,
-                progress, max_actions)
+                progress, max_actions, detail)
 
 
 def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[SeatSpec],
@@ -320,4 +346,4 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
 
 
 __all__ = ["BOT_KINDS", "MAX_ACTIONS", "Rows", "game_seeds", "parse_seat", "play_game",
-           "seat_label", "simulate", "sweep", "variant_label"]
+           "seat_label", "simulate", "sweep", "variant_label", "worker_count"]
