@@ -22,16 +22,17 @@ from .core.rules import Power, Rules
 from .core.version import VERSION as __version__
 
 __all__ = [
-    "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
-    "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill",
-    "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
-    "__version__", "ladder", "memory_report", "replay_html", "replay_markdown", "simulate", "sweep",
-    "visible_events",
+    "Action", "Activate", "BalanceReport", "Deactivate", "EndPhase", "Game", "IllegalActionError",
+    "Lesson", "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power",
+    "Refill", "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step",
+    "UsePower", "__version__", "balance_report", "ladder", "memory_report", "replay_html",
+    "replay_markdown", "simulate", "sweep", "visible_events",
 ]
 
 _LAZY = {
     "Replay": "replays.replay", "ReplayFormatError": "replays.replay",
     "simulate": "agents.simulate", "sweep": "agents.simulate", "ladder": "agents.ladder",
+    "balance_report": "agents.balance", "BalanceReport": "agents.balance",
     "Scenario": "teach.scenario", "Lesson": "teach.lessons", "Step": "teach.lessons",
     "LessonSession": "teach.lessons", "memory_report": "teach.memory",
     "replay_markdown": "teach.markdown",

@@ -365,6 +365,10 @@ class GreedyBot(Bot):
             if key not in used:
                 element, tier = key.split(":")
                 ready.setdefault(self._by_key[key], (element, tier))
+        if self.rules.major_uses_per_game is not None:
+            # A Major power used up for the game is unlocked but no longer offered.
+            offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
+            ready = {fx: et for fx, et in ready.items() if et in offered}
         if not ready:
             return _END
         known = self._known

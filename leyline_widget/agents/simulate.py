@@ -126,8 +126,10 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
               max_actions: int = MAX_ACTIONS, detail: bool = False) -> Row:
     """Play game ``index`` of a run to its end and describe it in one row.
 
-    ``detail=True`` adds, per seat, ``fire_cards_p``: the cards that seat collected in turns in
-    which it used Spark or Wildfire (the balance report's power-loop probe).
+    ``detail=True`` adds, per seat, ``power_cards_p``: the cards that seat collected only thanks
+    to Spark or Wildfire (the balance report's power-loop probe): in a turn with Wildfire,
+    every card of an element collected below the collect threshold; with Spark, the cards
+    beyond what the turn's own activations could have collected.
     """
     n = len(seats)
     order = list(seats)
@@ -142,16 +144,18 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
     tokens = [0] * n
     paid = [0] * n
     powers = [0] * n
-    fire_cards = [0] * n
-    fire_turn = 0  # the turn in which the active seat used Spark or Wildfire (detail only)
+    power_cards = [0] * n
+    fire: set[str] = set()  # Spark and Wildfire, when used this turn (detail only)
+    fire_turn = 0
     actions = 0
     while not game.is_over and actions < max_actions:
-        for ev in game.apply(drivers[game.active_player].act(game)):
+        events = game.apply(drivers[game.active_player].act(game))
+        if detail and fire and fire_turn == game.turn:
+            power_cards[game.active_player] += _power_cards(rules, fire, events)
+        for ev in events:
             kind = ev["type"]
             if kind == "collect":
                 collections[ev["player"]] += 1
-                if detail and fire_turn == game.turn:
-                    fire_cards[ev["player"]] += ev["count"]
             elif kind == "place_token":
                 tokens[ev["player"]] += 1
                 if ev["source"] == "supply":
@@ -159,7 +163,9 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
             elif kind == "power":
                 powers[ev["player"]] += 1
                 if detail and ev["effect"] in ("spark", "wildfire"):
-                    fire_turn = game.turn
+                    if fire_turn != game.turn:
+                        fire, fire_turn = set(), game.turn
+                    fire.add(ev["effect"])
         actions += 1
     scores = game.scores()
     top = max(scores)
@@ -186,8 +192,19 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
         row[f"tokens_{p}"] = tokens[p]
         row[f"powers_{p}"] = powers[p]
         if detail:
-            row[f"fire_cards_{p}"] = fire_cards[p]
+            row[f"power_cards_{p}"] = power_cards[p]
     return row
+
+
+def _power_cards(rules: Rules, fire: set[str], events: Sequence[Mapping[str, Any]]) -> int:
+    """The cards these events collect that only Spark or Wildfire (``fire``) made possible."""
+    counts: list[int] = [ev["count"] for ev in events if ev["type"] == "collect"]
+    if not counts:
+        return 0
+    plain = sum(c for c in counts if c >= rules.collect_threshold or "wildfire" not in fire)
+    if "spark" in fire:
+        plain = min(plain, rules.activations_per_turn)
+    return sum(counts) - plain
 
 
 def _play_chunk(jobs: list[tuple[Rules, str, dict[str, Any]]],
