@@ -1,7 +1,9 @@
-"""The ``leyline`` command: simulate bot games under rule variants from a shell.
+"""The ``leyline`` command: simulate bot games under rule variants, and balance reports.
 
     leyline simulate --games 1000 --seat greedy --seat memory --set grid_cols=5 \\
         --jobs 2 --out results.csv
+    leyline balance --set deactivate_refund=false --seat greedy --seat greedy --games 2000 \\
+        --dask-workers 2 --out report.md
 
 ``--seat KIND`` or ``--seat KIND:param=value,...`` (one per player, 1 to 4; default two
 GreedyBots), ``--set FIELD=VALUE`` changes a Rules field, ``--sweep FIELD=V1,V2,...`` tries
@@ -9,25 +11,34 @@ each value (several ``--sweep`` give their product). Values are read as JSON whe
 (``5``, ``null``, ``["fire","water"]``), as a list when they hold commas (``--set``), else
 as text. Bad input gets the Rules validation message and exit code 2. A progress bar goes to
 stderr on long runs; the summary table goes to stdout; ``--out`` writes one row per game
-(``.csv``, ``.json`` or ``.jsonl``).
+(``.csv``, ``.json``, ``.jsonl`` or ``.parquet``, which needs pyarrow); ``leyline balance`` writes
+its report as ``.md`` or ``.json``. The ``--out`` path and format are checked before any game is
+played. ``--jobs`` local processes (capped at the CPUs and the games), or a Dask cluster:
+``--scheduler tcp://host:port`` or ``--dask-workers N`` (a local cluster of N processes).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import math
+import os
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor
 from typing import Any, TextIO
 
+from .agents.balance import balance_report
 from .agents.simulate import Row, parse_seat, seat_label, simulate, sweep
 from .core.rules import Rules
+from .core.version import VERSION
 
-__all__ = ["PROGRESS_FROM", "Progress", "UsageError", "main", "summary"]
+__all__ = ["PROGRESS_FROM", "REPORT_FORMATS", "ROW_FORMATS", "Progress", "UsageError",
+           "check_out", "main", "summary"]
 
 #: Runs of at least this many games draw a progress bar.
 PROGRESS_FROM = 200
@@ -104,8 +115,35 @@ class Progress:
         self.stream.flush()
 
 
+#: What ``--out`` may end in, per command.
+ROW_FORMATS = (".csv", ".json", ".jsonl", ".parquet")
+REPORT_FORMATS = (".md", ".json")
+
+
+def check_out(path: str, formats: Sequence[str]) -> None:
+    """Refuse an ``--out`` path that could not be written, before any game is played."""
+    if not path.endswith(tuple(formats)):
+        raise UsageError(f"--out must end in {', '.join(formats[:-1])} or {formats[-1]}, "
+                         f"got {path!r}")
+    if os.path.isdir(path):
+        raise UsageError(f"--out {path!r} is a directory, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--out {path!r}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"--out {path!r}: no permission to write there")
+    if path.endswith(".parquet"):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError("--out .parquet needs pyarrow: pip install leyline_widget[parquet]"
+                             ) from None
+
+
 def _write(rows: Sequence[Row], path: str) -> None:
-    if path.endswith(".json"):
+    if path.endswith(".parquet"):
+        _write_parquet(rows, path)
+    elif path.endswith(".json"):
         with open(path, "w") as f:
             json.dump(list(rows), f, indent=1, default=_jsonable)
             f.write("\n")
@@ -123,6 +161,18 @@ def _write(rows: Sequence[Row], path: str) -> None:
             for row in rows:
                 writer.writerow({k: json.dumps(v) if isinstance(v, (list, tuple, dict)) else v
                                  for k, v in row.items()})
+
+
+def _write_parquet(rows: Sequence[Row], path: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(k for k in row if k not in columns)
+    # Every row of a run has the same columns but a sweep's; missing cells are nulls.
+    table = pa.table({c: [row.get(c) for row in rows] for c in columns})
+    pq.write_table(table, path)
 
 
 def _jsonable(value: object) -> Any:
@@ -176,37 +226,62 @@ def _split_seats(text: str) -> list[str]:
     return text.split(",")
 
 
+def _common(cmd: argparse.ArgumentParser, games: int, formats: Sequence[str]) -> None:
+    cmd.add_argument("--games", type=int, default=games,
+                     help=f"games per variant (default {games})")
+    cmd.add_argument("--seat", action="append", default=[], metavar="KIND[:k=v,...]",
+                     help="a bot per player: random, greedy, memory, ... (e.g. "
+                          "memory:capacity=4); repeat for each player (default: two greedy)")
+    cmd.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                     help="change a Rules field (repeatable)")
+    cmd.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    cmd.add_argument("--jobs", type=int, default=None,
+                     help="local worker processes (default: one per CPU; capped at the CPUs "
+                          "and the games; 1 = no pool)")
+    dask = cmd.add_mutually_exclusive_group()
+    dask.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                      help="run the games on this Dask scheduler")
+    dask.add_argument("--dask-workers", type=int, metavar="N",
+                      help="run the games on a local Dask cluster of N worker processes")
+    cmd.add_argument("--out", metavar="PATH",
+                     help=f"write the results to {', '.join(formats)}")
+    cmd.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="leyline", description="Leyline tools.")
+    parser.add_argument("--version", action="version", version=f"leyline {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sim = sub.add_parser(
         "simulate", help="play bot games under a ruleset and summarise them",
         description="Play bot games under a ruleset (or a sweep of variants) and summarise them.")
-    sim.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
-    sim.add_argument("--seat", action="append", default=[], metavar="KIND[:k=v,...]",
-                     help="a bot per player: random, greedy, memory (e.g. memory:capacity=4); "
-                          "repeat for each player (default: two greedy)")
-    sim.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                     help="change a Rules field (repeatable)")
+    _common(sim, 100, ROW_FORMATS)
     sim.add_argument("--sweep", action="append", default=[], metavar="FIELD=V1,V2,...",
                      help="try each value of a Rules field (repeatable: the product)")
-    sim.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    sim.add_argument("--jobs", type=int, default=None,
-                     help="local worker processes (default: one per CPU; 1 = no pool)")
     sim.add_argument("--rotate", action="store_true",
                      help="rotate the seating each game so every bot starts equally often")
-    sim.add_argument("--out", metavar="PATH", help="write the rows to .csv, .json or .jsonl")
-    sim.add_argument("--no-progress", action="store_true", help="never draw the progress bar")
+    bal = sub.add_parser(
+        "balance", help="a balance report: first-seat advantage and exploit probes",
+        description="Play bot games (seats rotated) and write a balance report with 95% "
+                    "intervals: first-seat win rate, margins, length, end reasons, probes.")
+    _common(bal, 500, REPORT_FORMATS)
+    bal.add_argument("--probe-games", type=int, default=None,
+                     help="games of the scouting probe (default: --games)")
+    bal.add_argument("--no-probes", action="store_true", help="skip the scouting probe")
     return parser
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    if args.games < 0:
-        raise UsageError(f"--games must be at least 0, got {args.games}")
+def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.out and not args.out.endswith((".csv", ".json", ".jsonl")):
-        raise UsageError(f"--out must end in .csv, .json or .jsonl, got {args.out!r}")
+    if args.dask_workers is not None and not 1 <= args.dask_workers <= (os.cpu_count() or 1):
+        raise UsageError(f"--dask-workers must be from 1 to the {os.cpu_count() or 1} CPUs, "
+                         f"got {args.dask_workers}")
+    if args.scheduler is not None and "://" not in args.scheduler:
+        raise UsageError(f"--scheduler expects an address such as tcp://host:8786, "
+                         f"got {args.scheduler!r}")
     seats = [_seat(s) for s in args.seat] or [("greedy", {}), ("greedy", {})]
     if len(seats) > 4:
         raise UsageError(f"a game has 1 to 4 seats, got {len(seats)} --seat options")
@@ -215,15 +290,49 @@ def _simulate(args: argparse.Namespace) -> int:
         rules = Rules.default().replace(**{k: _value(v, True) for k, v in changes.items()})
     except ValueError as err:
         raise UsageError(f"--set: {err}") from None
+    return seats, rules
+
+
+@contextlib.contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
+    """A Dask executor for ``--scheduler`` or ``--dask-workers``, else None (local pool)."""
+    if args.scheduler is None and args.dask_workers is None:
+        yield None
+        return
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError("--scheduler and --dask-workers need Dask: "
+                         "pip install leyline_widget[dask]") from None
+    # distributed has no type hints for these: called through Any.
+    dask_client: Any = distributed.Client
+    local_cluster: Any = distributed.LocalCluster
+    if args.scheduler is not None:
+        try:
+            client: Any = dask_client(args.scheduler, timeout=10)
+        except (OSError, TimeoutError) as err:
+            raise UsageError(f"--scheduler {args.scheduler}: {err}") from None
+        cluster: Any = None
+    else:
+        cluster = local_cluster(n_workers=args.dask_workers, threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        client = dask_client(cluster)
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    seats, rules = _seats_and_rules(args)
+    if args.out:
+        check_out(args.out, ROW_FORMATS)
     grid: dict[str, list[Any]] = {}
     for text in args.sweep:
         name, listed = _pair(text, "--sweep")
         grid[name] = [_value(v.strip(), False) for v in listed.split(",")]
-    total = args.games * math.prod(len(v) for v in grid.values())
-    progress = None
-    if not args.no_progress and total >= PROGRESS_FROM:
-        progress = Progress(sys.stderr)
-    start = time.perf_counter()
     if grid:
         try:
             # Validate every variant before any game runs, with the Rules message.
@@ -232,11 +341,18 @@ def _simulate(args: argparse.Namespace) -> int:
                     rules.replace(**{name: v})
         except ValueError as err:
             raise UsageError(f"--sweep: {err}") from None
-        rows = sweep(rules, grid, seats, args.games, args.seed, jobs=args.jobs,
-                     rotate=args.rotate, progress=progress)
-    else:
-        rows = simulate(rules, seats, args.games, args.seed, jobs=args.jobs, rotate=args.rotate,
-                        progress=progress)
+    total = args.games * math.prod(len(v) for v in grid.values())
+    progress = None
+    if not args.no_progress and total >= PROGRESS_FROM:
+        progress = Progress(sys.stderr)
+    start = time.perf_counter()
+    with _executor(args) as executor:
+        if grid:
+            rows = sweep(rules, grid, seats, args.games, args.seed, executor, jobs=args.jobs,
+                         rotate=args.rotate, progress=progress)
+        else:
+            rows = simulate(rules, seats, args.games, args.seed, executor, jobs=args.jobs,
+                            rotate=args.rotate, progress=progress)
     elapsed = time.perf_counter() - start
     if args.out:
         _write(rows, args.out)
@@ -248,12 +364,39 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _balance(args: argparse.Namespace) -> int:
+    seats, rules = _seats_and_rules(args)
+    if len(seats) < 2:
+        raise UsageError("a balance report needs 2 to 4 --seat options")
+    if args.probe_games is not None and args.probe_games < 1:
+        raise UsageError(f"--probe-games must be at least 1, got {args.probe_games}")
+    if args.out:
+        check_out(args.out, REPORT_FORMATS)
+    start = time.perf_counter()
+    with _executor(args) as executor:
+        report = balance_report(rules, seats, args.games, args.seed, executor, jobs=args.jobs,
+                                probes=not args.no_probes, probe_games=args.probe_games)
+    elapsed = time.perf_counter() - start
+    text = report.to_markdown()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            if args.out.endswith(".json"):
+                json.dump(report.to_dict(), f, indent=1)
+                f.write("\n")
+            else:
+                f.write(text)
+    print(text, end="")
+    print(f"{report.games} games in {elapsed:.1f} s"
+          + (f"; report written to {args.out}" if args.out else ""))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for bad input)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return _simulate(args)
+        return _balance(args) if args.command == "balance" else _simulate(args)
     except UsageError as err:
         parser.exit(2, f"leyline: error: {err}\n")
     except KeyboardInterrupt:
