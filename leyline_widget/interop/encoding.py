@@ -1,0 +1,214 @@
+"""Fixed action numbering and per-player feature vectors, shared by the OpenSpiel and
+PettingZoo/Gymnasium adapters (pure Python: no numpy needed here).
+
+**Actions.** For a ruleset with ``G`` grid slots and ``E`` elements every possible action has
+one number, in blocks:
+
+======================  ===================================  =============================
+block                   size                                 default rules (G=12, E=4)
+======================  ===================================  =============================
+Activate(slot)          G                                    12
+Deactivate(slot)        G                                    12
+Refill(slot)            G                                    12
+EndPhase()              1                                    1
+PlaceToken(s, e, src)   G x E x 3 (supply, marker, pool)     144
+UsePower, per power     1 (Spark, Wildfire, Sanctuary),      1, 1, 66, 12, 12, 1, 12, 298
+                        C(G,2) (Ripple), G (Tide, Unbind,
+                        Whisper), G + C(G,2) + C(G,3) (Gale)
+======================  ===================================  =============================
+
+584 actions under the default rules. Target sets are numbered by the combinatorial number
+system (a sorted set ``c1 < c2 < c3`` is ``C(c1,1) + C(c2,2) + C(c3,3)`` within its size), so
+no table is built: Gale on the largest grid (400 slots) has C(400,3) = 10,586,800 target sets,
+and encoding or decoding one is still a few multiplications.
+
+>>> space = ActionSpace(Rules.default())
+>>> space.size
+584
+>>> space.decode(space.encode(UsePower("wind", "major", (2, 5, 11))))
+UsePower(element='wind', tier='major', targets=(2, 5, 11))
+
+**Views.** :func:`view_vector` turns one seat's observation (``Game.observation(seat)``) and,
+for perfect recall, that seat's :class:`~leyline_widget.core.knowledge.Knowledge` into a flat
+list of numbers; nothing else enters it, so it is the same for any re-deal of what the seat has
+not seen. Seats are listed relative to the viewer (the viewer first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+from typing import Any
+
+from ..core.actions import (
+    SOURCES,
+    Action,
+    Activate,
+    Deactivate,
+    EndPhase,
+    PlaceToken,
+    Refill,
+    UsePower,
+)
+from ..core.game import Game, Phase
+from ..core.knowledge import Knowledge
+from ..core.rules import Rules
+from ..core.types import Observation
+
+__all__ = ["ActionSpace", "view_size", "view_vector"]
+
+#: Target-set sizes each effect takes (one block of numbers per size).
+_TARGET_SIZES = {"spark": (0,), "wildfire": (0,), "sanctuary": (0,), "ripple": (2,),
+                 "tide": (1,), "unbind": (1,), "whisper": (1,), "gale": (1, 2, 3)}
+_PHASES = tuple(p.value for p in Phase)
+
+
+def _rank(targets: Sequence[int]) -> int:
+    """The colex rank of a sorted set among the sets of its size."""
+    return sum(comb(c, i + 1) for i, c in enumerate(targets))
+
+
+def _unrank(rank: int, k: int) -> tuple[int, ...]:
+    out = []
+    for i in range(k, 0, -1):
+        c = i - 1
+        while comb(c + 1, i) <= rank:
+            c += 1
+        out.append(c)
+        rank -= comb(c, i)
+    return tuple(reversed(out))
+
+
+class ActionSpace:
+    """Every possible action of a ruleset, numbered 0 .. ``size - 1`` (see the module text)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        g, e = rules.grid_size, len(rules.elements)
+        self._g, self._e = g, e
+        self._place = 3 * g + 1
+        start = self._place_end = self._place + g * e * len(SOURCES)
+        #: per power: (offset, [(size k, block offset, block length), ...])
+        self._powers: list[tuple[int, list[tuple[int, int, int]]]] = []
+        for pw in rules.powers:
+            blocks = []
+            at = start
+            for k in _TARGET_SIZES[pw.effect]:
+                n = comb(g, k)
+                blocks.append((k, at, n))
+                at += n
+            self._powers.append((start, blocks))
+            start = at
+        self.size = start
+        self._power_index = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action``; ``ValueError`` for one outside these rules."""
+        g = self._g
+        if isinstance(action, EndPhase):
+            return 3 * g
+        if isinstance(action, (Activate, Deactivate, Refill)):
+            if not 0 <= action.slot < g:
+                raise ValueError(f"slot {action.slot} is not on a grid of {g} slots")
+            base = {Activate: 0, Deactivate: g, Refill: 2 * g}[type(action)]
+            return base + action.slot
+        if isinstance(action, PlaceToken):
+            if not 0 <= action.slot < g or action.element not in self.rules.elements:
+                raise ValueError(f"{action!r} is outside these rules")
+            i = self.rules.elements.index(action.element)
+            return self._place + (action.slot * self._e + i) * len(SOURCES) + SOURCES.index(
+                action.source)
+        if isinstance(action, UsePower):
+            index = self._power_index.get((action.element, action.tier))
+            if index is None:
+                raise ValueError(f"{action!r}: no such power in these rules")
+            targets = tuple(action.targets)
+            for k, at, _ in self._powers[index][1]:
+                if k == len(targets):
+                    if list(targets) != sorted(set(targets)) or (targets and not (
+                            targets[0] >= 0 and targets[-1] < g)):
+                        raise ValueError(f"{action!r}: targets must be distinct slots, "
+                                         "ascending")
+                    return at + _rank(targets)
+            raise ValueError(f"{action!r}: wrong number of targets")
+        raise ValueError(f"{action!r} is not a Leyline action")
+
+    def decode(self, number: int) -> Action:
+        """The action numbered ``number``."""
+        g = self._g
+        if isinstance(number, bool) or not 0 <= number < self.size:
+            raise ValueError(f"action number must be from 0 to {self.size - 1}, got {number!r}")
+        if number < 3 * g:
+            kind = (Activate, Deactivate, Refill)[number // g]
+            return kind(number % g)
+        if number == 3 * g:
+            return EndPhase()
+        if number < self._place_end:
+            rest = number - self._place
+            rest, source = divmod(rest, len(SOURCES))
+            slot, i = divmod(rest, self._e)
+            return PlaceToken(slot, self.rules.elements[i], SOURCES[source])
+        for pw, (_, blocks) in zip(self.rules.powers, self._powers):
+            for k, at, n in blocks:
+                if at <= number < at + n:
+                    return UsePower(pw.element, pw.tier, _unrank(number - at, k))
+        raise AssertionError("unreachable: every number below size has a block")
+
+    def legal(self, game: Game) -> list[int]:
+        """The numbers of the actions legal now, ascending."""
+        return sorted(self.encode(a) for a in game.legal_actions())
+
+    def mask(self, game: Game) -> list[int]:
+        """1 for each legal action number, else 0 (a list of ``size``)."""
+        out = [0] * self.size
+        for n in self.legal(game):
+            out[n] = 1
+        return out
+
+
+def view_size(rules: Rules, players: int) -> int:
+    """The length of :func:`view_vector` for ``rules`` and ``players`` seats."""
+    g, e = rules.grid_size, len(rules.elements)
+    return (len(_PHASES) + players + g * (3 + 2 * e) + 1 + e + players * 3 * e + 2 * e
+            + 3 + 2 + len(rules.powers) + 1)
+
+
+def view_vector(obs: Observation, rules: Rules, knowledge: Knowledge | None = None) -> list[float]:
+    """One seat's view as numbers: its observation, plus its memory when ``knowledge`` is given.
+
+    Without knowledge only face-up cards (active ones) show their element, as on the table;
+    with it, every card the seat remembers does too.
+    """
+    els = rules.elements
+    viewer = obs["viewer"]
+    if viewer is None:
+        raise ValueError("a view vector is for one seat; the all-seeing view has none")
+    n = len(obs["players"])
+    out: list[float] = [1.0 if obs["phase"] == p else 0.0 for p in _PHASES]
+    out += [1.0 if (obs["active_player"] - viewer) % n == q else 0.0 for q in range(n)]
+    known = knowledge.known if knowledge is not None else {}
+    for slot, cell in enumerate(obs["grid"]):
+        card = cell["card"]
+        out += [float(card == "empty"), float(card == "inert"), float(card == "active")]
+        element: Any = cell["element"] if card == "active" else known.get(slot)
+        out += [1.0 if element == el else 0.0 for el in els]
+        tokens = cell["tokens"]
+        out += [float(tokens.get(el, 0)) for el in els]
+    deck = obs["deck"]
+    out.append(float(deck["count"]))
+    out += [1.0 if deck["top"] == el else 0.0 for el in els]
+    for q in range(n):
+        p = obs["players"][(viewer + q) % n]
+        for part in ("study", "markers", "marker_tokens"):
+            values = p[part]
+            out += [float(values[el]) for el in els]
+    out += [float(obs["supply"][el]) for el in els]
+    out += [float(obs["pool"][el]) for el in els]
+    acts = obs["activations"]
+    out += [float(acts["used"]), float(acts["limit"]), float(obs["collect_threshold"])]
+    out += [float("wildfire" in obs["effects"]), float("sanctuary" in obs["effects"])]
+    used = set(obs["powers_used"])
+    out += [float(pw.key in used) for pw in rules.powers]
+    out.append(float(obs["turn"]))
+    assert len(out) == view_size(rules, n)
+    return out

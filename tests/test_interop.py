@@ -1,0 +1,296 @@
+"""The adapters: a sound fixed action numbering, per-player views, OpenSpiel, PettingZoo and
+Gymnasium. Each ecosystem's tests skip (with the reason) only when its extra is missing."""
+
+from __future__ import annotations
+
+import json
+import random
+from math import comb
+from typing import Any
+
+import pytest
+from support import SMALL
+
+from leyline_widget import EndPhase, Game, Rules, UsePower, visible_events
+from leyline_widget.core.knowledge import Knowledge
+from leyline_widget.interop.encoding import ActionSpace, view_size, view_vector
+
+MID = Rules.default().replace(cards_per_element=6, grid_rows=2, grid_cols=3)
+
+
+# ------------------------------------------------------------------ the action numbering
+
+def _expected_size(rules: Rules) -> int:
+    g, e = rules.grid_size, len(rules.elements)
+    targets = {"spark": 1, "wildfire": 1, "sanctuary": 1, "ripple": comb(g, 2), "tide": g,
+               "unbind": g, "whisper": g, "gale": g + comb(g, 2) + comb(g, 3)}
+    return 3 * g + 1 + g * e * 3 + sum(targets[pw.effect] for pw in rules.powers)
+
+
+@pytest.mark.parametrize("rules", [Rules.default(), SMALL, MID],
+                         ids=["default", "small", "mid"])
+def test_every_number_is_one_action_and_back(rules: Rules) -> None:
+    space = ActionSpace(rules)
+    assert space.size == _expected_size(rules)
+    actions = [space.decode(i) for i in range(space.size)]
+    assert len(set(actions)) == space.size
+    assert [space.encode(a) for a in actions] == list(range(space.size))
+
+
+def test_the_default_rules_have_584_actions_and_gale_is_the_big_block() -> None:
+    space = ActionSpace(Rules.default())
+    assert space.size == 584
+    gale = [a for a in map(space.decode, range(space.size))
+            if isinstance(a, UsePower) and a.element == "wind" and a.tier == "major"]
+    assert len(gale) == 12 + 66 + 220
+
+
+def test_the_largest_grid_is_numbered_without_a_table() -> None:
+    rules = Rules.default().replace(grid_rows=20, grid_cols=20, cards_per_element=100)
+    space = ActionSpace(rules)
+    assert space.size == _expected_size(rules) == 10_754_004
+    last = space.decode(space.size - 1)
+    assert last == UsePower("wind", "major", (397, 398, 399))
+    assert space.encode(UsePower("wind", "major", (0, 1, 2))) == space.size - comb(400, 3)
+
+
+def test_every_legal_action_of_random_games_is_numbered() -> None:
+    for rules, players in ((Rules.default(), 2), (MID.replace(major_threshold=3), 3)):
+        space = ActionSpace(rules)
+        game = Game.new(players=players, seed=5, rules=rules)
+        rng = random.Random(5)
+        while not game.is_over:
+            legal = game.legal_actions()
+            numbers = space.legal(game)
+            assert [space.decode(n) for n in numbers] == sorted(
+                legal, key=space.encode)
+            assert sum(space.mask(game)) == len(legal)
+            game.apply(rng.choice(legal))
+
+
+def test_bad_numbers_and_foreign_actions_are_refused() -> None:
+    space = ActionSpace(SMALL)
+    for bad in (-1, space.size, True):
+        with pytest.raises(ValueError, match="action number must be"):
+            space.decode(bad)
+    with pytest.raises(ValueError, match="targets must be distinct slots"):
+        space.encode(UsePower("water", "minor", (2, 1)))
+    with pytest.raises(ValueError, match="no such power"):
+        space.encode(UsePower("light", "minor"))
+
+
+# ------------------------------------------------------------------ per-player views
+
+def _views(game: Game, minds: list[Knowledge]) -> list[list[float]]:
+    return [view_vector(game.observation(p), game.rules, minds[p])
+            for p in range(len(game.players))]
+
+
+def test_a_redealt_deck_leaves_every_players_view_unchanged() -> None:
+    """The views hold nothing but what each seat was shown."""
+    rules = MID.replace(major_threshold=3)
+    game = Game.new(players=2, seed=9, rules=rules)
+    minds = [Knowledge(p) for p in range(2)]
+    for p in range(2):
+        minds[p].observe(visible_events(game.events_since(0), p))
+    rng = random.Random(9)
+    for _ in range(60):
+        if game.is_over:
+            break
+        events = game.apply(rng.choice(game.legal_actions()))
+        for p in range(2):
+            minds[p].observe(visible_events(events, p))
+        position = game.position()
+        if len(position["deck"]) > 2:
+            rest = position["deck"][1:]
+            rng.shuffle(rest)
+            redealt = Game.from_position({**position, "deck": [position["deck"][0], *rest]})
+            assert _views(redealt, minds) == _views(game, minds)
+    assert len(_views(game, minds)[0]) == view_size(rules, 2)
+
+
+def test_memory_enters_the_view_only_with_knowledge() -> None:
+    game = Game.new(players=1, seed=2, rules=SMALL)
+    mind = Knowledge(0)
+    mind.observe(game.events_since(0))
+    with_memory = view_vector(game.observation(0), SMALL, mind)
+    without = view_vector(game.observation(0), SMALL)
+    assert with_memory != without and len(with_memory) == len(without)
+    with pytest.raises(ValueError, match="one seat"):
+        view_vector(game.observation(None), SMALL)
+
+
+# ------------------------------------------------------------------ OpenSpiel
+
+def _spiel() -> Any:
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    import leyline_widget.interop.openspiel  # noqa: F401  (registers python_leyline)
+
+    return pyspiel
+
+
+def test_openspiel_registers_python_leyline_with_players_and_rules() -> None:
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_leyline", {"players": 2})
+    assert game.num_players() == 2 and game.num_distinct_actions() == 584
+    assert game.max_chance_outcomes() == 4
+    small = pyspiel.load_game("python_leyline",
+                              {"players": 3, "rules": json.dumps(SMALL.to_dict())})
+    assert small.num_players() == 3
+    assert small.num_distinct_actions() == ActionSpace(SMALL).size
+    state = small.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+    with pytest.raises(Exception, match="players must be from 1 to 4"):
+        pyspiel.load_game("python_leyline", {"players": 5})
+
+
+def test_openspiel_random_simulation_checks_pass() -> None:
+    pyspiel = _spiel()
+    for players in (1, 2, 4):
+        game = pyspiel.load_game("python_leyline",
+                                 {"players": players, "rules": json.dumps(SMALL.to_dict())})
+        pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def _deal(state: Any, rng: random.Random) -> None:
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+
+
+def test_the_deal_is_a_chance_node_per_card_weighted_by_what_is_left() -> None:
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_leyline", {"players": 1,
+                                                "rules": json.dumps(SMALL.to_dict())})
+    state = game.new_initial_state()
+    for _ in range(3):
+        state.apply_action(0)  # three fire cards: fire is gone from the outcomes
+    assert state.chance_outcomes() == [(1, 1 / 3), (2, 1 / 3), (3, 1 / 3)]
+    _deal(state, random.Random(1))
+    assert state.current_player() == 0
+    assert sum(1 for el in state.game.initial_deck[:3] if el == "fire") == 3
+
+
+def test_information_states_hold_only_the_players_view_and_resampling_keeps_them() -> None:
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_leyline", {"players": 2,
+                                                "rules": json.dumps(MID.to_dict())})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    _deal(state, rng)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0., 1.))
+        for p in range(2):
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            assert other.observation_string(p) == state.observation_string(p)
+        assert other.legal_actions() == state.legal_actions()
+        state.apply_action(rng.choice(state.legal_actions()))
+    view = json.loads(state.information_state_string(0))
+    assert view["observation"]["viewer"] == 0 and "known" in view
+    assert "known" not in json.loads(state.observation_string(0))
+
+
+def test_openspiel_mcts_and_ismcts_bots_play_full_games() -> None:
+    pyspiel = _spiel()
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    # A 2x3 grid: on the 2x2 one, four lone elements often end the game at set-up.
+    game = pyspiel.load_game("python_leyline", {"players": 2,
+                                                "rules": json.dumps(MID.to_dict())})
+    for seed in (0,):
+        rs = np.random.RandomState(seed)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+        bots = [mcts.MCTSBot(game, uct_c=2.0, max_simulations=6, evaluator=evaluator,
+                             random_state=rs),
+                ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6,
+                                 random_state=rs)]
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                _deal(state, rng)
+                continue
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        assert moves > 5 and state.game.is_over
+        returns = state.returns()
+        assert sum(returns) == pytest.approx(1.0)
+        assert returns == [1.0 / len(state.game.winners()) if p in state.game.winners()
+                           else 0.0 for p in range(2)]
+
+
+# ------------------------------------------------------------------ PettingZoo, Gymnasium
+
+def test_the_pettingzoo_env_passes_the_api_and_seed_tests() -> None:
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+    from pettingzoo.test import api_test, seed_test
+
+    from leyline_widget.interop.pettingzoo import env
+
+    api_test(env(players=2), num_cycles=200)
+    api_test(env(players=3, rules=SMALL), num_cycles=200)
+    seed_test(lambda: env(players=2, rules=SMALL), num_cycles=100)
+
+
+def test_a_pettingzoo_game_played_to_its_end_rewards_the_winners() -> None:
+    pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+    from leyline_widget.interop.pettingzoo import env
+
+    e = env(players=2, rules=SMALL)
+    e.reset(seed=4)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter(max_iter=5000):
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.sum() == len(e.game.legal_actions())
+        e.step(int(random.Random(len(e.game.actions)).choice(mask.nonzero()[0])))
+    assert e.game is not None and e.game.is_over
+    winners = e.game.winners()
+    assert totals == {f"player_{p}": (1 / len(winners) if p in winners else 0.0)
+                      for p in range(2)}
+
+
+def test_the_gymnasium_solo_env_passes_the_env_checker() -> None:
+    pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+    from gymnasium.utils.env_checker import check_env
+
+    from leyline_widget.interop.gym import LeylineSoloEnv
+
+    check_env(LeylineSoloEnv(), skip_render_check=True)
+    check_env(LeylineSoloEnv(rules=SMALL), skip_render_check=True)
+
+
+def test_a_solo_episode_returns_the_final_score_and_refuses_illegal_moves() -> None:
+    pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+    from leyline_widget.interop.gym import LeylineSoloEnv
+
+    env = LeylineSoloEnv(rules=SMALL)
+    obs, info = env.reset(seed=7)
+    assert env.observation_space.contains(obs) and info["deal"] >= 0
+    illegal = next(i for i, m in enumerate(obs["action_mask"]) if not m)
+    before = env.game.state_hash()
+    _, reward, terminated, _, info = env.step(illegal)
+    assert reward == 0.0 and not terminated and "illegal" in info
+    assert env.game.state_hash() == before
+    total = 0.0
+    rng = random.Random(7)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        choices = obs["action_mask"].nonzero()[0]
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(choices)))
+        total += float(reward)
+    assert terminated and total == info["score"] == env.game.scores()[0]
+    assert env.space.decode(env.space.encode(EndPhase())) == EndPhase()
