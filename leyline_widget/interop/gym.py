@@ -73,11 +73,12 @@ class LeylineSoloEnv(gymnasium.Env[dict[str, Any], Any]):
         for _ in range(REDEALS):
             # A deal that set-up already ends (a stalemate) leaves no decision: deal again.
             deal = int(self.np_random.integers(2**32))
-            self.game = Game.new(players=1, seed=deal, rules=self.rules)
-            if not self.game.is_over:
+            game = Game.new(players=1, seed=deal, rules=self.rules)
+            if not game.is_over:
                 break
+        self.game = game
         self.mind = Knowledge(0)
-        self.mind.observe(self.game.events_since(0))
+        self.mind.observe(game.events_since(0))
         self._steps = 0
         return self._obs(), {"deal": deal}
 
