@@ -11,14 +11,27 @@ Baselines from the same run, replaying the very games the GreedyBots played:
 - plus an observation at every move with a choice (what a bot that plans nothing would cost).
 
 The gap from the second baseline to the GreedyBot figure is the bots' own thinking.
+Issue 13 (the lab) adds, each beside a baseline from the same run:
+
+- per action, a RandomBot game against bare engine random play (target at most 1.5x), and a
+  GreedyBot game against the same (target at most 2x);
+- ``simulate`` on a 2-worker process pool against one worker, in CPU time per game (the
+  machine is shared, so wall time says little): ``2 x cpu(1) / cpu(2)``, target at least
+  1.8x; and the Dask path (a local cluster of 2 processes) within 1.3x of the pool's CPU per
+  game. CPU time counts every process: this one, the pool's children (``RUSAGE_CHILDREN``
+  after shutdown) or the Dask workers (their ``time.process_time`` before and after).
+
 Run: ``python -m benchmarks bots`` (or ``python -m benchmarks.bench_bots``).
 """
 
 from __future__ import annotations
 
 import os
+import random
+import resource
 import time
 from collections.abc import Callable
+from typing import Any
 
 from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, GreedyBot, make_bot
@@ -110,6 +123,94 @@ def scaling(workers: int, games: int = SCALE_GAMES) -> float:
     return games / (time.perf_counter() - start)
 
 
+def engine_random_per_action(games: int = 40) -> float:
+    """Microseconds per action of bare engine random play (``random`` picks), 2 players."""
+    rng = random.Random(0)
+    actions, start = 0, time.perf_counter()
+    for seed in range(games):
+        game = Game.new(players=2, seed=seed)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            actions += 1
+    return 1e6 * (time.perf_counter() - start) / actions
+
+
+def bot_per_action(kind: str, games: int) -> float:
+    """Microseconds per action of a two-seat game of ``kind`` bots driven by BotSeats."""
+    actions, start = 0, time.perf_counter()
+    for seed in range(games):
+        game = Game.new(players=2, seed=seed)
+        seats = [BotSeat(make_bot(kind, seed=seed * 2 + p), p) for p in range(2)]
+        while not game.is_over:
+            game.apply(seats[game.active_player].act(game))
+            actions += 1
+    return 1e6 * (time.perf_counter() - start) / actions
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def pool_cpu_per_game(workers: int, games: int) -> float:
+    """CPU seconds per game of ``simulate`` on a local pool of ``workers`` (1: in-process)."""
+    own, kids = time.process_time(), _children_cpu()
+    simulate(Rules.default(), ["greedy", "greedy"], games=games, seed=1, jobs=workers)
+    return (time.process_time() - own + _children_cpu() - kids) / games
+
+
+def dask_cpu_per_game(workers: int, games: int) -> float | None:
+    """CPU seconds per game of ``simulate`` on a local Dask cluster (None without Dask)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        return None
+    cluster: Any = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None)
+    client: Any = Client(cluster)
+    try:
+        # Warm the workers (imports) outside the measured run, as a long sweep would.
+        simulate(Rules.default(), ["greedy", "greedy"], games=workers, seed=2,
+                 executor=client.get_executor())
+        before = client.run(time.process_time)
+        own = time.process_time()
+        simulate(Rules.default(), ["greedy", "greedy"], games=games, seed=1,
+                 executor=client.get_executor())
+        own = time.process_time() - own
+        after = client.run(time.process_time)
+    finally:
+        client.close()
+        cluster.close()
+    return (own + sum(after[w] - before[w] for w in after)) / games
+
+
+def lab_figures() -> None:
+    """Issue 13's figures, each with its same-run baseline."""
+    best = {"engine": 1e9, "random": 1e9, "greedy": 1e9}
+    for _ in range(3):
+        best["engine"] = min(best["engine"], engine_random_per_action())
+        best["random"] = min(best["random"], bot_per_action("random", 40))
+        best["greedy"] = min(best["greedy"], bot_per_action("greedy", 60))
+    engine = best["engine"]
+    print(f"  bare engine random play:   {engine:6.2f} us/action (baseline)")
+    print(f"  RandomBot game:            {best['random']:6.2f} us/action = "
+          f"{best['random'] / engine:.2f}x the engine (target <= 1.5x)")
+    print(f"  GreedyBot game:            {best['greedy']:6.2f} us/action = "
+          f"{best['greedy'] / engine:.2f}x the engine (target <= 2x)")
+    games = SCALE_GAMES
+    one = pool_cpu_per_game(1, games)
+    two = pool_cpu_per_game(2, games)
+    print(f"  simulate() CPU per game, {games} GreedyBot games: 1 worker {1000 * one:.2f} ms, "
+          f"2-worker pool {1000 * two:.2f} ms: scaling 2 x {one:.4f} / {two:.4f} = "
+          f"{2 * one / two:.2f}x (target >= 1.8x)")
+    dask = dask_cpu_per_game(2, games)
+    if dask is None:
+        print("  Dask not installed (pip install '.[dask]'): no Dask figure")
+    else:
+        print(f"  Dask LocalCluster(2) CPU per game {1000 * dask:.2f} ms = {dask / two:.2f}x "
+              f"the process pool's (target <= 1.3x)")
+
+
 def main() -> None:
     load = os.getloadavg()[0]
     cpus = os.cpu_count() or 1
@@ -148,6 +249,7 @@ def main() -> None:
     print(f"  simulate(), {SCALE_GAMES} GreedyBot games: 1 worker {one:.0f} games/s, "
           f"2 workers {two:.0f} games/s: {two / one:.2f}x (target 1.8x; load now "
           f"{os.getloadavg()[0]:.2f})")
+    lab_figures()
 
 
 if __name__ == "__main__":

@@ -92,6 +92,10 @@ class RandomBot(Bot):
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
 
+    def planned(self, legal: list[Action]) -> Action | None:
+        # A uniform pick needs no observation: decide here, so none is built.
+        return legal[self.rng.randrange(len(legal))]
+
 
 class GreedyBot(Bot):
     """Perfect memory of every card it was shown; plays for the best provable collection.
@@ -698,12 +702,14 @@ class BotSeat:
             # A new game, or this one rewound: the bot starts afresh from its first event.
             self._game, self._fed = game, 0
             self.bot.start(game.rules, self.seat)
-        events = visible_events(game.events_since(self._fed), self.seat)
+        observe = type(self.bot).observe
+        if observe is not Bot.observe:  # a bot that ignores events is not fed any
+            events = visible_events(game.events_since(self._fed), self.seat)
+            if observe not in _READS_ONLY:
+                # Copies: a bot may keep or change what it is given without touching the log.
+                events = [Event(**ev) for ev in events]
+            self.bot.observe(events)
         self._fed = game.step + 1
-        if type(self.bot).observe not in _READS_ONLY:
-            # Copies: a bot may keep or change what it is given without touching the game's log.
-            events = [Event(**ev) for ev in events]
-        self.bot.observe(events)
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
