@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from ..core.game import Game, visible_events
+from ..core.game import Game, Phase, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -63,6 +63,9 @@ class Bot:
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
         """Pick one of ``legal`` (never empty) from the seat's ``observation``."""
         raise NotImplementedError
+
+    def see_top(self, top: str | None) -> None:
+        """Told the face-up deck top (public) before a refill choice; by default ignored."""
 
     def planned(self, legal: list[Action]) -> Action | None:
         """The move this bot can make without a new observation, if any.
@@ -242,6 +245,10 @@ class GreedyBot(Bot):
             self._recall()
             return self._refill(self._top, legal)
         return None
+
+    def see_top(self, top: str | None) -> None:
+        # The refill choice needs only the deck top: told it, the bot decides in planned().
+        self._top, self._top_known = top, True
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
@@ -713,6 +720,8 @@ class BotSeat:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
+        if game.phase is Phase.REFILL:
+            self.bot.see_top(game.deck_top)  # public, and all a refill choice needs
         action = self.bot.planned(legal)
         if action is not None:
             return action

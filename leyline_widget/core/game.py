@@ -341,6 +341,12 @@ class Game:
         els = self.rules.elements
         return tuple(els[c] for c in self._deck[self._deck_pos:])
 
+    @property
+    def deck_top(self) -> str | None:
+        """The face-up top card of the deck (public), or None when the deck is empty."""
+        pos = self._deck_pos
+        return self.rules.elements[self._deck[pos]] if pos < len(self._deck) else None
+
     def card(self, slot: int) -> str | None:
         """The element of the card in ``slot`` (all-seeing), or None for an empty slot."""
         c = self._grid[slot]
