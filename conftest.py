@@ -8,5 +8,6 @@ collect_ignore = [path for module, path in (
     ("pyspiel", "leyline_widget/interop/openspiel.py"),
     ("pettingzoo", "leyline_widget/interop/pettingzoo.py"),
     ("gymnasium", "leyline_widget/interop/gym.py"),
+    ("gymnasium", "leyline_widget/interop/spaces.py"),
     ("numpy", "leyline_widget/interop/gym.py"),
 ) if importlib.util.find_spec(module) is None]

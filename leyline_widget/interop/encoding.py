@@ -40,16 +40,8 @@ from collections.abc import Sequence
 from math import comb
 from typing import Any
 
-from ..core.actions import (
-    SOURCES,
-    Action,
-    Activate,
-    Deactivate,
-    EndPhase,
-    PlaceToken,
-    Refill,
-    UsePower,
-)
+from ..core import actions
+from ..core.actions import SOURCES, Action, EndPhase, PlaceToken, UsePower
 from ..core.game import Game, Phase
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -61,6 +53,9 @@ __all__ = ["ActionSpace", "view_size", "view_vector"]
 _TARGET_SIZES = {"spark": (0,), "wildfire": (0,), "sanctuary": (0,), "ripple": (2,),
                  "tide": (1,), "unbind": (1,), "whisper": (1,), "gale": (1, 2, 3)}
 _PHASES = tuple(p.value for p in Phase)
+#: The actions on one slot, numbered in this order, a block of G numbers each.
+_SLOT_ACTIONS: tuple[type[actions.Activate | actions.Deactivate | actions.Refill], ...] = (
+    actions.Activate, actions.Deactivate, actions.Refill)
 
 
 def _rank(targets: Sequence[int]) -> int:
@@ -107,11 +102,10 @@ class ActionSpace:
         g = self._g
         if isinstance(action, EndPhase):
             return 3 * g
-        if isinstance(action, (Activate, Deactivate, Refill)):
+        if isinstance(action, _SLOT_ACTIONS):
             if not 0 <= action.slot < g:
                 raise ValueError(f"slot {action.slot} is not on a grid of {g} slots")
-            base = {Activate: 0, Deactivate: g, Refill: 2 * g}[type(action)]
-            return base + action.slot
+            return _SLOT_ACTIONS.index(type(action)) * g + action.slot
         if isinstance(action, PlaceToken):
             if not 0 <= action.slot < g or action.element not in self.rules.elements:
                 raise ValueError(f"{action!r} is outside these rules")
@@ -139,8 +133,7 @@ class ActionSpace:
         if isinstance(number, bool) or not 0 <= number < self.size:
             raise ValueError(f"action number must be from 0 to {self.size - 1}, got {number!r}")
         if number < 3 * g:
-            kind = (Activate, Deactivate, Refill)[number // g]
-            return kind(number % g)
+            return _SLOT_ACTIONS[number // g](number % g)
         if number == 3 * g:
             return EndPhase()
         if number < self._place_end:

@@ -27,8 +27,9 @@ from gymnasium import spaces
 
 from ..core.game import Game
 from ..core.knowledge import Knowledge
-from ..core.rules import MAX_COUNT, Rules
-from .encoding import ActionSpace, view_size, view_vector
+from ..core.rules import Rules
+from .encoding import view_vector
+from .spaces import masked_observation_space, setup
 
 __all__ = ["REDEALS", "LeylineSoloEnv"]
 
@@ -43,18 +44,11 @@ class LeylineSoloEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def __init__(self, rules: Rules | None = None, max_steps: int = 5_000,
                  render_mode: str | None = None) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.rules = Rules.default() if rules is None else rules
-        self.space = ActionSpace(self.rules)
+        self.rules, self.space = setup(rules, render_mode)
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.space.size)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, float(MAX_COUNT), (view_size(self.rules, 1),),
-                                      np.float32),
-            "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
-        })
+        self.observation_space = masked_observation_space(self.rules, 1, self.space.size)
         self.game: Game | None = None
         self.mind = Knowledge(0)
         self._steps = 0

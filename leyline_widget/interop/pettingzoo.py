@@ -29,8 +29,9 @@ from pettingzoo import AECEnv
 
 from ..core.game import MAX_PLAYERS, Game, visible_events
 from ..core.knowledge import Knowledge
-from ..core.rules import MAX_COUNT, Rules
-from .encoding import ActionSpace, view_size, view_vector
+from ..core.rules import Rules
+from .encoding import view_vector
+from .spaces import masked_observation_space, setup
 
 __all__ = ["LeylineAECEnv", "env"]
 
@@ -53,18 +54,11 @@ class LeylineAECEnv(AECEnv):  # type: ignore[misc]
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 1 <= players <= MAX_PLAYERS):
             raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.rules = Rules.default() if rules is None else rules
-        self.space = ActionSpace(self.rules)
+        self.rules, self.space = setup(rules, render_mode)
         self.max_actions = max_actions
         self.render_mode = render_mode
         self.possible_agents = [f"player_{p}" for p in range(players)]
-        size = view_size(self.rules, players)
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, float(MAX_COUNT), (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
-        })
+        obs_space = masked_observation_space(self.rules, players, self.space.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._rng = np.random.default_rng()
