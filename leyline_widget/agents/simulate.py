@@ -311,7 +311,8 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
     :func:`play_game`'s detail.
 
     Each row holds: ``game`` (index), ``seed`` (deal seed), ``variant``, ``players``,
-    ``seats``, ``end_reason`` ("deck", "stalemate", "turn_limit", or "action_cap" after
+    ``seats``, ``end_reason`` (one of :data:`~leyline_widget.core.game.END_REASONS`: "deck",
+    "stalemate", "idle", "turn_limit", "round_limit"; or "action_cap" after
     ``max_actions``), ``turns``, ``actions``, ``scores`` and ``score_0..score_3``, ``winners``,
     ``collections``, ``tokens_placed``, ``tokens_paid`` (from the supply), ``powers_used``,
     and per seat ``collections_p``, ``tokens_p``, ``powers_p``.

@@ -22,7 +22,7 @@ class Event(TypedDict, total=False):
     ``flip_back`` (player, slots), ``token_return`` (player, slot, element, to), ``refill``,
     ``place_token`` (player, slot, element, source), ``power`` (player, element, tier, effect,
     targets), ``swap`` (slots), ``tide`` (slot, to_deck), ``phase`` (phase, player), ``turn``
-    (turn, player), ``game_over`` (reason, scores, winners).
+    (turn, player), ``game_over`` (reason: one of ``END_REASONS``, scores, winners, turns played).
     """
 
     type: str
@@ -110,3 +110,6 @@ class Position(TypedDict, total=False):
     effects: list[str]
     powers_used: list[str]
     end_reason: str | None
+    spent_activations: int                  # deactivated without refund (house rule)
+    powers_used_in_game: list[dict[str, int]]  # per player: power key -> uses this game
+    busy_turn: int                          # the last turn with a collection, token or power
