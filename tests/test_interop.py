@@ -203,29 +203,29 @@ def test_openspiel_mcts_and_ismcts_bots_play_full_games() -> None:
     # A 2x3 grid: on the 2x2 one, four lone elements often end the game at set-up.
     game = pyspiel.load_game("python_leyline", {"players": 2,
                                                 "rules": json.dumps(MID.to_dict())})
-    for seed in (0,):
-        rs = np.random.RandomState(seed)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-        bots = [mcts.MCTSBot(game, uct_c=2.0, max_simulations=6, evaluator=evaluator,
-                             random_state=rs),
-                ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6,
-                                 random_state=rs)]
-        state = game.new_initial_state()
-        rng = random.Random(seed)
-        moves = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                _deal(state, rng)
-                continue
-            action = bots[state.current_player()].step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            moves += 1
-        assert moves > 5 and state.game.is_over
-        returns = state.returns()
-        assert sum(returns) == pytest.approx(1.0)
-        assert returns == [1.0 / len(state.game.winners()) if p in state.game.winners()
-                           else 0.0 for p in range(2)]
+    seed = 0
+    rs = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    bots = [mcts.MCTSBot(game, uct_c=2.0, max_simulations=6, evaluator=evaluator,
+                         random_state=rs),
+            ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=6,
+                             random_state=rs)]
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            _deal(state, rng)
+            continue
+        action = bots[state.current_player()].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves > 5 and state.game.is_over
+    returns = state.returns()
+    assert sum(returns) == pytest.approx(1.0)
+    assert returns == [1.0 / len(state.game.winners()) if p in state.game.winners()
+                       else 0.0 for p in range(2)]
 
 
 # ------------------------------------------------------------------ PettingZoo, Gymnasium
