@@ -97,7 +97,25 @@ def seek_figures(replay: Replay) -> tuple[float, float, float, float]:
     return first, statistics.median(every), every[int(len(every) * 0.99)], every[-1]
 
 
+def export_figures() -> None:
+    """The standalone page with the teacher's memory panel against the plain page, at 300 and
+    1,200 steps (default rules' grid; a long deck so the game lasts)."""
+    import tempfile
+    from pathlib import Path
+
+    from leyline_widget import replay_html
+
+    folder = Path(tempfile.mkdtemp())
+    for steps in (300, 1_200):
+        replay = Replay.from_game(long_game(steps))
+        plain = _best(lambda: replay_html(replay, folder / "plain.html"), 3)
+        panel = _best(lambda: replay_html(replay, folder / "memory.html", show_memory_of=0), 3)
+        print(f"page, {steps:5,} steps: plain {plain * 1e3:8.0f} ms, with the memory panel "
+              f"{panel * 1e3:8.0f} ms: {panel / plain:.2f}x  (target <= 2x)")
+
+
 def main() -> None:
+    export_figures()
     game = long_game()
     print(f"replay: a genuine {game.step:,}-action game, 2 players, deck of "
           f"{game.rules.deck_size:,} cards (turn {game.turn}); snapshot every "

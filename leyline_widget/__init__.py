@@ -24,19 +24,21 @@ from .core.version import VERSION as __version__
 __all__ = [
     "Action", "Activate", "Deactivate", "EndPhase", "Game", "IllegalActionError", "Lesson",
     "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power", "Refill",
-    "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "UsePower",
-    "__version__", "memory_report", "replay_html", "replay_markdown", "simulate", "sweep",
+    "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "Study",
+    "UsePower", "__version__", "memory_report", "replay_html", "replay_markdown", "simulate",
+    "study_html", "sweep",
     "visible_events",
 ]
 
 _LAZY = {
-    "Replay": "replays.replay", "ReplayFormatError": "replays.replay",
+    "Replay": "replays.replay", "ReplayFormatError": "replays.replay", "Study": "replays.study",
     "simulate": "agents.simulate", "sweep": "agents.simulate",
     "Scenario": "teach.scenario", "Lesson": "teach.lessons", "Step": "teach.lessons",
     "LessonSession": "teach.lessons", "memory_report": "teach.memory",
     "replay_markdown": "teach.markdown",
     "LeylineWidget": "widgets.play", "ReplayWidget": "widgets.replay",
     "LessonWidget": "widgets.lesson", "replay_html": "widgets.export",
+    "study_html": "widgets.export",
 }
 
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 from ..core.game import Game, visible_events
 from ..core.types import Event
 from ..replays.replay import Replay, StepError, VariationError
-from ..teach.memory import memory_report, start_of
+from ..teach.memory import memory_reports, start_of
 from .presenters import game_info
 
 __all__ = [
@@ -252,14 +252,11 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
         before = (walk.turn, walk.active_player, walk.phase.value)
         actions = game.actions
         views: dict[str, list[dict[str, Any]]] = {_viewer_key(v): [] for v in viewers}
-        reports: list[dict[str, Any]] = []
         for k in range(start, line["end"] + 1):
             if k > start:
                 walk.apply(actions[k - 1])
             for v in viewers:
                 views[_viewer_key(v)].append(cast(dict[str, Any], walk.observation(v)))
-            if memory is not None:
-                reports.append(memory_report(walk, memory["player"]))
         # A variation's steps up to its branch step are its parent's: the page looks there.
         first = 0 if lid == 0 else start + 1
         shared = step_entries(game, viewers[0], first, before)
@@ -274,7 +271,8 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
                 own = step_entries(game, v, first, before)
                 entries[vk][key] = {"of": "all", "patches": diff(shared, own)}
         if memory is not None:
-            memory["lines"][key] = stream(reports)
+            # One walk folds the memory step by step: linear in the line's length.
+            memory["lines"][key] = stream(memory_reports(game, memory["player"], first=start))
     notes = {str(line["id"]): [n for n in note_entries(replay, line["id"])
                                 if not excluded & set(n["tags"])] for line in lines}
     from ..core.version import VERSION as __version__
