@@ -652,6 +652,30 @@ class Replay:
         self._vars[line.id] = line
         return self._view(line)
 
+    def extend(self, id: int, actions: Iterable[Action | Mapping[str, Any]]) -> Variation:
+        """Append ``actions`` to the end of variation ``id`` (each legal in turn, otherwise
+        ``IllegalActionError`` and nothing changes). Not for a variation a Game from
+        :meth:`branch` records into: make the moves on that Game."""
+        line = self._line(id)
+        if line is self._main:
+            raise VariationError("the main line is the record: branch a variation instead")
+        if line.live is not None:
+            raise VariationError(f"{line.label()} records the moves of a Game from branch(); "
+                                 "make the moves on that Game")
+        parsed = [a if isinstance(a, Action) else Action.from_dict(a) for a in actions]
+        self._check_total(len(parsed))
+        self._ensure(line)
+        trial = self._seek(line, line.end)
+        for k, action in enumerate(parsed):
+            why = trial.why_illegal(action)
+            if why is not None:
+                raise IllegalActionError(f"action {k} ({action.to_dict()}) is illegal at step "
+                                         f"{line.end + k}: {why}")
+            trial.apply(action)
+        line.own.extend(parsed)
+        self._run(line)
+        return self._view(line)
+
     def rename(self, id: int, name: str) -> Variation:
         line = self._line(id)
         if line is self._main:
