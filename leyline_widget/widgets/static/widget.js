@@ -1685,7 +1685,7 @@ function shortStep(entry, info) {
     case "end_phase":
       return (entry.events || []).some((e) => e.type === "turn") ? "end turn" : "end phase";
     case "place_token":
-      return `⛓${a.slot} ${cap(a.element)}${a.source === "supply" ? "" : ` (${a.source})`}`;
+      return `⊗${a.slot} ${cap(a.element)}${a.source === "supply" ? "" : ` (${a.source})`}`;
     case "use_power": {
       const key = `${a.element}:${a.tier}`;
       const pw = (info.powers || []).find((p) => p.key === key);
