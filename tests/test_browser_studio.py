@@ -195,7 +195,9 @@ def test_studio_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:
     # Guess the move, as seat 0 (Ada).
     train = page.locator(".leyline.ll-replay").nth(1)
     train.scroll_into_view_if_needed()
-    click_and_wait(page, train, train.locator("[data-act=ready]"))
+    train.locator("[data-act=ready]").click()  # the deal at step 0: the page's own button
+    page.wait_for_function("(el) => !el.querySelector('[data-act=ready]')",
+                           arg=train.element_handle())
     assert train.locator(".ll-train").count() == 1
     played = _kernel(lab, "t.replay.actions[0].to_dict()")
     options = train.locator("select[data-act=choice] option")

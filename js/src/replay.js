@@ -258,9 +258,10 @@ function notesPanel(doc, st, ui) {
  * @param {Document} doc
  * @param {number} [now]
  * @param {string[] | null} [shorts] the line's steps in short words, when the caller keeps them
+ * @param {(string | null)[]} [painted] keys of the move list's items on the page (movesByTurn)
  * @returns {HTMLElement}
  */
-export function renderReplay(st, ui, doc, now = 0, shorts = null) {
+export function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -302,7 +303,7 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null) {
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
     scoreGraph(doc, st, shown) || "");
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
   part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
     exportBar(doc, st));
   return board;
@@ -367,7 +368,9 @@ export function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words));
+      const list = m.root().querySelector(".ll-movelist");
+      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
+      m.show(renderReplay(st, ui, doc, now, words, keys));
       const root = m.root();
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-act=scrub]"));

@@ -157,9 +157,12 @@ function variationItem(doc, st, ui, l, own = false) {
  * @param {ReplayUi} ui
  * @param {number} shown
  * @param {string[]} shorts short words per step
+ * @param {(string | null)[]} [painted] the keys of the list's items now on the page, by position:
+ *   an item whose key is unchanged is sent as an empty stand-in that `morph` leaves alone, so a
+ *   seek in a long line builds only the rows that changed
  * @returns {HTMLElement}
  */
-export function movesByTurn(doc, st, ui, shown, shorts) {
+export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
@@ -172,7 +175,13 @@ export function movesByTurn(doc, st, ui, shown, shorts) {
   const items = [];
   for (const row of turnRows(line.slice(0, upto + 1))) {
     const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
-    items.push(h(doc, "li", { class: "ll-turnrow", "data-turn": row.turn },
+    // The row's key covers everything it shows, so an unchanged row is not morphed again.
+    const cur = row.steps.includes(shown) ? shown : -1;
+    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` +
+      row.steps.map((k) => `${glyphs[String(k)] || ""}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
+    if (painted[items.length] === rowKey) {
+      items.push(h(doc, "li", { "data-key": rowKey }));
+    } else items.push(h(doc, "li", { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
       h(doc, "span", { class: `ll-seat${row.player >= 0 ? ` ll-seat${row.player}` : ""}` }, who),
       h(doc, "span", { class: "ll-turnmoves" }, row.steps.map((k) => h(doc, "button", {
         type: "button", class: `ll-move${k === shown ? " ll-current" : ""}${k > own ? " ll-own" : ""}`,

@@ -36,6 +36,8 @@ function morph(cur, next) {
     /** @type {Node} */
     next
   );
+  const key = to.getAttribute("data-key");
+  if (key !== null && from.getAttribute("data-key") === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
@@ -1761,7 +1763,7 @@ function variationItem(doc, st, ui, l, own = false) {
     renaming ? null : tools
   );
 }
-function movesByTurn(doc, st, ui, shown, shorts) {
+function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
@@ -1772,10 +1774,14 @@ function movesByTurn(doc, st, ui, shown, shorts) {
   const items = [];
   for (const row of turnRows(line.slice(0, upto + 1))) {
     const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
-    items.push(h(
+    const cur = row.steps.includes(shown) ? shown : -1;
+    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` + row.steps.map((k) => `${glyphs[String(k)] || ""}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
+    if (painted[items.length] === rowKey) {
+      items.push(h(doc, "li", { "data-key": rowKey }));
+    } else items.push(h(
       doc,
       "li",
-      { class: "ll-turnrow", "data-turn": row.turn },
+      { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
       h(doc, "span", { class: `ll-seat${row.player >= 0 ? ` ll-seat${row.player}` : ""}` }, who),
       h(doc, "span", { class: "ll-turnmoves" }, row.steps.map((k) => h(
         doc,
@@ -2312,7 +2318,7 @@ function notesPanel(doc, st, ui) {
     form
   );
 }
-function renderReplay(st, ui, doc, now = 0, shorts = null) {
+function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -2364,7 +2370,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
     scoreGraph(doc, st, shown) || ""
   );
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
   part(".ll-main").after(
     h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
     exportBar(doc, st)
@@ -2427,7 +2433,9 @@ function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words));
+      const list = m.root().querySelector(".ll-movelist");
+      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
+      m.show(renderReplay(st, ui, doc, now, words, keys));
       const root = m.root();
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = (
