@@ -232,7 +232,16 @@ export function glyphBar(doc, st, shown) {
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null);
 }
 
-const SVG = "http://www.w3.org/2000/svg";
+/**
+ * The SVG namespace, read off the parser (the bundle spells no URL: the offline pages hold none).
+ * @param {Document} doc
+ * @returns {string}
+ */
+function svgNamespace(doc) {
+  const box = doc.createElement("div");
+  box.innerHTML = "<svg></svg>";
+  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
+}
 
 /**
  * @param {Document} doc
@@ -242,7 +251,7 @@ const SVG = "http://www.w3.org/2000/svg";
  * @returns {Element}
  */
 function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(SVG, tag);
+  const node = doc.createElementNS(svgNamespace(doc), tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
   return node;
@@ -271,17 +280,19 @@ export function scoreGraph(doc, st, shown) {
   const stride = Math.max(1, Math.floor(last / W));
   /** @type {Element[]} */
   const parts = [];
+  // Training: the scores still to come are not drawn (the learner has not seen them yet).
+  const upto = st.train === null || st.train === undefined ? last : Math.min(shown, last);
   for (let p = 0; p < seats; p++) {
     const pts = [];
-    for (let k = 0; k <= last; k++) {
-      if (k % stride && k !== last && scores[k][p] === scores[k - 1][p]) continue;
+    for (let k = 0; k <= upto; k++) {
+      if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
       pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
     }
     parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
   }
   for (const [k, g] of Object.entries(st.glyphs || {})) {
     const n = Number(k);
-    if (n <= last && (g.startsWith("?") || g === "!!" || g === "!")) {
+    if (n <= upto && (g.startsWith("?") || g === "!!" || g === "!")) {
       parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
     }
   }

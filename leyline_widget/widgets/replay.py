@@ -158,10 +158,10 @@ class ReplayWidget(BoardWidget):
         super().__init__(mode="replay", reveal_ms=reveal_ms,
                          info=game_info(replay.game_at(0), {}))
         self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
+        self.train = train
         with self.hold_sync():
             self.allow_explore = bool(allow_explore)
             self.explore = bool(explore)
-            self.train = train
             if train is not None:
                 self.training = {"seat": train, "right": 0, "total": 0, "last": None}
                 self.editable = False
@@ -246,6 +246,8 @@ class ReplayWidget(BoardWidget):
 
     # -- traits --------------------------------------------------------------------------
     def _viewer_menu(self) -> list[int | None]:
+        if self.train is not None:
+            return [self.train]
         seats: list[int | None] = list(range(len(self.replay.players)))
         return [None, *seats] if self._allow_all_seeing else seats
 
@@ -575,6 +577,8 @@ class ReplayWidget(BoardWidget):
             raise ValueError(f"an export is for a seat or null (the teacher), got {viewer!r}")
         if viewer is None and not self.allow_all_seeing:
             raise ValueError("the all-seeing export is switched off here; choose a seat")
+        if self.train is not None and viewer != self.train:
+            raise ValueError(f"a training replay exports only seat {self.train}'s page")
         if kind == "json" and not self.allow_all_seeing:
             raise ValueError("the replay file names every card: it is not offered on a "
                              "player's page")
