@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from ..core.actions import Action
+from ..core.actions import Action, EndPhase, UsePower
 from ..core.game import Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -66,11 +66,13 @@ MAX_NOTE_CHARS = 10_000
 MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
-#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps, so a seek re-applies fewer than this
-#: many actions. Snapshots are cheap clones that share the game's history (about 1 KB each at
-#: the default rules), so a seek anywhere costs about what ``game_at(1)`` costs.
+#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every EndPhase and power (the
+#: costly actions to re-apply), so a seek re-applies at most one cheap action. Snapshots are
+#: clones that share the game's history (about 1 KB each at the default rules), so a seek
+#: anywhere costs about what ``game_at(1)`` costs.
 SNAPSHOT_EVERY = 2
 
+_COSTLY = (EndPhase, UsePower)
 _TAG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 _HASH = re.compile(r"^[0-9a-f]{32}$")
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
@@ -1071,7 +1073,9 @@ class Replay:
                     "action or a hash was edited", step=step,
                     variation=None if line.parent is None else line.id)
             line.hashes.append(digest)
-            if step % SNAPSHOT_EVERY == 0:
+            # Every SNAPSHOT_EVERY steps, and after the costly actions to re-apply (EndPhase: the
+            # stalemate check; powers), so a seek only ever re-applies one cheap action.
+            if step % SNAPSHOT_EVERY == 0 or type(action) in _COSTLY:
                 line.snaps[step] = game.clone()
 
     def _seek(self, line: _Line, step: int) -> Game:
@@ -1079,6 +1083,9 @@ class Replay:
         # history sliced in, and fewer than SNAPSHOT_EVERY actions re-applied.
         while line.parent is not None and step <= line.start:
             line = line.parent
+        snap = line.snaps.get(step)
+        if snap is not None:
+            return snap.clone()
         base = step - step % SNAPSHOT_EVERY
         if base < line.start:
             base = line.start
