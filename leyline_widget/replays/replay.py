@@ -269,7 +269,10 @@ def _reject_constant(name: str) -> NoReturn:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out = dict(pairs)
+    if len(out) == len(pairs):  # the common case, at C speed
+        return out
+    out = {}
     for key, value in pairs:
         if key in out:
             # Two values for one key: readers would disagree on which one counts.
@@ -307,7 +310,9 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
                 for inner in item.values():
                     t = type(inner)
                     if not ((t is int and -MAX_INT <= inner <= MAX_INT)
-                            or (t is str and len(inner) <= MAX_NOTE_CHARS)):
+                            or (t is str and len(inner) <= MAX_NOTE_CHARS)
+                            or (t is list and depth + 2 < MAX_DEPTH and all(
+                                type(x) is int and -MAX_INT <= x <= MAX_INT for x in inner))):
                         break
                 else:
                     continue
