@@ -24,13 +24,13 @@ from .core.version import VERSION as __version__
 __all__ = [
     "Action", "Activate", "BalanceReport", "Deactivate", "EndPhase", "Game", "IllegalActionError",
     "Lesson", "LessonSession", "LessonWidget", "LeylineWidget", "Phase", "PlaceToken", "Power",
-    "Refill", "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step",
+    "Refill", "Replay", "ReplayFormatError", "ReplayWidget", "Rules", "Scenario", "Step", "Study",
     "UsePower", "__version__", "balance_report", "ladder", "memory_report", "replay_html",
-    "replay_markdown", "simulate", "sweep", "visible_events",
+    "replay_markdown", "simulate", "study_html", "sweep", "visible_events",
 ]
 
 _LAZY = {
-    "Replay": "replays.replay", "ReplayFormatError": "replays.replay",
+    "Replay": "replays.replay", "ReplayFormatError": "replays.replay", "Study": "replays.study",
     "simulate": "agents.simulate", "sweep": "agents.simulate", "ladder": "agents.ladder",
     "balance_report": "agents.balance", "BalanceReport": "agents.balance",
     "Scenario": "teach.scenario", "Lesson": "teach.lessons", "Step": "teach.lessons",
@@ -38,6 +38,7 @@ _LAZY = {
     "replay_markdown": "teach.markdown",
     "LeylineWidget": "widgets.play", "ReplayWidget": "widgets.replay",
     "LessonWidget": "widgets.lesson", "replay_html": "widgets.export",
+    "study_html": "widgets.export",
 }
 
 

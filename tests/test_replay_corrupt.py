@@ -20,9 +20,11 @@ def _make() -> tuple[str, dict[str, Any]]:
         game.apply(rng.choice(game.legal_actions()))
     replay = Replay.from_game(game)
     replay.annotate(3, "a note", tags=["hint"], highlights=[2])
+    replay.set_glyph(4, "?!")
     side = replay.branch(20, name="side")
     for _ in range(6):
         side.apply(rng.choice(side.legal_actions()))
+    replay.set_glyph(22, "!!", variation=1)
     text = replay.to_json()
     return text, json.loads(text)
 
@@ -70,9 +72,9 @@ def test_empty_and_non_object_files_are_refused() -> None:
 @pytest.mark.parametrize(("change", "fragments"), [
     (lambda d: d.update(format="chess-pgn"), ("field 'format'", "not a Leyline replay")),
     (lambda d: d.pop("format"), ("field 'format'",)),
-    (lambda d: d.update(version=2), ("version 2", "newer", "upgrade")),
+    (lambda d: d.update(version=3), ("version 3", "newer", "upgrade")),
     (lambda d: d.update(version=99, rules="from the future"), ("version 99", "newer")),
-    (lambda d: d.update(version=0), ("field 'version' must be from 1 to 1",)),
+    (lambda d: d.update(version=0), ("field 'version' must be from 1 to 2",)),
     (lambda d: d.update(version="1"), ("field 'version' must be an integer",)),
     (lambda d: d.update(version=True), ("field 'version' must be an integer",)),
     (lambda d: d.update(version=1.0), ("field 'version' must be an integer",)),
@@ -126,6 +128,18 @@ def test_empty_and_non_object_files_are_refused() -> None:
     (lambda d: d["annotations"][0].update(colour=1), ("annotations[0]", "unknown field")),
     (lambda d: d["annotations"][0].pop("text"), ("annotations[0].text' is missing",)),
     (lambda d: d["annotations"].append(7), ("annotations[1]' must be an object",)),
+    (lambda d: d.update(glyphs={}), ("field 'glyphs' must be a list",)),
+    (lambda d: d["glyphs"].append(7), ("field 'glyphs[1]' must be an object",)),
+    (lambda d: d["glyphs"][0].update(glyph="!!!"), ("glyphs[0].glyph", "not a glyph")),
+    (lambda d: d["glyphs"][0].update(glyph=1), ("glyphs[0].glyph' must be a string",)),
+    (lambda d: d["glyphs"][0].update(step=0), ("glyphs[0].step", "not a move of this line")),
+    (lambda d: d["glyphs"][0].update(step=61), ("glyphs[0].step", "not a move of this line")),
+    (lambda d: d["glyphs"][0].update(step=True), ("glyphs[0].step' must be an integer",)),
+    (lambda d: d["glyphs"][0].update(why="?"), ("glyphs[0]", "unknown field(s) 'why'")),
+    (lambda d: d["glyphs"].append({"step": 4, "glyph": "!"}), ("step 4 has two glyphs",)),
+    (lambda d: d["variations"][0]["glyphs"][0].update(step=20),
+     ("variations[0].glyphs[0].step", "steps 21 to 26")),
+    (lambda d: d.update(version=1), ("field 'glyphs' is new in format version 2",)),
     (lambda d: d.update(variations=[1]), ("variations[0]' must be an object",)),
     (lambda d: d["variations"][0].update(id=0), ("variations[0].id", "new positive id")),
     (lambda d: d["variations"].append(copy.deepcopy(d["variations"][0])),
@@ -166,7 +180,8 @@ def test_a_variation_moved_to_another_step_is_refused() -> None:
     # (Moving it within the same turn can be harmless: random play toggles cards from step 9
     # to 28, and they all flip back at the variation's first EndPhase: such files are
     # consistent.) From another turn, the hashes give it away.
-    refused(edited(lambda d: d["variations"][0].update(step=40)), "variation 1 ('side'), step")
+    refused(edited(lambda d: d["variations"][0].update(step=40, glyphs=[])),
+            "variation 1 ('side'), step")
 
 
 @pytest.mark.parametrize(("text", "fragment"), [

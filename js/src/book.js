@@ -150,6 +150,7 @@ export function bookModel(book) {
     memory_choices: book.memory ? [book.memory.player] : [],
     show_memory_of: book.memory ? book.memory.player : null,
     step: book.start.step, variation: book.start.variation, viewer: book.start.viewer,
+    downloads: book.downloads || {}, allow_explore: false, explore: false, choices: [], train: null,
   };
   const good = { ...state };
 
@@ -169,6 +170,8 @@ export function bookModel(book) {
     state.legal = { step: state.step, actor: null, variation: line.id };
     state.line = lineEntries(vk, line.id);
     state.annotations = (book.notes || {})[line.id] || [];
+    state.glyphs = (book.glyphs || {})[line.id] || {};
+    state.scores = (book.scores || {})[line.id] || [];
     state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
     for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
   }
@@ -191,7 +194,7 @@ export function bookModel(book) {
     },
     save_changes() {
       derive();
-      const keys = [...dirty, "view", "legal", "line", "annotations", "memory"];
+      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores"];
       dirty.clear();
       fire(keys);
     },

@@ -41,6 +41,10 @@ export function morph(cur, next) {
   }
   const from = /** @type {Element} */ (/** @type {Node} */ (cur));
   const to = /** @type {Element} */ (/** @type {Node} */ (next));
+  // A subtree whose builder vouches it is unchanged (the same data-key) is left as it is:
+  // long lists (a replay's moves) repaint in time proportional to what changed.
+  const key = to.getAttribute("data-key");
+  if (key !== null && from.getAttribute("data-key") === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }

@@ -10,6 +10,7 @@
 import { lessonMode } from "./lesson.js";
 import { playMode } from "./play.js";
 import { replayMode } from "./replay.js";
+import { studyPage as mountStudy } from "./studio.js";
 
 // The standalone replay page (replay_widget.py's _BOOT) renders over `bookModel(book)`.
 export { bookModel } from "./book.js";
@@ -22,6 +23,15 @@ function render({ model, el }) {
   const mode = model.get("mode");
   const impl = MODES[mode] || MODES.play;
   return impl({ model, el });
+}
+
+/**
+ * The standalone study page (export.py's _BOOT): a chapter menu over replay pages.
+ * @param {Parameters<typeof mountStudy>[0]} data
+ * @param {HTMLElement} root
+ */
+export function studyPage(data, root) {
+  mountStudy(data, root, render);
 }
 
 export default { render };

@@ -8,6 +8,9 @@ import { renderBoard } from "./board.js";
 import { h } from "./dom.js";
 import { mount } from "./mount.js";
 import { newUi } from "./play.js";
+import {
+  download, explorePanel, exportBar, glyphBar, movesByTurn, scoreGraph, shortStep, trainPanel,
+} from "./studio.js";
 import { describeEvent, describeStep, listSlots, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Info} Info */
@@ -28,6 +31,7 @@ export function newReplayUi() {
   return {
     reveals: {}, playing: false, speed: 1000, showHidden: false, dismissed: null, hint: "", confirm: null,
     form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
+    renaming: null, dealt: false, exported: 0,
   };
 }
 
@@ -144,9 +148,10 @@ function pickers(doc, st) {
  * @param {LineEntry | null} entry
  * @returns {HTMLElement}
  */
-function happenedPanel(doc, st, entry) {
+function happenedPanel(doc, st, entry, ui = newReplayUi()) {
   const shown = shownStep(st);
   const lines = [];
+  const dealing = dealShown(st, ui);
   if (entry && !entry.action) {
     const dealt = (entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup").length;
     if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
@@ -155,10 +160,34 @@ function happenedPanel(doc, st, entry) {
     const line = describeEvent(ev, st.info, st.viewer);
     if (line) lines.push(line);
   }
+  const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
   return h(doc, "section", { class: "ll-happened", "aria-label": "What happened at this step" },
     h(doc, "div", { class: "ll-h" }, shown ? `What happened at step ${shown}` : "Set-up"),
     lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t)))
-      : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."));
+      : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."),
+    deal && dealing ? h(doc, "p", { class: "ll-deal" }, "The deal, as every player saw it. Remember what you can, then: ",
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "ready" }, "Ready")) : null,
+    deal && !dealing ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "deal-again" }, "Show the deal again") : null);
+}
+
+/**
+ * The set-up reveals of step 0 (every card dealt, shown to everyone).
+ * @param {LineEntry | null} entry
+ * @returns {import("./types").GameEvent[]}
+ */
+function setupReveals(entry) {
+  return ((entry && !entry.action && entry.events) || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup" && ev.element);
+}
+
+/**
+ * Whether the deal is on show: a player's page at step 0 until "Ready" (the teacher sees every
+ * card anyway).
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @returns {boolean}
+ */
+function dealShown(st, ui) {
+  return shownStep(st) === 0 && st.viewer !== null && !ui.dealt;
 }
 
 /**
@@ -221,26 +250,6 @@ function notesPanel(doc, st, ui) {
 }
 
 /**
- * @param {Document} doc
- * @param {ReplayState} st
- * @param {string[]} words
- * @returns {HTMLElement}
- */
-function movesPanel(doc, st, words) {
-  const shown = shownStep(st);
-  const line = (st.lines || []).find((l) => l.id === st.variation);
-  const from = line && line.parent !== null ? line.start : Infinity;
-  const noted = new Set((st.annotations || []).map((n) => n.step));
-  return h(doc, "section", { class: "ll-moves", "aria-label": "Moves of this line" },
-    h(doc, "div", { class: "ll-h" }, "Moves"),
-    h(doc, "ol", { class: "ll-movelist" }, words.map((w, k) => h(doc, "li", {},
-      h(doc, "button", {
-        type: "button", class: `ll-move${k === shown ? " ll-current" : ""}${k > from ? " ll-own" : ""}`,
-        "data-act": "goto", "data-step": k, "aria-current": k === shown ? "step" : null,
-      }, `${k}. ${w}`, noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, " ✎") : null)))));
-}
-
-/**
  * The replay page as a fresh DOM tree: the play board at the shown step (renderBoard), with the
  * replay's controls and panels around it. `words` are the line's steps in words (describeStep).
  * Pure: no side effects, no model access.
@@ -248,16 +257,24 @@ function movesPanel(doc, st, words) {
  * @param {ReplayUi} ui
  * @param {Document} doc
  * @param {number} [now]
- * @param {string[] | null} [words] the line's steps in words, when the caller keeps them
+ * @param {string[] | null} [shorts] the line's steps in short words, when the caller keeps them
+ * @param {(string | null)[]} [painted] keys of the move list's items on the page (movesByTurn)
  * @returns {HTMLElement}
  */
-export function renderReplay(st, ui, doc, now = 0, words = null) {
+export function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
   const entry = (st.line || [])[shown] || null;
-  const board = renderBoard({ ...st, mode: "replay", legal: { step: shown, actor: null } },
-    { ...newUi(), reveals: ui.reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
+  // Exploring or guessing: the board shows what the side to move may do (the kernel's summary).
+  const acting = (st.choices || []).length > 0 && st.legal && st.legal.step === shown;
+  /** @type {Record<string, import("./types").Reveal>} */
+  const reveals = { ...ui.reveals };
+  if (dealShown(st, ui)) {
+    for (const ev of setupReveals(entry)) reveals[ev.slot] = { element: /** @type {string} */ (ev.element), cause: "setup", until: now + 86_400_000 };
+  }
+  const board = renderBoard({ ...st, mode: "replay", legal: acting ? st.legal : { step: shown, actor: null } },
+    { ...newUi(), reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
   board.classList.add("ll-replay");
   if (shown !== st.step) board.classList.add("ll-waiting");
   board.setAttribute("data-variation", String(st.variation));
@@ -283,10 +300,12 @@ export function renderReplay(st, ui, doc, now = 0, words = null) {
     for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
     for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
-  part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st));
-  const all = words || (st.line || []).map((e) => describeStep(e, st.info));
-  part(".ll-side").append(movesPanel(doc, st, all));
-  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry), notesPanel(doc, st, ui)));
+  part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
+    scoreGraph(doc, st, shown) || "");
+  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
+  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
+    exportBar(doc, st));
   return board;
 }
 
@@ -295,6 +314,8 @@ export function replayMode({ model, el }) {
   return mount(model, el, "leyline ll-replay", (m) => {
     const { doc, schedule } = m;
     const ui = newReplayUi();
+    // A payload made before this view existed (a re-display) is not downloaded again.
+    ui.exported = Number((model.get("export") || {}).seq) || 0;
     /** @type {number | undefined} */
     let lastAck = model.get("ack");
     /** @type {{step: number, line: LineEntry[]} | null} */
@@ -315,6 +336,10 @@ export function replayMode({ model, el }) {
       show_memory_of: model.get("show_memory_of") === undefined ? null : model.get("show_memory_of"),
       memory_choices: model.get("memory_choices") || [], hide_tags: model.get("hide_tags") || [],
       editable: !!model.get("editable"), reveal_ms: model.get("reveal_ms") || 0,
+      glyphs: model.get("glyphs") || {}, scores: model.get("scores") || [], explore: !!model.get("explore"),
+      allow_explore: !!model.get("allow_explore"), choices: model.get("choices") || [],
+      train: model.get("train") === undefined ? null : model.get("train"), training: model.get("training") || undefined,
+      downloads: model.get("downloads") || null,
     });
 
     /**
@@ -340,10 +365,12 @@ export function replayMode({ model, el }) {
       const st = state();
       if (st.line !== wordsFor) {
         wordsFor = st.line;
-        words = st.line.map((e) => describeStep(e, st.info));
+        words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words));
+      const list = m.root().querySelector(".ll-movelist");
+      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
+      m.show(renderReplay(st, ui, doc, now, words, keys));
       const root = m.root();
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-act=scrub]"));
@@ -412,6 +439,11 @@ export function replayMode({ model, el }) {
 
     function onChange() {
       const st = state();
+      const ex = model.get("export");
+      if (ex && Number.isInteger(ex.seq) && ex.seq > ui.exported && typeof ex.text === "string") {
+        download(doc, String(ex.name), String(ex.mime), ex.text);
+        ui.exported = ex.seq;
+      }
       if (st.ack !== lastAck) {
         lastAck = st.ack;
         ui.dismissed = null;
@@ -457,6 +489,17 @@ export function replayMode({ model, el }) {
     }
 
     /**
+     * A move on the board or from the list: into a variation (explore) or a guess (training).
+     * @param {import("./types").Action} action
+     */
+    function move(action) {
+      const st = state();
+      ui.hint = "";
+      const training = st.train !== null && st.train !== undefined;
+      model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
+    }
+
+    /**
      * @param {Element} button
      * @returns {NoteWhere}
      */
@@ -476,7 +519,7 @@ export function replayMode({ model, el }) {
       const act = button.getAttribute("data-act");
       const st = state();
       if (button.getAttribute("aria-disabled") === "true") return;
-      if (act !== "note-remove") ui.confirm = null;
+      if (act !== "note-remove" && act !== "var-delete") ui.confirm = null;
       const stop = () => { ui.playing = false; };
       switch (act) {
         case "first": stop(); goto(0); break;
@@ -489,10 +532,75 @@ export function replayMode({ model, el }) {
           if (ui.playing && shownStep(st) >= lastStep(st)) goto(0); // play again from the start
           break;
         case "card": {
+          if (!ui.form.open && (st.choices || []).length) {
+            const slot = Number(button.getAttribute("data-slot"));
+            const found = (st.choices || []).find((c) => ["activate", "deactivate", "refill"].includes(c.action.type) && c.action.slot === slot);
+            if (found) move(found.action);
+            else ui.hint = "For this move use the list of legal moves.";
+            break;
+          }
           if (!ui.form.open) break;
           const slot = Number(button.getAttribute("data-slot"));
           const hl = ui.form.highlights;
           ui.form.highlights = hl.includes(slot) ? hl.filter((s) => s !== slot) : hl.concat([slot]);
+          break;
+        }
+        case "end": {
+          const found = (st.choices || []).find((c) => c.action.type === "end_phase");
+          if (found) move(found.action);
+          break;
+        }
+        case "play-choice": {
+          const menu = /** @type {HTMLSelectElement | null} */ (m.root().querySelector("[data-act=choice]"));
+          const found = menu && (st.choices || [])[Number(menu.value)];
+          if (found) move(found.action);
+          break;
+        }
+        case "glyph": {
+          const g = button.getAttribute("data-glyph") || null;
+          model.send({ type: "glyph", step: shownStep(st), glyph: g === (st.glyphs || {})[String(shownStep(st))] ? null : g });
+          break;
+        }
+        case "line-go": stop(); request({ variation: Number(button.getAttribute("data-variation")) }); break;
+        case "var-promote": model.send({ type: "promote", variation: Number(button.getAttribute("data-variation")) }); break;
+        case "var-rename": ui.renaming = Number(button.getAttribute("data-variation")); break;
+        case "var-name-cancel": ui.renaming = null; break;
+        case "var-name-save": {
+          const input = /** @type {HTMLInputElement | null} */ (m.root().querySelector("[data-act=var-name]"));
+          if (input) model.send({ type: "rename", variation: Number(button.getAttribute("data-variation")), name: input.value });
+          ui.renaming = null;
+          break;
+        }
+        case "var-delete": {
+          const id = `var:${button.getAttribute("data-variation")}`;
+          if (ui.confirm !== id) {
+            ui.confirm = id; // a second click deletes
+          } else {
+            ui.confirm = null;
+            model.send({ type: "delete_variation", variation: Number(button.getAttribute("data-variation")) });
+          }
+          break;
+        }
+        case "download": {
+          const kind = /** @type {string} */ (button.getAttribute("data-kind"));
+          const files = st.downloads;
+          if (files) {
+            const text = /** @type {Record<string, string | undefined>} */ (files)[kind];
+            const json = kind === "json";
+            if (text) download(doc, json ? "leyline-replay.leyline.json" : "leyline-replay.md", json ? "application/json" : "text/markdown", text);
+          } else {
+            const v = button.getAttribute("data-viewer");
+            model.send({ type: "export", kind, ...(v === null ? {} : { viewer: v === "all" ? null : Number(v) }) });
+          }
+          break;
+        }
+        case "ready": ui.dealt = true; break;
+        case "deal-again": ui.dealt = false; break;
+        case "graph": {
+          const box = /** @type {HTMLElement} */ (button);
+          const rect = box.getBoundingClientRect();
+          const last = Number(box.getAttribute("data-last"));
+          if (rect.width > 0) { stop(); goto(Math.round(((event.clientX - rect.left) / rect.width) * last)); }
           break;
         }
         case "dismiss": ui.dismissed = st.error || null; ui.hint = ""; break;
@@ -552,6 +660,8 @@ export function replayMode({ model, el }) {
         request({ viewer: target.value === "all" ? null : Number(target.value) });
       } else if (act === "memory-of") {
         request({ show_memory_of: target.value === "" ? null : Number(target.value) });
+      } else if (act === "explore") {
+        request({ explore: !!target.checked });
       }
     }
 

@@ -287,6 +287,23 @@ export interface ReplayState extends BoardState {
   hide_tags: string[];
   editable: boolean;
   reveal_ms: number;
+  /** The studio (replay studio issue): glyphs by step, scores per step, exploring, training. */
+  glyphs?: Record<string, string>;
+  scores?: number[][];
+  explore?: boolean;
+  allow_explore?: boolean;
+  choices?: { action: Action }[];
+  train?: number | null;
+  training?: Training;
+  /** A standalone page's files (from its book); absent in Jupyter, where the kernel builds them. */
+  downloads?: { json?: string; markdown?: string } | null;
+}
+
+export interface Training {
+  seat: number;
+  right: number;
+  total: number;
+  last: { step: number; guess: Action; played: Action; right: boolean } | null;
 }
 
 export interface NoteForm {
@@ -309,6 +326,12 @@ export interface ReplayUi {
   hint: string;
   confirm: string | null;
   form: NoteForm;
+  /** The variation whose name is being edited, or null. */
+  renaming: number | null;
+  /** The set-up deal was shown and "Ready" clicked (a player's page shows it at step 0 first). */
+  dealt: boolean;
+  /** The last `export` payload downloaded (its seq). */
+  exported: number;
 }
 
 /** A stream of values as Python's `stream` writes it: a base and patches [[path, value], ...]. */
@@ -331,6 +354,9 @@ export interface Book {
   frames: Record<string, Record<number, Stream<View>>>;
   entries: Record<string, Record<number, { of?: string; base?: LineEntry[]; patches?: Patch }>>;
   memory?: { player: number; lines: Record<number, Stream<MemoryReport>> } | null;
+  glyphs?: Record<number, Record<string, string>>;
+  scores?: Record<number, number[][]>;
+  downloads?: { json?: string; markdown?: string };
 }
 
 /** The part of anywidget's model API the front-end uses. */

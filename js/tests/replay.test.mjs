@@ -319,7 +319,12 @@ test("a step forward glimpses what it brought onto the grid; a jump does not", a
   const { el, cleanup } = mount(model);
   await tick();
   const c2 = () => el.querySelector('[data-act=card][data-slot="2"]');
+  // A player's page opens on the deal, shown as it was to everyone, until "Ready".
+  assert.equal(c2().getAttribute("data-element"), "earth");
+  el.querySelector("[data-act=ready]").click();
+  await tick();
   assert.equal(c2().getAttribute("data-element"), null);
+  assert.ok(el.querySelector("[data-act=deal-again]"));
   model.update({ step: 1 });
   model.update({ view: views[1], legal: { step: 1, actor: null, variation: 0 } });
   await tick();

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypeAlias
@@ -144,7 +145,7 @@ class Game:
         "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
         "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
         "_initial_deck", "_last", "_start", "_ptab", "_blk", "_spent", "_majors", "_busy",
-        "_capped",
+        "_capped", "_hkey", "_dsum",
     )
 
     rules: Rules
@@ -155,9 +156,11 @@ class Game:
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
     _blk: list[int] | None         # slots locked for the active player, once per Phase 2
+    _hkey: bytes                   # state hash key: the elements and players (64 bytes)
+    _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _initial_deck: tuple[str, ...]
     _start: dict[str, Any] | None  # the position a game from a position began at
-    _deck: tuple[int, ...]
+    _deck: bytes                   # element index per card, top first (bytes: cheap to hash)
     _deck_pos: int                 # index of the face-up top in _deck
     _grid: list[int]               # element index per slot, -1 when empty
     _active: list[int]             # slots activated this turn
@@ -225,14 +228,15 @@ class Game:
     @classmethod
     def _make(cls, rules: Rules, players: tuple[str, ...], seed: int | None,
               initial_deck: tuple[str, ...], start: dict[str, Any] | None,
-              deck: tuple[int, ...], deck_pos: int, grid: list[int], active: list[int],
+              deck: bytes | tuple[int, ...], deck_pos: int, grid: list[int], active: list[int],
               tokens: list[int], study: list[int], markers: list[int], mtokens: list[int],
               supply: list[int], pool: list[int], phase: Phase, turn: int, player: int,
               bonus: int, wildfire: bool, sanctuary: bool, used: int, end_reason: str | None,
               last: _Record, ptab: tuple[tuple[int, int, int, str, str], ...] | None = None,
               eidx: dict[str, int] | None = None, blk: list[int] | None = None,
               spent: int = 0, majors: list[int] | None = None, busy: int | None = None,
-              capped: tuple[int, ...] | None = None) -> Game:
+              capped: tuple[int, ...] | None = None, hkey: bytes | None = None,
+              dsum: tuple[bytes, int, bytes] | None = None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
         position loader all build through it (lists are taken as they are, not copied)."""
         g = cls.__new__(cls)
@@ -244,9 +248,13 @@ class Game:
         g._eidx = eidx if eidx is not None else {el: i for i, el in enumerate(rules.elements)}
         g._ptab = ptab if ptab is not None else _power_table(rules)
         g._blk = blk
+        g._hkey = hkey if hkey is not None else hashlib.blake2b(
+            repr((rules.elements, players)).encode(), digest_size=64,
+            person=b"leyline-state-2").digest()
+        g._dsum = dsum
         g._initial_deck = initial_deck
         g._start = start
-        g._deck = deck
+        g._deck = deck if type(deck) is bytes else bytes(deck)
         g._deck_pos = deck_pos
         g._grid = grid
         g._active = active
@@ -459,21 +467,60 @@ class Game:
             "winners": ([p for p, s in enumerate(scores) if s == max(scores)] if over else []),
         }
 
-    def state_hash(self) -> str:
-        """A stable digest of the whole position (hidden cards included), as hex."""
+    def state_hash(self, version: int = 2) -> str:
+        """A stable digest of the whole position (hidden cards included), as hex.
+
+        ``version`` picks the recipe. 2, the default and what replay files of format version
+        2 record, digests the position's numbers as bytes (64-bit words when one passes 255)
+        under a key made of the elements and players. 1 is the older recipe (a digest of the
+        position's ``repr``), kept so that files of format version 1 still verify. Both
+        cover the same fields and the rest of the deck; only the encoding differs.
+        """
+        if version == 1:
+            return self._hash_v1()
+        if version != 2:
+            raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
+        counts = (sorted(self._active) + self._tokens + self._study + self._markers
+                  + self._mtokens + self._supply + self._pool)
+        try:  # one byte per number when every one is below 256 (nearly always)
+            words, width = bytes(counts), 1
+        except ValueError:
+            words, width = array("q", counts).tobytes(), 8
+        rest = self._dsum  # the deck's rest changes only at a draw or a Tide: digest it then
+        if rest is None or rest[0] is not self._deck or rest[1] != self._deck_pos:
+            rest = (self._deck, self._deck_pos, hashlib.blake2b(
+                memoryview(self._deck)[self._deck_pos:], digest_size=16).digest())
+            self._dsum = rest
+        digest = hashlib.blake2b(
+            f"{self._phase}|{self._end_reason}|{self._used}|{self._wildfire:d}"
+            f"{self._sanctuary:d}|{self._turn}|{self._player}|{self._bonus}|{len(self._active)}"
+            f"|{width}{self._house_words()}".encode(), digest_size=16, key=self._hkey)
+        digest.update(array("b", self._grid))  # element indices (fewer than 33) or -1
+        digest.update(words)
+        digest.update(rest[2])
+        return digest.hexdigest()
+
+    def _house_state(self) -> bool:
+        """Whether house-rule state (spent activations, Major uses, idle turns) can matter."""
+        return bool(self._spent or self._capped or self.rules.idle_round_limit is not None)
+
+    def _house_words(self) -> str:
+        if not self._house_state():
+            return ""
+        return f"|{self._spent}|{self._majors}|{self._turn - self._busy}"
+
+    def _hash_v1(self) -> str:
         state = (self.rules.elements, self.players, self._grid, sorted(self._active),
                  self._tokens, self._study, self._markers, self._mtokens, self._supply,
                  self._pool, self._phase.value, self._turn, self._player, self._bonus,
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
-        rules = self.rules
-        if self._spent or self._capped or rules.idle_round_limit is not None:
+        if self._house_state():
             # House-rule state, only where it can matter: seed-rules games hash as before.
-            extra = (self._spent, self._majors, self._turn - self._busy)
-            digest = hashlib.blake2b(repr((*state, *extra)).encode(), digest_size=16)
-        else:
-            digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
-        # The deck can be long (replays of big variants): its bytes are cheap, its repr is not.
-        digest.update(bytes(self._deck[self._deck_pos:]))
+            state = (*state, self._spent, self._majors, self._turn - self._busy)
+        digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
+        # The deck can be long (replays of big variants): it is kept as bytes and hashed in
+        # place.
+        digest.update(memoryview(self._deck)[self._deck_pos:])
         return digest.hexdigest()
 
     def clone(self) -> Game:
@@ -486,7 +533,7 @@ class Game:
             self._markers[:], self._mtokens[:], self._supply[:], self._pool[:], self._phase,
             self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
             self._end_reason, self._last, self._ptab, self._eidx, self._blk, self._spent,
-            self._majors[:], self._busy, self._capped)
+            self._majors[:], self._busy, self._capped, self._hkey, self._dsum)
 
     # ------------------------------------------------------------------ positions
     @property

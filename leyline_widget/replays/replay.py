@@ -28,6 +28,7 @@ Variations form a tree, as in PGN or a Lichess study: :meth:`Replay.branch` hand
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -35,19 +36,24 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
-from ..core.actions import Action
+from ..core.actions import Action, EndPhase, UsePower
 from ..core.game import Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 
 __all__ = [
-    "FORMAT", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport", "Step",
+    "FORMAT", "GLYPHS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport", "Step",
     "StepError", "Variation", "VariationError",
 ]
 
 FORMAT = "leyline-replay"
-#: The format version this module writes and the newest it reads.
-VERSION = 1
+#: The format version this module writes and the newest it reads. Version 2 added glyphs and
+#: changed the state-hash recipe (``Game.state_hash(2)``); version-1 files still load.
+VERSION = 2
+
+#: The move glyphs of PGN and Lichess, best to worst: brilliant, good, interesting, dubious,
+#: mistake, blunder.
+GLYPHS = ("!!", "!", "!?", "?!", "?", "??")
 
 #: Limits on untrusted files (shared replays). A file this module writes stays within them
 #: unless its annotations alone pass ``MAX_BYTES``.
@@ -60,18 +66,22 @@ MAX_NOTE_CHARS = 10_000
 MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
-#: Fast seek keeps a history-free snapshot every SNAPSHOT_EVERY steps, so a seek re-applies
-#: fewer than this many actions.
-SNAPSHOT_EVERY = 8
+#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every EndPhase and power (the
+#: costly actions to re-apply), so a seek re-applies at most one cheap action. Snapshots are
+#: clones that share the game's history (about 1 KB each at the default rules), so a seek
+#: anywhere costs about what ``game_at(1)`` costs.
+SNAPSHOT_EVERY = 2
 
+_COSTLY = (EndPhase, UsePower)
 _TAG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 _HASH = re.compile(r"^[0-9a-f]{32}$")
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TOP_FIELDS = ("format", "version", "generator", "rules", "players", "seed", "initial_deck",
-               "start_position", "actions", "hashes", "annotations", "variations")
-_VARIATION_FIELDS = ("id", "name", "parent", "step", "actions", "hashes", "annotations")
+               "start_position", "actions", "hashes", "annotations", "variations", "glyphs")
+_VARIATION_FIELDS = ("id", "name", "parent", "step", "actions", "hashes", "annotations",
+                     "glyphs")
 _NOTE_FIELDS = ("step", "text", "tags", "highlights")
 
 
@@ -135,6 +145,7 @@ class Variation:
     actions: tuple[Action, ...]
     annotations: dict[int, list[Note]] = field(compare=False)
     live: bool = False
+    glyphs: dict[int, str] = field(default_factory=dict, compare=False)
 
     @property
     def end(self) -> int:
@@ -258,7 +269,10 @@ def _reject_constant(name: str) -> NoReturn:
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    out = dict(pairs)
+    if len(out) == len(pairs):  # the common case, at C speed
+        return out
+    out = {}
     for key, value in pairs:
         if key in out:
             # Two values for one key: readers would disagree on which one counts.
@@ -289,8 +303,20 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
                                 "has no fractions", field=path)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            if type(item) is not str or len(item) > MAX_NOTE_CHARS:  # decks and hashes: fast
-                _check_tree(item, f"{path}[{i}]", depth + 1)
+            kind = type(item)
+            if kind is str and len(item) <= MAX_NOTE_CHARS:  # decks and hashes: fast
+                continue
+            if kind is dict and depth + 1 < MAX_DEPTH:  # actions: fast when flat and sane
+                for inner in item.values():
+                    t = type(inner)
+                    if not ((t is int and -MAX_INT <= inner <= MAX_INT)
+                            or (t is str and len(inner) <= MAX_NOTE_CHARS)
+                            or (t is list and depth + 2 < MAX_DEPTH and all(
+                                type(x) is int and -MAX_INT <= x <= MAX_INT for x in inner))):
+                        break
+                else:
+                    continue
+            _check_tree(item, f"{path}[{i}]", depth + 1)
     else:  # dict
         for key, item in value.items():
             _check_tree(item, f"{path}.{key}" if path else key, depth + 1)
@@ -318,12 +344,12 @@ class _Line:
     """The main line (id 0) or a variation, with its seek caches.
 
     ``work`` is a game advanced to the line's end with the full history from set-up;
-    ``snaps`` holds history-free copies every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
+    ``snaps`` holds clones (sharing the history) every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
     state hash at step ``start + k``.
     """
 
     __slots__ = ("id", "name", "parent", "start", "own", "notes", "live", "work", "snaps",
-                 "hashes")
+                 "hashes", "glyphs")
 
     def __init__(self, id: int, name: str, parent: _Line | None, start: int,
                  own: list[Action], notes: dict[int, list[Note]] | None = None,
@@ -334,6 +360,7 @@ class _Line:
         self.start = start
         self.own = own
         self.notes: dict[int, list[Note]] = notes if notes is not None else {}
+        self.glyphs: dict[int, str] = {}
         self.live = live
         self.forget()
 
@@ -526,6 +553,50 @@ class Replay:
         if not notes:
             del line.notes[step]
 
+    # ------------------------------------------------------------------ glyphs
+    @property
+    def glyphs(self) -> dict[int, str]:
+        """Glyphs on the main line's moves: step -> glyph (a copy)."""
+        return dict(sorted(self._main.glyphs.items()))
+
+    def glyph(self, step: int, variation: int | None = None) -> str | None:
+        """The glyph on the move that led to ``step`` of a line (its parents' below the
+        branch), or None."""
+        line = self._line(variation)
+        at = self._index(step, line)
+        while line.parent is not None and at <= line.start:
+            line = line.parent
+        return line.glyphs.get(at)
+
+    def set_glyph(self, step: int, glyph: str | None, variation: int | None = None) -> None:
+        """Mark the move that led to ``step`` with a glyph of :data:`GLYPHS` (``"!"``,
+        ``"?"``, ...); None or ``""`` removes it. A variation's own moves are its steps after
+        the branch step; step 0 (set-up) has no move.
+
+        >>> from leyline_widget import Game
+        >>> game = Game.new(players=2, seed=7)
+        >>> _ = game.apply(game.legal_actions()[0])
+        >>> replay = Replay.from_game(game)
+        >>> replay.set_glyph(1, "?!")
+        >>> replay.glyphs
+        {1: '?!'}
+        """
+        line = self._line(variation)
+        at = self._index(step, line)
+        first = line.start + 1 if line.parent is not None else 1
+        if at < first:
+            where = "set-up has no move" if at == 0 else (
+                f"step {at} is not a move of {line.label()}, whose own moves are steps "
+                f"{first} to {line.end}; mark it on its parent line")
+            raise StepError(f"no move to mark: {where}")
+        if glyph is None or glyph == "":
+            line.glyphs.pop(at, None)
+            return
+        if not isinstance(glyph, str) or glyph not in GLYPHS:
+            raise ValueError(f"a glyph is one of {', '.join(GLYPHS)} (or None to remove), got "
+                             f"{glyph!r}")
+        line.glyphs[at] = glyph
+
     # ------------------------------------------------------------------ variations
     @property
     def variations(self) -> list[Variation]:
@@ -588,6 +659,30 @@ class Replay:
         self._vars[line.id] = line
         return self._view(line)
 
+    def extend(self, id: int, actions: Iterable[Action | Mapping[str, Any]]) -> Variation:
+        """Append ``actions`` to the end of variation ``id`` (each legal in turn, otherwise
+        ``IllegalActionError`` and nothing changes). Not for a variation a Game from
+        :meth:`branch` records into: make the moves on that Game."""
+        line = self._line(id)
+        if line is self._main:
+            raise VariationError("the main line is the record: branch a variation instead")
+        if line.live is not None:
+            raise VariationError(f"{line.label()} records the moves of a Game from branch(); "
+                                 "make the moves on that Game")
+        parsed = [a if isinstance(a, Action) else Action.from_dict(a) for a in actions]
+        self._check_total(len(parsed))
+        self._ensure(line)
+        trial = self._seek(line, line.end)
+        for k, action in enumerate(parsed):
+            why = trial.why_illegal(action)
+            if why is not None:
+                raise IllegalActionError(f"action {k} ({action.to_dict()}) is illegal at step "
+                                         f"{line.end + k}: {why}")
+            trial.apply(action)
+        line.own.extend(parsed)
+        self._run(line)
+        return self._view(line)
+
     def rename(self, id: int, name: str) -> Variation:
         line = self._line(id)
         if line is self._main:
@@ -626,11 +721,13 @@ class Replay:
         cut = s - parent.start
         tail = parent.own[cut:]
         later = {k: v for k, v in parent.notes.items() if k > s}
+        later_glyphs = {k: v for k, v in parent.glyphs.items() if k > s}
         inner = [v for v in self._vars.values() if v.parent is parent and v.start > s]
         demoted: _Line | None = None
-        if tail or later or inner:
+        if tail or later or inner or later_glyphs:
             name = "former main line" if parent is self._main else f"former {parent.name}"
             demoted = _Line(self._next_id, name[:MAX_NAME_CHARS], parent, s, tail, later)
+            demoted.glyphs = later_glyphs
             self._next_id += 1
             for child in inner:
                 child.parent = demoted
@@ -639,6 +736,8 @@ class Replay:
                 child.parent = parent
         parent.own = parent.own[:cut] + line.own
         parent.notes = {k: v for k, v in parent.notes.items() if k <= s}
+        parent.glyphs = {k: v for k, v in parent.glyphs.items() if k <= s}
+        parent.glyphs.update(line.glyphs)
         for k, notes in line.notes.items():
             parent.notes.setdefault(k, []).extend(notes)
         parent.forget()
@@ -723,6 +822,7 @@ class Replay:
         data["actions"] = [a.to_dict() for a in main.own]
         data["hashes"] = list(main.hashes)
         data["annotations"] = _notes_out(main.notes)
+        data["glyphs"] = _glyphs_out(main.glyphs)
         variations = []
         for line in self._ordered():
             self._ensure(line)
@@ -733,6 +833,7 @@ class Replay:
                 "actions": [a.to_dict() for a in line.own],
                 "hashes": line.hashes[1:],
                 "annotations": _notes_out(line.notes),
+                "glyphs": _glyphs_out(line.glyphs),
             })
         data["variations"] = variations
         return data
@@ -812,7 +913,16 @@ class Replay:
         if unknown:
             raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
                                     field=unknown[0])
-        return _Reader(data).read()
+        # The re-run allocates tens of thousands of small acyclic objects (history records,
+        # events, snapshots); the cyclic collector's passes over them found nothing and took
+        # about a third of a long load, so it pauses while the file is checked.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return _Reader(data).read()
+        finally:
+            if enabled:
+                gc.enable()
 
     # ------------------------------------------------------------------ internals
     def _origin(self) -> Game:
@@ -905,7 +1015,7 @@ class Replay:
                          else line.parent.id,
                          line.start, tuple(line.own),
                          {s: list(n) for s, n in sorted(line.notes.items())},
-                         line.live is not None)
+                         line.live is not None, dict(sorted(line.glyphs.items())))
 
     def _notes_on(self, chain: list[_Line], step: int) -> list[Note]:
         out: list[Note] = []
@@ -929,19 +1039,22 @@ class Replay:
             if part.work is None or part.work.step < part.end:
                 self._run(part)
 
-    def _run(self, line: _Line, expect: Sequence[str] | None = None) -> None:
-        """Apply the line's actions not yet run; with ``expect``, check each state hash."""
+    def _run(self, line: _Line, expect: Sequence[str] | None = None, legacy: bool = False) -> None:
+        """Apply the line's actions not yet run; with ``expect``, check each state hash
+        (``legacy``: hashes of format version 1, checked with that version's recipe; the
+        current recipe's hashes are kept either way)."""
         if line.work is None:
             parent = line.parent
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
             line.snaps = {line.start: game.clone()}
-            if expect is not None and line.parent is None and expect[0] != line.hashes[0]:
+            first = game.state_hash(1) if legacy else line.hashes[0]
+            if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
                 raise ReplayFormatError(
                     f"step 0 (set-up): state hash mismatch: the file has {expect[0]!r}, dealing "
-                    f"the game gives {game.state_hash()!r}; the rules, players or initial deck "
+                    f"the game gives {first!r}; the rules, players or initial deck "
                     "were edited", field="hashes[0]", step=0)
         game = line.work
         own = line.own
@@ -955,16 +1068,19 @@ class Replay:
                 line.forget()
                 raise _StepFailure(line, step, action, err) from None
             digest = game.state_hash()
-            if expect is not None and expect[k + offset] != digest:
+            check = game.state_hash(1) if legacy else digest
+            if expect is not None and expect[k + offset] != check:
                 where = "" if line.parent is None else f"{line.label()}, "
                 line.forget()
                 raise ReplayFormatError(
                     f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file "
-                    f"has {expect[k + offset]!r}, replaying the actions gives {digest!r}; an "
+                    f"has {expect[k + offset]!r}, replaying the actions gives {check!r}; an "
                     "action or a hash was edited", step=step,
                     variation=None if line.parent is None else line.id)
             line.hashes.append(digest)
-            if step % SNAPSHOT_EVERY == 0:
+            # Every SNAPSHOT_EVERY steps, and after the costly actions to re-apply (EndPhase: the
+            # stalemate check; powers), so a seek only ever re-applies one cheap action.
+            if step % SNAPSHOT_EVERY == 0 or type(action) in _COSTLY:
                 line.snaps[step] = game.clone()
 
     def _seek(self, line: _Line, step: int) -> Game:
@@ -972,6 +1088,9 @@ class Replay:
         # history sliced in, and fewer than SNAPSHOT_EVERY actions re-applied.
         while line.parent is not None and step <= line.start:
             line = line.parent
+        snap = line.snaps.get(step)
+        if snap is not None:
+            return snap.clone()
         base = step - step % SNAPSHOT_EVERY
         if base < line.start:
             base = line.start
@@ -990,6 +1109,8 @@ class _Reader:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         self.total = 0
+        self.legacy = data.get("version") == 1  # version-1 hashes, no glyphs
+        self.parsed: dict[tuple[tuple[str, Any], ...], Action] = {}
 
     def read(self) -> Replay:
         data = self.data
@@ -1050,6 +1171,7 @@ class _Reader:
         main.own = self.actions(data, "", 0, None)
         hashes = self.hashes(data, "", len(main.own) + 1)
         main.notes = self.notes(data, "", grid, 0, len(main.own), None)
+        main.glyphs = self.glyphs(data, "", 1, len(main.own), None)
         self.verify(replay, main, hashes)
 
         raw = _field(data, "variations", list, "") if "variations" in data else []
@@ -1097,6 +1219,7 @@ class _Reader:
             line.own = self.actions(item, where, step, line)
             hashes = self.hashes(item, where, len(line.own))
             line.notes = self.notes(item, where, grid, step, line.end, vid)
+            line.glyphs = self.glyphs(item, where, step + 1, line.end, vid)
             self.verify(replay, line, hashes)
             replay._vars[vid] = line
         replay._next_id = max(replay._vars, default=0) + 1
@@ -1111,9 +1234,19 @@ class _Reader:
                                     f"{MAX_ACTIONS} actions in all", field=where + "actions")
         out = []
         prefix = "" if line is None else f"{line.label()}, "
+        cache = self.parsed
         for k, item in enumerate(raw):
             try:
-                out.append(Action.from_dict(item))
+                # A game repeats a few dozen distinct actions: parse each once (actions are
+                # immutable values). Only flat objects of strings and integers are cached.
+                flat = type(item) is dict and all(type(v) is int or type(v) is str
+                                                  for v in item.values())
+                action = cache.get(tuple(item.items())) if flat else None
+                if action is None:
+                    action = Action.from_dict(item)
+                    if flat:
+                        cache[tuple(item.items())] = action
+                out.append(action)
             except ValueError as err:
                 raise ReplayFormatError(
                     f"{prefix}step {start + k + 1}: action {_short(item, 120)} is malformed: "
@@ -1162,15 +1295,53 @@ class _Reader:
             out.setdefault(step, []).append(note)
         return out
 
+    def glyphs(self, data: Mapping[str, Any], where: str, low: int, high: int,
+               vid: int | None) -> dict[int, str]:
+        if "glyphs" in data and self.legacy:
+            raise ReplayFormatError(f"field '{where}glyphs' is new in format version 2; this "
+                                    "file says version 1", field=where + "glyphs",
+                                    variation=vid)
+        raw = _field(data, "glyphs", list, where) if "glyphs" in data else []
+        out: dict[int, str] = {}
+        for k, item in enumerate(raw):
+            at = f"{where}glyphs[{k}]"
+            if not isinstance(item, dict):
+                raise ReplayFormatError(f"field {at!r} must be an object, got {_short(item)}",
+                                        field=at, variation=vid)
+            unknown = sorted(key for key in item if key not in ("step", "glyph"))
+            if unknown:
+                raise ReplayFormatError(f"field {at!r}: unknown field(s) "
+                                        f"{', '.join(map(repr, unknown))}", field=at,
+                                        variation=vid)
+            step = _field(item, "step", int, at + ".")
+            if not low <= step <= high:
+                raise ReplayFormatError(f"field '{at}.step': step {step} is not a move of this "
+                                        f"line (steps {low} to {high})", field=at + ".step",
+                                        step=step, variation=vid)
+            if step in out:
+                raise ReplayFormatError(f"field '{at}.step': step {step} has two glyphs",
+                                        field=at + ".step", step=step, variation=vid)
+            glyph = _field(item, "glyph", str, at + ".")
+            if glyph not in GLYPHS:
+                raise ReplayFormatError(f"field '{at}.glyph': {_short(glyph)} is not a glyph "
+                                        f"({', '.join(GLYPHS)})", field=at + ".glyph",
+                                        step=step, variation=vid)
+            out[step] = glyph
+        return out
+
     def verify(self, replay: Replay, line: _Line, hashes: list[str]) -> None:
         try:
-            replay._run(line, hashes)
+            replay._run(line, hashes, self.legacy)
         except _StepFailure as failure:
             where = "" if line.parent is None else f"{line.label()}, "
             raise ReplayFormatError(
                 f"{where}step {failure.step}: action {failure.action.to_dict()} is illegal: "
                 f"{failure.error}", step=failure.step,
                 variation=None if line.parent is None else line.id) from None
+
+
+def _glyphs_out(glyphs: Mapping[int, str]) -> list[dict[str, Any]]:
+    return [{"step": step, "glyph": glyphs[step]} for step in sorted(glyphs)]
 
 
 def _notes_out(notes: Mapping[int, list[Note]]) -> list[dict[str, Any]]:

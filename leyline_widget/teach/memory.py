@@ -19,7 +19,7 @@ but the teacher's ``card`` column.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..core.game import Game, Phase, visible_events
@@ -27,7 +27,8 @@ from ..core.knowledge import Knowledge, Sighting
 from ..core.rules import Rules
 from ..core.types import Event
 
-__all__ = ["Memory", "Sighting", "best_collection", "memory_report", "start_of"]
+__all__ = ["Memory", "Sighting", "best_collection", "memory_report", "memory_reports",
+           "start_of"]
 
 
 class Memory:
@@ -172,18 +173,55 @@ def memory_report(source: Game | _Replayable, player: int, upto_step: int | None
     upto = len(actions) if upto_step is None else upto_step
     if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(actions):
         raise ValueError(f"upto_step must be from 0 to {len(actions)}, got {upto_step!r}")
-    log = game.event_log
     rules: Rules = game.rules
     size = rules.grid_size
     for slot, el in (known or {}).items():
         if not 0 <= slot < size or el not in rules.elements:
             raise ValueError(f"known: slot {slot!r} / element {el!r} is not on this grid")
+    return next(_fold(game, player, upto, known, truth, upto))
 
+
+def memory_reports(game: Game, player: int, *, first: int = 0,
+                   known: Mapping[int, str] | None = None,
+                   truth: bool = True) -> Iterator[dict[str, Any]]:
+    """:func:`memory_report` of ``player`` at every step of ``game``'s history from ``first``
+    to its end, in one walk: the memory is folded step by step, so the whole run costs about
+    what one report at the end costs (the teacher's memory panel of a replay page).
+
+    >>> from leyline_widget import Game
+    >>> game = Game.new(players=2, seed=7)
+    >>> for _ in range(5):
+    ...     _ = game.apply(game.legal_actions()[0])
+    >>> reports = list(memory_reports(game, 1))
+    >>> len(reports), reports[3] == memory_report(game, 1, upto_step=3)
+    (6, True)
+    """
+    n = len(game.players)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"player must be from 0 to {n - 1}, got {player!r}")
+    end = game.step
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= end:
+        raise ValueError(f"first must be from 0 to {end}, got {first!r}")
+    size = game.rules.grid_size
+    for slot, el in (known or {}).items():
+        if not 0 <= slot < size or el not in game.rules.elements:
+            raise ValueError(f"known: slot {slot!r} / element {el!r} is not on this grid")
+    return _fold(game, player, end, known, truth, first)
+
+
+def _fold(game: Game, player: int, upto: int, known: Mapping[int, str] | None, truth: bool,
+          first: int) -> Iterator[dict[str, Any]]:
+    """The reports at steps ``first`` to ``upto`` of one walk through ``game``'s history."""
+    actions = game.actions
+    log = game.event_log
+    size = game.rules.grid_size
     walk = start_of(game)
     memory = Memory(size, player, known, turn=walk.turn)
     memory.observe(log[0], 0, walk.turn)
     missed: list[dict[str, Any]] = []
     chance: dict[str, Any] | None = None  # the best collection known this Phase 2
+    if first == 0:
+        yield _report(game, walk, memory, missed, player, 0, truth)
     for i in range(1, upto + 1):
         mine = walk.active_player == player and walk.phase is Phase.ACTIVATION
         if mine:
@@ -206,7 +244,12 @@ def memory_report(source: Game | _Replayable, player: int, upto_step: int | None
                 missed.append({**chance, "collected": got, "got": sum(got.values()),
                                "elements": [el for el in chance["plan"] if el not in got]})
             chance = None
+        if i >= first:
+            yield _report(game, walk, memory, missed, player, i, truth)
 
+
+def _report(game: Game, walk: Game, memory: Memory, missed: list[dict[str, Any]], player: int,
+            upto: int, truth: bool) -> dict[str, Any]:
     obs = walk.observation(player)
     now = walk.turn
     slots_out: list[dict[str, Any]] = []
@@ -233,7 +276,7 @@ def memory_report(source: Game | _Replayable, player: int, upto_step: int | None
         "slots": slots_out,
         "seen": [e["slot"] for e in cards if e["seen"]],
         "never_seen": [e["slot"] for e in cards if not e["seen"]],
-        "missed": missed,
+        "missed": list(missed),
         "summary": {"cards": len(cards), "seen": sum(e["seen"] for e in cards),
                     "never_seen": sum(not e["seen"] for e in cards), "missed": len(missed)},
     }

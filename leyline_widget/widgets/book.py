@@ -13,7 +13,7 @@ from typing import Any, cast
 from ..core.game import Game, visible_events
 from ..core.types import Event
 from ..replays.replay import Replay, StepError, VariationError
-from ..teach.memory import memory_report, start_of
+from ..teach.memory import memory_reports, start_of
 from .presenters import game_info
 
 __all__ = [
@@ -21,12 +21,14 @@ __all__ = [
     "BOOK_VERSION",
     "chain",
     "diff",
+    "glyph_entries",
     "line_end",
     "line_list",
     "main_or",
     "note_entries",
     "patch",
     "replay_book",
+    "score_series",
     "step_entries",
     "stream",
     "unstream",
@@ -132,6 +134,29 @@ def note_entries(replay: Replay, variation: int) -> list[dict[str, Any]]:
     return out
 
 
+def glyph_entries(replay: Replay, variation: int) -> dict[str, str]:
+    """The glyphs on a line's moves, step (as a string) -> glyph: a variation shows its
+    parents' glyphs up to its branch step, and its own after it."""
+    links = chain(replay, variation)
+    out: dict[str, str] = {}
+    for i, (vid, start, end) in enumerate(links):
+        below = links[i + 1][1] if i + 1 < len(links) else end
+        glyphs = replay.glyphs if vid == 0 else replay.variation(vid).glyphs
+        out.update({str(step): g for step, g in glyphs.items() if start < step <= below})
+    return out
+
+
+def score_series(replay: Replay, variation: int) -> list[list[int]]:
+    """Each seat's score (cards in its Study: public) at every step of a line, in one walk:
+    what the score graph draws. An analysis can add its own series beside it later."""
+    game = replay.game_at(0, main_or(variation))
+    out = [game.scores()]
+    for action in replay.line(main_or(variation)):
+        game.apply(action)
+        out.append(game.scores())
+    return out
+
+
 def diff(old: Any, new: Any, path: list[str | int] | None = None,
          out: list[list[Any]] | None = None) -> list[list[Any]]:
     """The changes from ``old`` to ``new`` (JSON values) as ``[path, value]`` pairs.
@@ -204,7 +229,7 @@ def _viewer_key(viewer: int | None) -> str:
 def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
                 variation: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
                 exclude_tags: Iterable[str] = (), show_memory_of: int | None = None,
-                reveal_ms: int = 1500) -> dict[str, Any]:
+                reveal_ms: int = 1500, downloads: bool = True) -> dict[str, Any]:
     """Everything a standalone replay page shows, precomputed for ``viewer`` (JSON-safe).
 
     For a player viewer the book holds only that player's observations and events: nothing of
@@ -213,7 +238,10 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
     stores its first position and the patches to each next one (see :func:`diff`); the page
     only looks positions up, it never applies a rule. ``show_memory_of`` (all-seeing books
     only) adds that player's memory report for every step. Notes carrying a tag of
-    ``exclude_tags`` are left out of the book.
+    ``exclude_tags`` are left out of the book. Each line also carries its ``glyphs`` and
+    ``scores`` (the score graph); with ``downloads`` the book holds the page's downloads: the
+    Markdown of the start line (public words only), and on the all-seeing page the replay
+    file itself (it names every card, so a player's page never holds it).
     """
     players = len(replay.players)
     if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
@@ -252,14 +280,11 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
         before = (walk.turn, walk.active_player, walk.phase.value)
         actions = game.actions
         views: dict[str, list[dict[str, Any]]] = {_viewer_key(v): [] for v in viewers}
-        reports: list[dict[str, Any]] = []
         for k in range(start, line["end"] + 1):
             if k > start:
                 walk.apply(actions[k - 1])
             for v in viewers:
                 views[_viewer_key(v)].append(cast(dict[str, Any], walk.observation(v)))
-            if memory is not None:
-                reports.append(memory_report(walk, memory["player"]))
         # A variation's steps up to its branch step are its parent's: the page looks there.
         first = 0 if lid == 0 else start + 1
         shared = step_entries(game, viewers[0], first, before)
@@ -274,11 +299,20 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
                 own = step_entries(game, v, first, before)
                 entries[vk][key] = {"of": "all", "patches": diff(shared, own)}
         if memory is not None:
-            memory["lines"][key] = stream(reports)
+            # One walk folds the memory step by step: linear in the line's length.
+            memory["lines"][key] = stream(memory_reports(game, memory["player"], first=start))
     notes = {str(line["id"]): [n for n in note_entries(replay, line["id"])
                                 if not excluded & set(n["tags"])] for line in lines}
     from ..core.version import VERSION as __version__
 
+    files: dict[str, str] = {}
+    if downloads:
+        from ..teach.markdown import replay_markdown
+
+        files["markdown"] = replay_markdown(replay, variation, hide_tags=sorted(
+            set(hide_tags) | excluded))
+        if viewer is None and not excluded:
+            files["json"] = replay.to_json()
     return {
         "format": BOOK_FORMAT,
         "version": BOOK_VERSION,
@@ -293,4 +327,7 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
         "memory": memory,
         "hide_tags": sorted(set(hide_tags)),
         "reveal_ms": reveal_ms,
+        "glyphs": {str(line["id"]): glyph_entries(replay, line["id"]) for line in lines},
+        "scores": {str(line["id"]): score_series(replay, line["id"]) for line in lines},
+        "downloads": files,
     }

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from ..replays.replay import Replay
+from ..replays.study import Study
 from .assets import asset, repo_root
 from .book import replay_book
 from .presenters import escape_html
 
-__all__ = ["replay_html", "widget_html"]
+__all__ = ["replay_html", "study_html", "widget_html"]
 
 _CDN = "https://cdn.jsdelivr.net/npm/"
 _LOADERS = {
@@ -164,7 +165,8 @@ try {{
   const widget = await import(url);
   URL.revokeObjectURL(url);
   const book = JSON.parse(document.getElementById("leyline-replay-book").textContent);
-  widget.default.render({{ model: widget.bookModel(book), el: root }});
+  if (book.format === "leyline-study-page") widget.studyPage(book, root);
+  else widget.default.render({{ model: widget.bookModel(book), el: root }});
   root.querySelector(".leyline").focus({{ preventScroll: true }}); // the arrow keys work at once
 }} catch (err) {{
   root.textContent = "This replay could not be shown: " + err;
@@ -187,6 +189,47 @@ def replay_html(replay: Replay, path: str | os.PathLike[str], viewer: int | None
     book = replay_book(replay, viewer, step=step, variation=variation, hide_tags=hide_tags,
                        exclude_tags=exclude_tags, show_memory_of=show_memory_of,
                        reveal_ms=reveal_ms)
+    names = ", ".join(replay.players)
+    who = ("all-seeing view (every card shown; players' views in the menu)" if viewer is None
+           else f"{replay.players[viewer]}'s view only")
+    return _write_page(path, book, title if title is not None else f"Leyline replay: {names}",
+                       f"Leyline replay of {names}, {len(replay)} actions; {who}. "
+                       "Opens offline; arrow keys step through it.")
+
+
+def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = None, *,
+               title: str | None = None, hide_tags: Iterable[str] = ("spoiler",),
+               exclude_tags: Iterable[str] = (), reveal_ms: int = 1500) -> Path:
+    """Write one offline page of a :class:`~leyline_widget.replays.study.Study`: a chapter menu
+    over the replay page of each chapter. ``viewer`` (a seat) makes every chapter that seat's
+    view (a chapter with fewer seats shows its last seat); None is the all-seeing page, which
+    also offers the study file as a download."""
+    if not isinstance(study, Study):
+        raise ValueError(f"study_html needs a Study, got {type(study).__name__}")
+    if not len(study):
+        raise ValueError("the study has no chapters to show")
+    chapters = []
+    for chapter in study.chapters:
+        seats = len(chapter.replay.players)
+        seat = None if viewer is None else min(viewer, seats - 1)
+        chapters.append({"name": chapter.name, "notes": chapter.notes, "book": replay_book(
+            chapter.replay, seat, hide_tags=hide_tags, exclude_tags=exclude_tags,
+            reveal_ms=reveal_ms)})
+    from ..core.version import VERSION as __version__
+
+    data = {"format": "leyline-study-page", "version": 1,
+            "generator": f"leyline_widget {__version__}", "title": study.title,
+            "notes": study.notes, "chapters": chapters,
+            "downloads": ({"json": study.to_json()}
+                          if viewer is None and not set(exclude_tags) else {})}
+    who = "all-seeing view" if viewer is None else f"seat {viewer}'s view only"
+    return _write_page(path, data, title if title is not None else study.title,
+                       f"Leyline study: {study.title}, {len(study)} chapters; {who}. "
+                       "Opens offline.")
+
+
+def _write_page(path: str | os.PathLike[str], book: dict[str, Any], title: str,
+                footer: str) -> Path:
     css = asset("widget.css").read_text("utf-8")
     if "</" in css:
         raise RuntimeError("widget.css must not contain '</': it is inlined in a <style> element")
@@ -194,18 +237,13 @@ def replay_html(replay: Replay, path: str | os.PathLike[str], viewer: int | None
     digest = base64.b64encode(hashlib.sha256(boot.encode("utf-8")).digest()).decode("ascii")
     # Only this page's own script runs (by its hash) and the module it imports from a Blob
     # URL; nothing can be fetched, so the page works offline and a note that smuggled in
-    # markup could neither run a script nor load an image.
+    # markup could neither run a script nor load an image. Downloads are Blob URLs the page
+    # makes from its own book.
     csp = (f"default-src 'none'; script-src 'sha256-{digest}' blob:; "
            "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
-    names = ", ".join(replay.players)
-    who = ("all-seeing view (every card shown; players' views in the menu)" if viewer is None
-           else f"{replay.players[viewer]}'s view only")
     page = _PAGE.format(
-        csp=csp, generator=escape_html(book["generator"]),
-        title=escape_html(title if title is not None else f"Leyline replay: {names}"),
-        css=css, book=_script_json(book), boot=boot,
-        footer=escape_html(f"Leyline replay of {names}, {len(replay)} actions; {who}. "
-                           "Opens offline; arrow keys step through it."))
+        csp=csp, generator=escape_html(book["generator"]), title=escape_html(title),
+        css=css, book=_script_json(book), boot=boot, footer=escape_html(footer))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, "utf-8")

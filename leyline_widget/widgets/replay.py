@@ -24,9 +24,22 @@ Synced traits, besides the board's (``view``, ``legal``, ``info``, ``error``):
   :func:`~leyline_widget.teach.memory.memory_report` of that player at the shown step, else ``{}``;
 - ``hide_tags``: notes carrying one of these tags start hidden (the page can show them).
 
+- ``glyphs``: the glyphs on the shown line's moves (step as a string -> glyph); ``scores``:
+  each seat's score at every step of the line (the score graph);
+- ``explore`` (two-way): a move made on the board at the shown step goes into a variation
+  (refused unless ``allow_explore``; off by default on a player's page); ``choices``: the legal
+  actions at the shown step while exploring or training (``[]`` otherwise);
+- ``train``: the seat a learner plays in "guess the move" (``ReplayWidget(replay, train=seat)``,
+  viewer locked to that seat), with ``training`` (``seat``, ``right``, ``total``, ``last``);
+- ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``).
+
 Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights``),
 ``edit_note`` and ``remove_note`` (``step``, ``variation``, ``index``, and for an edit the new
-``text``, ``tags``, ``highlights``). The replay validates each; a refusal sets ``error``.
+``text``, ``tags``, ``highlights``); ``glyph`` (``step``, ``glyph`` or null); ``action``
+(``action``, ``step``: a move while exploring); ``promote``, ``rename`` (``name``) and
+``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
+training; ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
+``viewer``: a seat or null). The replay validates each; a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
@@ -52,12 +65,22 @@ from typing import Any, cast
 
 import traitlets
 
-from ..core.game import Game
+from ..core.actions import Action
+from ..core.game import Game, IllegalActionError
 from ..replays.replay import Note, Replay, StepError, VariationError, make_note
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, only
-from .book import chain, line_end, line_list, main_or, note_entries, step_entries
-from .presenters import TEACHER, game_info
+from .book import (
+    chain,
+    glyph_entries,
+    line_end,
+    line_list,
+    main_or,
+    note_entries,
+    score_series,
+    step_entries,
+)
+from .presenters import TEACHER, game_info, legal_summary
 
 __all__ = ["ReplayWidget"]
 
@@ -97,15 +120,35 @@ class ReplayWidget(BoardWidget):
     memory_choices: traitlets.List[int] = traitlets.List().tag(sync=True)
     hide_tags: traitlets.List[str] = traitlets.List(["spoiler"]).tag(sync=True)
     editable = traitlets.Bool(True).tag(sync=True)
-    _client_writable = frozenset({"step", "variation", "viewer", "show_memory_of"})
+    glyphs = traitlets.Dict().tag(sync=True)
+    scores: traitlets.List[list[int]] = traitlets.List().tag(sync=True)
+    explore = traitlets.Bool(False).tag(sync=True)
+    allow_explore = traitlets.Bool(True).tag(sync=True)
+    choices: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    train = traitlets.Any(None).tag(sync=True)
+    training = traitlets.Dict().tag(sync=True)
+    export = traitlets.Dict().tag(sync=True)
+    _client_writable = frozenset({"step", "variation", "viewer", "show_memory_of", "explore"})
 
     def __init__(self, replay: Replay, *, step: int = 0, variation: int | None = None,
                  viewer: int | str | None = TEACHER, allow_all_seeing: bool = True,
                  show_memory_of: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
-                 reveal_ms: int = 1500) -> None:
+                 reveal_ms: int = 1500, allow_explore: bool | None = None,
+                 explore: bool = False, train: int | None = None) -> None:
         if not isinstance(replay, Replay):
             raise ValueError(f"replay must be a Replay, got {type(replay).__name__} (a Game's "
                              "is Replay.from_game(game); a file's is Replay.load(path))")
+        n = len(replay.players)
+        if train is not None:
+            if isinstance(train, bool) or not isinstance(train, int) or not 0 <= train < n:
+                raise ValueError(f"train must be a seat from 0 to {n - 1}, got {train!r}")
+            # Guess the move: the learner sees only what that seat saw, and cannot branch.
+            viewer, allow_all_seeing, allow_explore, explore = train, False, False, False
+            show_memory_of = None
+        if allow_explore is None:  # a player's page explores only when the author says so
+            allow_explore = bool(allow_all_seeing)
+        if explore and not allow_explore:
+            raise ValueError("explore=True needs allow_explore=True")
         self.replay = replay
         self._allow_all_seeing = bool(allow_all_seeing)
         self._ready = False
@@ -114,7 +157,14 @@ class ReplayWidget(BoardWidget):
             viewer = 0
         super().__init__(mode="replay", reveal_ms=reveal_ms,
                          info=game_info(replay.game_at(0), {}))
+        self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
+        self.train = train
         with self.hold_sync():
+            self.allow_explore = bool(allow_explore)
+            self.explore = bool(explore)
+            if train is not None:
+                self.training = {"seat": train, "right": 0, "total": 0, "last": None}
+                self.editable = False
             self.hide_tags = sorted(set(hide_tags))
             self.viewers = self._viewer_menu()
             self.lines = line_list(replay)
@@ -196,13 +246,26 @@ class ReplayWidget(BoardWidget):
 
     # -- traits --------------------------------------------------------------------------
     def _viewer_menu(self) -> list[int | None]:
+        if self.train is not None:
+            return [self.train]
         seats: list[int | None] = list(range(len(self.replay.players)))
         return [None, *seats] if self._allow_all_seeing else seats
+
+    @traitlets.validate("explore")
+    def _check_explore(self, proposal: Any) -> bool:
+        value = proposal["value"]
+        if value and not self.allow_explore:
+            raise traitlets.TraitError("exploring (making moves into variations) is switched off "
+                                       "for this replay (allow_explore=False)")
+        return bool(value)
 
     @traitlets.validate("viewer")
     def _check_viewer(self, proposal: Any) -> int | None:
         value = proposal["value"]
         n = len(self.replay.players)
+        if self.train is not None and value != self.train:
+            raise traitlets.TraitError(f"this replay trains seat {self.train}: the view stays "
+                                       "that seat's")
         if value is None or value == TEACHER:
             if not self._allow_all_seeing:
                 raise traitlets.TraitError("the all-seeing view is switched off for this replay "
@@ -245,7 +308,7 @@ class ReplayWidget(BoardWidget):
                                        f"0 to {n - 1}, or nobody (None); got {value!r}")
         return value
 
-    @traitlets.observe("step", "variation", "viewer", "show_memory_of")
+    @traitlets.observe("step", "variation", "viewer", "show_memory_of", "explore")
     def _shown_changed(self, change: Any) -> None:
         if not self._ready or self._busy:
             return
@@ -270,12 +333,23 @@ class ReplayWidget(BoardWidget):
         end = line_end(self.replay, self.variation)
         self.line = step_entries(self.replay.game_at(end, variation), self.viewer)
         self.annotations = note_entries(self.replay, self.variation)
+        self.glyphs = glyph_entries(self.replay, self.variation)
+        self.scores = score_series(self.replay, self.variation)
 
     def _show_step(self) -> None:
         game = self.game
         viewer = self.viewer
         self.view = cast(dict[str, Any], game.observation(viewer))
         self.legal = {"step": self.step, "actor": None, "variation": self.variation}
+        self.choices = []
+        deciding = (self.train is not None and game.active_player == self.train
+                    and self.step < line_end(self.replay, self.variation))
+        if not game.is_over and (self.explore or deciding):
+            # The board shows what the side to move may do; the page lists every legal move.
+            legal = legal_summary(game, game.active_player)
+            legal["variation"] = self.variation
+            self.legal = legal
+            self.choices = [{"action": a.to_dict()} for a in game.legal_actions()]
         memory_of = self.show_memory_of
         # The report names every hidden card: the all-seeing view only.
         self.memory = ({} if viewer is not None or memory_of is None
@@ -292,8 +366,14 @@ class ReplayWidget(BoardWidget):
         return main_or(owner)
 
     def _handlers(self) -> dict[str, Handler]:
-        return {"annotate": self._on_annotate, "edit_note": self._on_edit,
-                "remove_note": self._on_remove}
+        out: dict[str, Handler] = {
+            "glyph": self._on_glyph, "action": self._on_action, "promote": self._on_promote,
+            "rename": self._on_rename, "delete_variation": self._on_delete,
+            "guess": self._on_guess, "export": self._on_export}
+        if self.editable:
+            out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
+                        "remove_note": self._on_remove})
+        return out
 
     def _note_step(self, content: Message, kind: str) -> int:
         if "step" not in content:
@@ -348,4 +428,186 @@ class ReplayWidget(BoardWidget):
         step, line, _notes, index = self._note_at(content, "remove_note")
         self.replay.remove_annotation(step, index, line)
         self.annotations = note_entries(self.replay, self.variation)
+        self.error = ""
+
+    # -- the studio: glyphs, exploring, the tree, guess the move, downloads ----------------
+    def set_glyph(self, glyph: str | None, step: int | None = None) -> None:
+        """Mark the move that led to the shown step (or ``step``) of the shown line."""
+        at = self.step if step is None else step
+        self.replay.set_glyph(at, glyph, self._glyph_owner(at))
+        self.glyphs = glyph_entries(self.replay, self.variation)
+
+    def _glyph_owner(self, step: int) -> int | None:
+        owner = 0
+        for vid, start, _end in chain(self.replay, self.variation):
+            if start < step:
+                owner = vid
+        return main_or(owner)
+
+    def _step_of(self, content: Message, kind: str) -> int:
+        step = content.get("step")
+        if isinstance(step, bool) or not isinstance(step, int) or step != self.step:
+            raise StepError(f"a {kind} message is for the shown step {self.step}, got "
+                            f"{step!r} (the page moved meanwhile?)")
+        return step
+
+    def _variation_id(self, content: Message, kind: str) -> int:
+        vid = content.get("variation")
+        if isinstance(vid, bool) or not isinstance(vid, int) or vid < 1:
+            raise VariationError(f"a {kind} message needs the id of a variation, got {vid!r}")
+        self.replay.variation(vid)  # unknown ids raise, naming the known ones
+        return vid
+
+    def _on_glyph(self, content: Message) -> None:
+        only(content, "glyph", ("step", "glyph"))
+        if not self.editable:
+            raise ValueError("glyphs are read-only here")
+        step = self._note_step(content, "glyph")
+        glyph = content.get("glyph")
+        if glyph is not None and not isinstance(glyph, str):
+            raise ValueError(f"a glyph message needs a glyph string or null, got {glyph!r}")
+        self.set_glyph(glyph, step)
+        self.error = ""
+
+    def _on_action(self, content: Message) -> None:
+        only(content, "action", ("action", "step"))
+        if not self.explore:
+            raise ValueError("moves on the board need explore mode (the Explore switch)")
+        step = self._step_of(content, "action")
+        action = Action.from_dict(content.get("action"))
+        variation = main_or(self.variation)
+        game = self.replay.game_at(step, variation)
+        why = game.why_illegal(action)
+        if why is not None:
+            raise IllegalActionError(why)
+        line = self.replay.line(variation)
+        with self.hold_sync():
+            if step < len(line) and line[step] == action:  # the move played: just step on
+                self.step = step + 1
+            elif variation is not None and step == line_end(self.replay, self.variation) \
+                    and not self.replay.variation(variation).live:
+                self.replay.extend(variation, [action])  # the end of a variation: continue it
+                self.lines = line_list(self.replay)
+                self.step = step + 1
+            else:
+                v = self.replay.add_variation(step, [action], None, variation)
+                self.lines = line_list(self.replay)
+                self.variation = v.id
+                self.step = step + 1
+            self.refresh()
+        self.error = ""
+
+    def _on_promote(self, content: Message) -> None:
+        only(content, "promote", ("variation",))
+        if not self.editable:
+            raise ValueError("the variations are read-only here")
+        vid = self._variation_id(content, "promote")
+        v = self.replay.variation(vid)
+        self.replay.promote(vid)
+        with self.hold_sync():
+            self.lines = line_list(self.replay)
+            # Show the line that now holds the promoted moves: its parent.
+            self.variation = 0 if v.parent is None else v.parent
+            self.refresh()
+        self.error = ""
+
+    def _on_rename(self, content: Message) -> None:
+        only(content, "rename", ("variation", "name"))
+        if not self.editable:
+            raise ValueError("the variations are read-only here")
+        vid = self._variation_id(content, "rename")
+        name = content.get("name")
+        if not isinstance(name, str):
+            raise ValueError(f"a rename message needs the new name as a string, got {name!r}")
+        self.replay.rename(vid, name.strip())
+        self.lines = line_list(self.replay)
+        self.error = ""
+
+    def _on_delete(self, content: Message) -> None:
+        only(content, "delete_variation", ("variation",))
+        if not self.editable:
+            raise ValueError("the variations are read-only here")
+        vid = self._variation_id(content, "delete_variation")
+        shown = {v for v, _s, _e in chain(self.replay, self.variation)}
+        v = self.replay.variation(vid)
+        self.replay.remove(vid)
+        with self.hold_sync():
+            self.lines = line_list(self.replay)
+            if vid in shown:
+                self.variation = 0 if v.parent is None else v.parent
+            self.refresh()
+        self.error = ""
+
+    def _on_guess(self, content: Message) -> None:
+        only(content, "guess", ("action", "step"))
+        if self.train is None:
+            raise ValueError("guessing needs a training replay (ReplayWidget(replay, train=seat))")
+        step = self._step_of(content, "guess")
+        guess = Action.from_dict(content.get("action"))
+        variation = main_or(self.variation)
+        game = self.replay.game_at(step, variation)
+        line = self.replay.line(variation)
+        if game.active_player != self.train or step >= len(line):
+            raise ValueError(f"step {step} is not a decision of seat {self.train} with a recorded "
+                             "move")
+        why = game.why_illegal(guess)
+        if why is not None:
+            raise IllegalActionError(why)
+        played = line[step]
+        right = guess == played
+        key = (self.variation, step)
+        t = dict(self.training)
+        if key not in self._guessed:  # a second try at the same move does not count
+            self._guessed.add(key)
+            t["total"] = int(t.get("total", 0)) + 1
+            t["right"] = int(t.get("right", 0)) + int(right)
+        t["last"] = {"step": step, "guess": guess.to_dict(), "played": played.to_dict(),
+                     "right": right}
+        with self.hold_sync():
+            self.training = t
+            self.step = step + 1  # show the recorded move
+        self.error = ""
+
+    def _on_export(self, content: Message) -> None:
+        only(content, "export", ("kind", "viewer"))
+        kind = content.get("kind")
+        viewer = content.get("viewer", self.viewer)
+        if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                                   or not 0 <= viewer < len(self.replay.players)):
+            raise ValueError(f"an export is for a seat or null (the teacher), got {viewer!r}")
+        if viewer is None and not self.allow_all_seeing:
+            raise ValueError("the all-seeing export is switched off here; choose a seat")
+        if self.train is not None and viewer != self.train:
+            raise ValueError(f"a training replay exports only seat {self.train}'s page")
+        if kind == "json" and not self.allow_all_seeing:
+            raise ValueError("the replay file names every card: it is not offered on a "
+                             "player's page")
+        base = "leyline-replay" if not self.replay.players else (
+            "leyline-" + "-".join("".join(ch for ch in p if ch.isalnum())[:16] or "player"
+                                  for p in self.replay.players))
+        seq = int(self.export.get("seq", 0)) + 1
+        if kind == "json":
+            out = {"name": base + ".leyline.json", "mime": "application/json",
+                   "text": self.replay.to_json()}
+        elif kind == "markdown":
+            from ..teach.markdown import replay_markdown
+
+            out = {"name": base + ".md", "mime": "text/markdown",
+                   "text": replay_markdown(self.replay, main_or(self.variation),
+                                           hide_tags=self.hide_tags)}
+        elif kind == "html":
+            import tempfile
+
+            from .export import replay_html
+
+            with tempfile.TemporaryDirectory() as folder:
+                path = replay_html(self.replay, Path(folder) / "page.html", viewer,
+                                   step=self.step, variation=main_or(self.variation),
+                                   hide_tags=self.hide_tags)
+                text = path.read_text("utf-8")
+            who = "teacher" if viewer is None else f"seat{viewer}"
+            out = {"name": f"{base}-{who}.html", "mime": "text/html", "text": text}
+        else:
+            raise ValueError(f"an export is 'json', 'markdown' or 'html', got {kind!r}")
+        self.export = {"seq": seq, "kind": kind, **out}
         self.error = ""

@@ -36,6 +36,8 @@ function morph(cur, next) {
     /** @type {Node} */
     next
   );
+  const key = to.getAttribute("data-key");
+  if (key !== null && from.getAttribute("data-key") === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
@@ -1514,6 +1516,562 @@ function lessonMode({ model, el }) {
   });
 }
 
+// js/src/book.js
+function applyPatch(base, changes) {
+  const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
+  let out = copy(base);
+  for (const [path, value] of changes || []) {
+    if (!path.length) {
+      out = copy(value);
+      continue;
+    }
+    let target = out;
+    for (const key of path.slice(0, -1)) target = target[key];
+    target[path[path.length - 1]] = copy(value);
+  }
+  return out;
+}
+function decodeStream(data) {
+  const values = [data.base];
+  for (const changes of data.patches || []) values.push(applyPatch(values[values.length - 1], changes));
+  return values;
+}
+function bookModel(book) {
+  const lines = book.lines || [];
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  const lineOf = (id) => (
+    /** @type {Line} */
+    byId.get(id)
+  );
+  const handlers = /* @__PURE__ */ new Map();
+  const cache = /* @__PURE__ */ new Map();
+  const key = (viewer) => viewer === null || viewer === void 0 ? "all" : String(viewer);
+  const memo = (k, make) => {
+    if (!cache.has(k)) cache.set(k, make());
+    return cache.get(k);
+  };
+  const chainOf2 = (id) => {
+    const out = [];
+    for (let line = byId.get(id); line; line = line.parent === null ? void 0 : byId.get(line.parent)) out.unshift(line);
+    return out;
+  };
+  const owner = (id, step) => {
+    let line = lineOf(id);
+    while (line.parent !== null && step <= line.start) line = lineOf(line.parent);
+    return line;
+  };
+  const frames = (vk, id) => memo(`f/${vk}/${id}`, () => decodeStream(book.frames[vk][id]));
+  const ownEntries = (vk, id) => memo(`e/${vk}/${id}`, () => {
+    const data = book.entries[vk][id];
+    return data.of ? applyPatch(ownEntries(data.of, id), data.patches) : data.base;
+  });
+  const lineEntries = (vk, id) => memo(`l/${vk}/${id}`, () => {
+    const chain = chainOf2(id);
+    const out = [];
+    chain.forEach((line, i) => {
+      const own = ownEntries(vk, line.id);
+      const first = line.parent === null ? 0 : line.start + 1;
+      const stop = i + 1 < chain.length ? chain[i + 1].start : line.end;
+      for (let s = first; s <= stop; s++) out.push(own[s - first]);
+    });
+    return out;
+  });
+  const memoryAt = (id, step) => {
+    const memory = book.memory;
+    if (!memory) return {};
+    const line = owner(id, step);
+    return memo(`m/${line.id}`, () => decodeStream(memory.lines[line.id]))[step - line.start];
+  };
+  const state = {
+    mode: "replay",
+    info: book.info || {},
+    viewers: book.viewers || [],
+    lines,
+    hide_tags: book.hide_tags || [],
+    reveal_ms: book.reveal_ms === void 0 ? 1500 : book.reveal_ms,
+    editable: false,
+    error: "",
+    ack: 0,
+    events: { seq: 0, step: 0, items: [] },
+    memory_choices: book.memory ? [book.memory.player] : [],
+    show_memory_of: book.memory ? book.memory.player : null,
+    step: book.start.step,
+    variation: book.start.variation,
+    viewer: book.start.viewer,
+    downloads: book.downloads || {},
+    allow_explore: false,
+    explore: false,
+    choices: [],
+    train: null
+  };
+  const good = { ...state };
+  function derive() {
+    if (!byId.has(state.variation)) state.variation = good.variation;
+    if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
+    if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
+      state.show_memory_of = good.show_memory_of;
+    }
+    const line = lineOf(state.variation);
+    const step = Number(state.step);
+    state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;
+    const vk = key(state.viewer);
+    const at = owner(line.id, state.step);
+    state.view = frames(vk, at.id)[state.step - at.start];
+    state.legal = { step: state.step, actor: null, variation: line.id };
+    state.line = lineEntries(vk, line.id);
+    state.annotations = (book.notes || {})[line.id] || [];
+    state.glyphs = (book.glyphs || {})[line.id] || {};
+    state.scores = (book.scores || {})[line.id] || [];
+    state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
+    for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
+  }
+  function fire(keys) {
+    for (const k of keys) (handlers.get(`change:${k}`) || /* @__PURE__ */ new Set()).forEach((cb) => cb());
+    (handlers.get("change") || /* @__PURE__ */ new Set()).forEach((cb) => cb());
+  }
+  derive();
+  const dirty = /* @__PURE__ */ new Set();
+  return {
+    get: (k) => state[k],
+    set(k, v) {
+      state[k] = v;
+      dirty.add(k);
+    },
+    save_changes() {
+      derive();
+      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores"];
+      dirty.clear();
+      fire(keys);
+    },
+    send() {
+    },
+    // no kernel: nothing listens
+    on(name, cb) {
+      const set = handlers.get(name) || /* @__PURE__ */ new Set();
+      handlers.set(name, set);
+      set.add(cb);
+    },
+    off(name, cb) {
+      const set = handlers.get(name);
+      if (set) set.delete(cb);
+    }
+  };
+}
+
+// js/src/studio.js
+var GLYPHS = [
+  ["!!", "brilliant"],
+  ["!", "good"],
+  ["!?", "interesting"],
+  ["?!", "dubious"],
+  ["?", "mistake"],
+  ["??", "blunder"]
+];
+var SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
+var cap = (el) => el ? el.charAt(0).toUpperCase() + el.slice(1) : "";
+function shortStep(entry, info) {
+  const a = entry.action;
+  if (!a) return "set-up";
+  const ev = (type, cause) => (entry.events || []).find((e) => e.type === type && (!cause || e.cause === cause));
+  switch (a.type) {
+    case "activate": {
+      const e = ev("activate");
+      return `↑${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+    }
+    case "deactivate":
+      return `↓${a.slot}`;
+    case "refill": {
+      const e = ev("reveal", "refill");
+      return `+${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+    }
+    case "end_phase":
+      return (entry.events || []).some((e) => e.type === "turn") ? "end turn" : "end phase";
+    case "place_token":
+      return `⊗${a.slot} ${cap(a.element)}${a.source === "supply" ? "" : ` (${a.source})`}`;
+    case "use_power": {
+      const key = `${a.element}:${a.tier}`;
+      const pw = (info.powers || []).find((p) => p.key === key);
+      const t = a.targets || [];
+      return `${pw ? pw.name : key}${t.length ? ` ${t.join(", ")}` : ""}`;
+    }
+    default:
+      return "?";
+  }
+}
+function turnRows(line) {
+  const rows = [];
+  line.forEach((e, k) => {
+    if (k === 0) {
+      rows.push({ turn: 0, player: -1, steps: [0] });
+      return;
+    }
+    const last = rows[rows.length - 1];
+    if (last.turn === e.turn && last.player === e.player) last.steps.push(k);
+    else rows.push({ turn: e.turn, player: e.player, steps: [k] });
+  });
+  return rows;
+}
+function chainOf(lines, id) {
+  const out = [];
+  for (let l = lines.find((x) => x.id === id); l; l = l.parent === null ? void 0 : lines.find((x) => x.id === l.parent)) out.unshift(l);
+  return out;
+}
+function depth(lines, line) {
+  return chainOf(lines, line.id).length - 1;
+}
+function branchesAt(st, step) {
+  const lines = st.lines || [];
+  const chain = chainOf(lines, st.variation);
+  const ids = new Set(chain.map((l) => l.id));
+  return lines.filter((l) => l.parent !== null && l.start === step && !ids.has(l.id) && ids.has(l.parent));
+}
+function variationItem(doc, st, ui, l, own = false) {
+  const d = depth(st.lines || [], l);
+  const moves = l.end - l.start;
+  const renaming = ui.renaming === l.id;
+  const tools = st.editable ? h(
+    doc,
+    "span",
+    { class: "ll-vartools" },
+    h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "var-promote", "data-variation": l.id, title: "Make these moves the continuation of the line above" }, "Promote"),
+    h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "var-rename", "data-variation": l.id }, "Rename"),
+    h(
+      doc,
+      "button",
+      { type: "button", class: "ll-btn ll-small", "data-act": "var-delete", "data-variation": l.id },
+      ui.confirm === `var:${l.id}` ? "Really delete?" : "Delete"
+    )
+  ) : null;
+  return h(
+    doc,
+    "li",
+    { class: `ll-var ll-depth-${Math.min(d, 6)}${own ? " ll-varown" : ""}`, "data-variation": l.id },
+    renaming ? h(
+      doc,
+      "span",
+      { class: "ll-rename" },
+      h(doc, "input", { type: "text", "data-act": "var-name", maxlength: 200, "aria-label": "New name of the variation", value: l.name }),
+      h(doc, "button", { type: "button", class: "ll-btn ll-small ll-primary", "data-act": "var-name-save", "data-variation": l.id }, "Save"),
+      h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "var-name-cancel" }, "Cancel")
+    ) : h(doc, "button", {
+      type: "button",
+      class: `ll-varname${l.id === st.variation ? " ll-current" : ""}`,
+      "data-act": "line-go",
+      "data-variation": l.id,
+      "aria-current": l.id === st.variation ? "true" : null
+    }, `${"↳".repeat(Math.max(1, d))} ${l.name}`, h(doc, "span", { class: "ll-note" }, ` (after move ${l.start}, ${plural(moves, "move")})`)),
+    renaming ? null : tools
+  );
+}
+function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
+  const lines = st.lines || [];
+  const chain = chainOf(lines, st.variation);
+  const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
+  const noted = new Set((st.annotations || []).map((n) => n.step));
+  const glyphs = st.glyphs || {};
+  const line = st.line || [];
+  const upto = st.train === null || st.train === void 0 ? line.length - 1 : shown;
+  const items = [];
+  for (const row of turnRows(line.slice(0, upto + 1))) {
+    const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
+    const cur = row.steps.includes(shown) ? shown : -1;
+    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` + row.steps.map((k) => `${glyphs[String(k)] || ""}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
+    if (painted[items.length] === rowKey) {
+      items.push(h(doc, "li", { "data-key": rowKey }));
+    } else items.push(h(
+      doc,
+      "li",
+      { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
+      h(doc, "span", { class: `ll-seat${row.player >= 0 ? ` ll-seat${row.player}` : ""}` }, who),
+      h(doc, "span", { class: "ll-turnmoves" }, row.steps.map((k) => h(
+        doc,
+        "button",
+        {
+          type: "button",
+          class: `ll-move${k === shown ? " ll-current" : ""}${k > own ? " ll-own" : ""}`,
+          "data-act": "goto",
+          "data-step": k,
+          "aria-current": k === shown ? "step" : null,
+          title: `Step ${k}`
+        },
+        shorts[k] || "",
+        glyphs[String(k)] ? h(doc, "b", { class: "ll-glyph" }, glyphs[String(k)]) : null,
+        noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, "✎") : null
+      )))
+    ));
+    const branchSteps = row.steps.filter((k) => branchesAt(st, k).length || chain.length > 1 && chain.slice(1).some((l) => l.start === k));
+    for (const k of branchSteps) {
+      const here = branchesAt(st, k);
+      const leaving = chain.slice(1).filter((l) => l.start === k);
+      items.push(h(
+        doc,
+        "li",
+        { class: "ll-branch", "data-after": k },
+        h(
+          doc,
+          "ul",
+          { class: "ll-vartree", "aria-label": `Variations after move ${k}` },
+          leaving.map((l) => {
+            const parent = lines.find((x) => x.id === l.parent);
+            return parent ? h(
+              doc,
+              "li",
+              { class: `ll-var ll-depth-${Math.min(depth(lines, parent), 6)} ll-varparent` },
+              h(
+                doc,
+                "button",
+                { type: "button", class: "ll-varname", "data-act": "line-go", "data-variation": parent.id },
+                `↰ ${parent.parent === null ? "Main line" : parent.name}`,
+                h(doc, "span", { class: "ll-note" }, " continues here")
+              ),
+              variationItem(doc, st, ui, l, true)
+            ) : null;
+          }),
+          here.map((l) => variationItem(doc, st, ui, l))
+        )
+      ));
+    }
+  }
+  return h(
+    doc,
+    "section",
+    { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
+    h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1 ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
+    h(doc, "ol", { class: "ll-movelist ll-byturn" }, items)
+  );
+}
+function glyphBar(doc, st, shown) {
+  if (!st.editable || shown < 1) return null;
+  const current = (st.glyphs || {})[String(shown)] || null;
+  return h(
+    doc,
+    "div",
+    { class: "ll-glyphbar", role: "group", "aria-label": `Glyph for move ${shown}` },
+    h(doc, "span", { class: "ll-note" }, `Move ${shown}: `),
+    GLYPHS.map(([g, name]) => h(doc, "button", {
+      type: "button",
+      class: `ll-btn ll-small ll-glyphbtn${current === g ? " ll-primary" : ""}`,
+      "data-act": "glyph",
+      "data-glyph": g,
+      "aria-pressed": current === g ? "true" : "false",
+      title: `${g} ${name}`
+    }, g)),
+    current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null
+  );
+}
+function svgNamespace(doc) {
+  const box = doc.createElement("div");
+  box.innerHTML = "<svg></svg>";
+  return (
+    /** @type {Element} */
+    box.firstElementChild.namespaceURI || ""
+  );
+}
+function svg(doc, tag, attrs, ...children) {
+  const node = doc.createElementNS(svgNamespace(doc), tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
+  return node;
+}
+function scoreGraph(doc, st, shown) {
+  const scores = st.scores || [];
+  if (scores.length < 2) return null;
+  const W = 600;
+  const H = 90;
+  const last = scores.length - 1;
+  const top = Math.max(1, ...scores.flat());
+  const x = (k) => k / last * W;
+  const y = (v) => H - 4 - v / top * (H - 12);
+  const seats = scores[0].length;
+  const stride = Math.max(1, Math.floor(last / W));
+  const parts = [];
+  const upto = st.train === null || st.train === void 0 ? last : Math.min(shown, last);
+  for (let p = 0; p < seats; p++) {
+    const pts = [];
+    for (let k = 0; k <= upto; k++) {
+      if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
+      pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
+    }
+    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
+  }
+  for (const [k, g] of Object.entries(st.glyphs || {})) {
+    const n = Number(k);
+    if (n <= upto && (g.startsWith("?") || g === "!!" || g === "!")) {
+      parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
+    }
+  }
+  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
+  const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(
+    doc,
+    "span",
+    { class: "ll-glegenditem" },
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[p % 4]}` }),
+    ` ${playerName(st.info, p)} ${scores[Math.min(shown, last)][p]}`
+  )));
+  const box = h(doc, "div", {
+    class: "ll-graph",
+    "data-act": "graph",
+    "data-last": last,
+    role: "slider",
+    tabindex: -1,
+    "aria-label": "Score graph: click to go to that step",
+    "aria-valuemin": 0,
+    "aria-valuemax": last,
+    "aria-valuenow": shown
+  });
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, ...parts));
+  return h(
+    doc,
+    "section",
+    { class: "ll-scores", "aria-label": "Scores over the game" },
+    h(doc, "div", { class: "ll-h" }, "Scores"),
+    box,
+    legend
+  );
+}
+function exportBar(doc, st) {
+  const book = st.downloads;
+  const teacher = (st.viewers || []).includes(null);
+  const buttons = [];
+  const btn = (kind, text, viewer) => h(doc, "button", {
+    type: "button",
+    class: "ll-btn ll-small",
+    "data-act": "download",
+    "data-kind": kind,
+    "data-viewer": viewer === void 0 ? null : viewer === null ? "all" : viewer
+  }, `⬇ ${text}`);
+  if (book) {
+    if (book.json) buttons.push(btn("json", "Replay file (JSON)"));
+    if (book.markdown) buttons.push(btn("markdown", "Markdown"));
+  } else {
+    if (teacher) buttons.push(btn("json", "Replay file (JSON)"));
+    if (teacher) buttons.push(btn("html", "Offline page (teacher)", null));
+    const seats = (st.viewers || []).filter((v) => v !== null);
+    for (const v of seats) buttons.push(btn("html", `Page for ${playerName(
+      st.info,
+      /** @type {number} */
+      v
+    )}`, v));
+    buttons.push(btn("markdown", "Markdown"));
+  }
+  return h(doc, "div", { class: "ll-exports", role: "group", "aria-label": "Downloads" }, buttons);
+}
+function download(doc, name, mime, text) {
+  const win = doc.defaultView;
+  if (!win || !win.URL || !win.URL.createObjectURL) return;
+  const url = win.URL.createObjectURL(new win.Blob([text], { type: mime }));
+  const a = h(doc, "a", { href: url, download: name, class: "ll-hidden" });
+  doc.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => win.URL.revokeObjectURL(url), 5e3);
+}
+function choiceMenu(doc, st, verb) {
+  const choices = st.choices || [];
+  if (!choices.length) return null;
+  return h(
+    doc,
+    "div",
+    { class: "ll-choices" },
+    h(
+      doc,
+      "select",
+      { "data-act": "choice", "aria-label": "Every legal move here" },
+      choices.map((c, i) => h(doc, "option", { value: i }, describeAction(c.action, st.info)))
+    ),
+    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "play-choice" }, verb)
+  );
+}
+function explorePanel(doc, st) {
+  if (!st.allow_explore || st.train !== null && st.train !== void 0) return null;
+  return h(
+    doc,
+    "section",
+    { class: "ll-explore", "aria-label": "Explore" },
+    h(
+      doc,
+      "label",
+      { class: "ll-toggle" },
+      h(doc, "input", { type: "checkbox", "data-act": "explore", checked: !!st.explore }),
+      " Explore: a different move on the board starts a variation"
+    ),
+    st.explore ? choiceMenu(doc, st, "Play this move") : null
+  );
+}
+function trainPanel(doc, st) {
+  const t = st.training;
+  if (st.train === null || st.train === void 0 || !t) return null;
+  const seat = playerName(st.info, st.train);
+  const last = t.last;
+  const deciding = (st.choices || []).length > 0;
+  return h(
+    doc,
+    "section",
+    { class: "ll-train", "aria-label": "Guess the move" },
+    h(doc, "div", { class: "ll-h" }, `Guess the move: you play ${seat}`),
+    h(
+      doc,
+      "p",
+      { class: "ll-trainscore", "data-right": t.right, "data-total": t.total },
+      `Score: ${t.right} / ${t.total}`
+    ),
+    last ? h(
+      doc,
+      "p",
+      { class: `ll-trainlast ${last.right ? "ll-right" : "ll-wrong"}` },
+      last.right ? `✓ Right: ${describeAction(last.played, st.info)}.` : `✗ You chose: ${describeAction(last.guess, st.info)}. ${seat} played: ${describeAction(last.played, st.info)}.`
+    ) : null,
+    deciding ? h(doc, "p", { class: "ll-note" }, "Your decision: click a card on the board or choose below.") : h(doc, "p", { class: "ll-note" }, "Step forward to the next decision of your seat."),
+    deciding ? choiceMenu(doc, st, "Guess this move") : null
+  );
+}
+function studyPage(data, root, render2) {
+  const doc = root.ownerDocument;
+  const head = h(
+    doc,
+    "header",
+    { class: "ll-study" },
+    h(doc, "h1", { class: "ll-studytitle" }, data.title),
+    data.notes ? h(doc, "p", { class: "ll-studynotes" }, data.notes) : null
+  );
+  const menu = h(doc, "nav", { class: "ll-chapters", "aria-label": "Chapters" });
+  const notes = h(doc, "p", { class: "ll-chapternotes" });
+  const body = h(doc, "div", { class: "ll-chapter" });
+  root.append(head, menu, notes, body);
+  if (data.downloads && data.downloads.json) {
+    const json = data.downloads.json;
+    const b = h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "study-download" }, "⬇ Study file (JSON)");
+    b.addEventListener("click", () => download(doc, "leyline-study.json", "application/json", json));
+    head.append(b);
+  }
+  let cleanup;
+  function show(i) {
+    if (cleanup) cleanup();
+    body.textContent = "";
+    const chapter = data.chapters[i];
+    menu.textContent = "";
+    data.chapters.forEach((c, k) => {
+      const b = h(doc, "button", {
+        type: "button",
+        class: `ll-btn ll-chapterbtn${k === i ? " ll-primary" : ""}`,
+        "data-act": "chapter",
+        "data-chapter": k,
+        "aria-current": k === i ? "page" : null
+      }, `${k + 1}. ${c.name}`);
+      b.addEventListener("click", () => show(k));
+      menu.append(b);
+    });
+    notes.textContent = chapter.notes || "";
+    cleanup = render2({ model: bookModel(chapter.book), el: body });
+    const board = (
+      /** @type {HTMLElement | null} */
+      body.querySelector(".leyline")
+    );
+    if (board) board.focus({ preventScroll: true });
+  }
+  show(0);
+}
+
 // js/src/replay.js
 var REPLAY_SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
 function newReplayUi() {
@@ -1525,7 +2083,10 @@ function newReplayUi() {
     dismissed: null,
     hint: "",
     confirm: null,
-    form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false }
+    form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
+    renaming: null,
+    dealt: false,
+    exported: 0
   };
 }
 function lastStep(st) {
@@ -1600,7 +2161,7 @@ function transportBar(doc, st, ui) {
 function pickers(doc, st) {
   const { info } = st;
   const lines = st.lines || [];
-  const depth = (line) => {
+  const depth2 = (line) => {
     let d = 0;
     for (let l = line; l && l.parent !== null; l = lines.find((x) => x.id === l.parent)) d += 1;
     return d;
@@ -1624,7 +2185,7 @@ function pickers(doc, st) {
           doc,
           "option",
           { value: l.id, selected: l.id === st.variation },
-          `${"↳ ".repeat(depth(l))}${l.parent === null ? "Main line" : l.name}` + (l.parent === null ? ` (${plural(l.end, "move")})` : ` (from step ${l.start}, ${plural(l.end - l.start, "move")})`)
+          `${"↳ ".repeat(depth2(l))}${l.parent === null ? "Main line" : l.name}` + (l.parent === null ? ` (${plural(l.end, "move")})` : ` (from step ${l.start}, ${plural(l.end - l.start, "move")})`)
         ))
       )
     ),
@@ -1655,9 +2216,10 @@ function pickers(doc, st) {
     ) : null
   );
 }
-function happenedPanel(doc, st, entry) {
+function happenedPanel(doc, st, entry, ui = newReplayUi()) {
   const shown = shownStep(st);
   const lines = [];
+  const dealing = dealShown(st, ui);
   if (entry && !entry.action) {
     const dealt = (entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup").length;
     if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
@@ -1666,13 +2228,28 @@ function happenedPanel(doc, st, entry) {
     const line = describeEvent(ev, st.info, st.viewer);
     if (line) lines.push(line);
   }
+  const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
   return h(
     doc,
     "section",
     { class: "ll-happened", "aria-label": "What happened at this step" },
     h(doc, "div", { class: "ll-h" }, shown ? `What happened at step ${shown}` : "Set-up"),
-    lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t))) : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see.")
+    lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t))) : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."),
+    deal && dealing ? h(
+      doc,
+      "p",
+      { class: "ll-deal" },
+      "The deal, as every player saw it. Remember what you can, then: ",
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "ready" }, "Ready")
+    ) : null,
+    deal && !dealing ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "deal-again" }, "Show the deal again") : null
   );
+}
+function setupReveals(entry) {
+  return (entry && !entry.action && entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup" && ev.element);
+}
+function dealShown(st, ui) {
+  return shownStep(st) === 0 && st.viewer !== null && !ui.dealt;
 }
 function noteItem(doc, st, ui, note) {
   const id = `${note.variation}:${note.step}:${note.index}`;
@@ -1749,38 +2326,22 @@ function notesPanel(doc, st, ui) {
     form
   );
 }
-function movesPanel(doc, st, words) {
-  const shown = shownStep(st);
-  const line = (st.lines || []).find((l) => l.id === st.variation);
-  const from = line && line.parent !== null ? line.start : Infinity;
-  const noted = new Set((st.annotations || []).map((n) => n.step));
-  return h(
-    doc,
-    "section",
-    { class: "ll-moves", "aria-label": "Moves of this line" },
-    h(doc, "div", { class: "ll-h" }, "Moves"),
-    h(doc, "ol", { class: "ll-movelist" }, words.map((w, k) => h(
-      doc,
-      "li",
-      {},
-      h(doc, "button", {
-        type: "button",
-        class: `ll-move${k === shown ? " ll-current" : ""}${k > from ? " ll-own" : ""}`,
-        "data-act": "goto",
-        "data-step": k,
-        "aria-current": k === shown ? "step" : null
-      }, `${k}. ${w}`, noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, " ✎") : null)
-    )))
-  );
-}
-function renderReplay(st, ui, doc, now = 0, words = null) {
+function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
   const entry = (st.line || [])[shown] || null;
+  const acting = (st.choices || []).length > 0 && st.legal && st.legal.step === shown;
+  const reveals = { ...ui.reveals };
+  if (dealShown(st, ui)) {
+    for (const ev of setupReveals(entry)) reveals[ev.slot] = { element: (
+      /** @type {string} */
+      ev.element
+    ), cause: "setup", until: now + 864e5 };
+  }
   const board = renderBoard(
-    { ...st, mode: "replay", legal: { step: shown, actor: null } },
-    { ...newUi(), reveals: ui.reveals, dismissed: ui.dismissed, hint: ui.hint },
+    { ...st, mode: "replay", legal: acting ? st.legal : { step: shown, actor: null } },
+    { ...newUi(), reveals, dismissed: ui.dismissed, hint: ui.hint },
     doc,
     now
   );
@@ -1810,16 +2371,25 @@ function renderReplay(st, ui, doc, now = 0, words = null) {
     for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
     for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
-  part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st));
-  const all = words || (st.line || []).map((e) => describeStep(e, st.info));
-  part(".ll-side").append(movesPanel(doc, st, all));
-  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry), notesPanel(doc, st, ui)));
+  part(".ll-status").after(
+    transportBar(doc, st, ui),
+    pickers(doc, st),
+    glyphBar(doc, st, shown) || "",
+    scoreGraph(doc, st, shown) || ""
+  );
+  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
+  part(".ll-main").after(
+    h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
+    exportBar(doc, st)
+  );
   return board;
 }
 function replayMode({ model, el }) {
   return mount(model, el, "leyline ll-replay", (m) => {
     const { doc, schedule } = m;
     const ui = newReplayUi();
+    ui.exported = Number((model.get("export") || {}).seq) || 0;
     let lastAck = model.get("ack");
     let painted = null;
     let appliedForm = -1;
@@ -1844,7 +2414,15 @@ function replayMode({ model, el }) {
       memory_choices: model.get("memory_choices") || [],
       hide_tags: model.get("hide_tags") || [],
       editable: !!model.get("editable"),
-      reveal_ms: model.get("reveal_ms") || 0
+      reveal_ms: model.get("reveal_ms") || 0,
+      glyphs: model.get("glyphs") || {},
+      scores: model.get("scores") || [],
+      explore: !!model.get("explore"),
+      allow_explore: !!model.get("allow_explore"),
+      choices: model.get("choices") || [],
+      train: model.get("train") === void 0 ? null : model.get("train"),
+      training: model.get("training") || void 0,
+      downloads: model.get("downloads") || null
     });
     function request(patch) {
       for (const [k, v] of Object.entries(patch)) model.set(k, v);
@@ -1860,10 +2438,12 @@ function replayMode({ model, el }) {
       const st = state();
       if (st.line !== wordsFor) {
         wordsFor = st.line;
-        words = st.line.map((e) => describeStep(e, st.info));
+        words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words));
+      const list = m.root().querySelector(".ll-movelist");
+      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
+      m.show(renderReplay(st, ui, doc, now, words, keys));
       const root = m.root();
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = (
@@ -1933,6 +2513,11 @@ function replayMode({ model, el }) {
     }
     function onChange() {
       const st = state();
+      const ex = model.get("export");
+      if (ex && Number.isInteger(ex.seq) && ex.seq > ui.exported && typeof ex.text === "string") {
+        download(doc, String(ex.name), String(ex.mime), ex.text);
+        ui.exported = ex.seq;
+      }
       if (st.ack !== lastAck) {
         lastAck = st.ack;
         ui.dismissed = null;
@@ -1973,6 +2558,12 @@ function replayMode({ model, el }) {
       model.send(message);
       schedule();
     }
+    function move(action) {
+      const st = state();
+      ui.hint = "";
+      const training = st.train !== null && st.train !== void 0;
+      model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
+    }
     function where(button) {
       return {
         variation: Number(button.getAttribute("data-variation")),
@@ -1989,7 +2580,7 @@ function replayMode({ model, el }) {
       const act = button.getAttribute("data-act");
       const st = state();
       if (button.getAttribute("aria-disabled") === "true") return;
-      if (act !== "note-remove") ui.confirm = null;
+      if (act !== "note-remove" && act !== "var-delete") ui.confirm = null;
       const stop = () => {
         ui.playing = false;
       };
@@ -2019,10 +2610,106 @@ function replayMode({ model, el }) {
           if (ui.playing && shownStep(st) >= lastStep(st)) goto(0);
           break;
         case "card": {
+          if (!ui.form.open && (st.choices || []).length) {
+            const slot2 = Number(button.getAttribute("data-slot"));
+            const found = (st.choices || []).find((c) => ["activate", "deactivate", "refill"].includes(c.action.type) && c.action.slot === slot2);
+            if (found) move(found.action);
+            else ui.hint = "For this move use the list of legal moves.";
+            break;
+          }
           if (!ui.form.open) break;
           const slot = Number(button.getAttribute("data-slot"));
           const hl = ui.form.highlights;
           ui.form.highlights = hl.includes(slot) ? hl.filter((s) => s !== slot) : hl.concat([slot]);
+          break;
+        }
+        case "end": {
+          const found = (st.choices || []).find((c) => c.action.type === "end_phase");
+          if (found) move(found.action);
+          break;
+        }
+        case "play-choice": {
+          const menu = (
+            /** @type {HTMLSelectElement | null} */
+            m.root().querySelector("[data-act=choice]")
+          );
+          const found = menu && (st.choices || [])[Number(menu.value)];
+          if (found) move(found.action);
+          break;
+        }
+        case "glyph": {
+          const g = button.getAttribute("data-glyph") || null;
+          model.send({ type: "glyph", step: shownStep(st), glyph: g === (st.glyphs || {})[String(shownStep(st))] ? null : g });
+          break;
+        }
+        case "line-go":
+          stop();
+          request({ variation: Number(button.getAttribute("data-variation")) });
+          break;
+        case "var-promote":
+          model.send({ type: "promote", variation: Number(button.getAttribute("data-variation")) });
+          break;
+        case "var-rename":
+          ui.renaming = Number(button.getAttribute("data-variation"));
+          break;
+        case "var-name-cancel":
+          ui.renaming = null;
+          break;
+        case "var-name-save": {
+          const input = (
+            /** @type {HTMLInputElement | null} */
+            m.root().querySelector("[data-act=var-name]")
+          );
+          if (input) model.send({ type: "rename", variation: Number(button.getAttribute("data-variation")), name: input.value });
+          ui.renaming = null;
+          break;
+        }
+        case "var-delete": {
+          const id = `var:${button.getAttribute("data-variation")}`;
+          if (ui.confirm !== id) {
+            ui.confirm = id;
+          } else {
+            ui.confirm = null;
+            model.send({ type: "delete_variation", variation: Number(button.getAttribute("data-variation")) });
+          }
+          break;
+        }
+        case "download": {
+          const kind = (
+            /** @type {string} */
+            button.getAttribute("data-kind")
+          );
+          const files = st.downloads;
+          if (files) {
+            const text = (
+              /** @type {Record<string, string | undefined>} */
+              files[kind]
+            );
+            const json = kind === "json";
+            if (text) download(doc, json ? "leyline-replay.leyline.json" : "leyline-replay.md", json ? "application/json" : "text/markdown", text);
+          } else {
+            const v = button.getAttribute("data-viewer");
+            model.send({ type: "export", kind, ...v === null ? {} : { viewer: v === "all" ? null : Number(v) } });
+          }
+          break;
+        }
+        case "ready":
+          ui.dealt = true;
+          break;
+        case "deal-again":
+          ui.dealt = false;
+          break;
+        case "graph": {
+          const box = (
+            /** @type {HTMLElement} */
+            button
+          );
+          const rect = box.getBoundingClientRect();
+          const last = Number(box.getAttribute("data-last"));
+          if (rect.width > 0) {
+            stop();
+            goto(Math.round((event.clientX - rect.left) / rect.width * last));
+          }
           break;
         }
         case "dismiss":
@@ -2093,6 +2780,8 @@ function replayMode({ model, el }) {
         request({ viewer: target.value === "all" ? null : Number(target.value) });
       } else if (act === "memory-of") {
         request({ show_memory_of: target.value === "" ? null : Number(target.value) });
+      } else if (act === "explore") {
+        request({ explore: !!target.checked });
       }
     }
     function onKey(event) {
@@ -2129,141 +2818,6 @@ function replayMode({ model, el }) {
   });
 }
 
-// js/src/book.js
-function applyPatch(base, changes) {
-  const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
-  let out = copy(base);
-  for (const [path, value] of changes || []) {
-    if (!path.length) {
-      out = copy(value);
-      continue;
-    }
-    let target = out;
-    for (const key of path.slice(0, -1)) target = target[key];
-    target[path[path.length - 1]] = copy(value);
-  }
-  return out;
-}
-function decodeStream(data) {
-  const values = [data.base];
-  for (const changes of data.patches || []) values.push(applyPatch(values[values.length - 1], changes));
-  return values;
-}
-function bookModel(book) {
-  const lines = book.lines || [];
-  const byId = new Map(lines.map((l) => [l.id, l]));
-  const lineOf = (id) => (
-    /** @type {Line} */
-    byId.get(id)
-  );
-  const handlers = /* @__PURE__ */ new Map();
-  const cache = /* @__PURE__ */ new Map();
-  const key = (viewer) => viewer === null || viewer === void 0 ? "all" : String(viewer);
-  const memo = (k, make) => {
-    if (!cache.has(k)) cache.set(k, make());
-    return cache.get(k);
-  };
-  const chainOf = (id) => {
-    const out = [];
-    for (let line = byId.get(id); line; line = line.parent === null ? void 0 : byId.get(line.parent)) out.unshift(line);
-    return out;
-  };
-  const owner = (id, step) => {
-    let line = lineOf(id);
-    while (line.parent !== null && step <= line.start) line = lineOf(line.parent);
-    return line;
-  };
-  const frames = (vk, id) => memo(`f/${vk}/${id}`, () => decodeStream(book.frames[vk][id]));
-  const ownEntries = (vk, id) => memo(`e/${vk}/${id}`, () => {
-    const data = book.entries[vk][id];
-    return data.of ? applyPatch(ownEntries(data.of, id), data.patches) : data.base;
-  });
-  const lineEntries = (vk, id) => memo(`l/${vk}/${id}`, () => {
-    const chain = chainOf(id);
-    const out = [];
-    chain.forEach((line, i) => {
-      const own = ownEntries(vk, line.id);
-      const first = line.parent === null ? 0 : line.start + 1;
-      const stop = i + 1 < chain.length ? chain[i + 1].start : line.end;
-      for (let s = first; s <= stop; s++) out.push(own[s - first]);
-    });
-    return out;
-  });
-  const memoryAt = (id, step) => {
-    const memory = book.memory;
-    if (!memory) return {};
-    const line = owner(id, step);
-    return memo(`m/${line.id}`, () => decodeStream(memory.lines[line.id]))[step - line.start];
-  };
-  const state = {
-    mode: "replay",
-    info: book.info || {},
-    viewers: book.viewers || [],
-    lines,
-    hide_tags: book.hide_tags || [],
-    reveal_ms: book.reveal_ms === void 0 ? 1500 : book.reveal_ms,
-    editable: false,
-    error: "",
-    ack: 0,
-    events: { seq: 0, step: 0, items: [] },
-    memory_choices: book.memory ? [book.memory.player] : [],
-    show_memory_of: book.memory ? book.memory.player : null,
-    step: book.start.step,
-    variation: book.start.variation,
-    viewer: book.start.viewer
-  };
-  const good = { ...state };
-  function derive() {
-    if (!byId.has(state.variation)) state.variation = good.variation;
-    if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
-    if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
-      state.show_memory_of = good.show_memory_of;
-    }
-    const line = lineOf(state.variation);
-    const step = Number(state.step);
-    state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;
-    const vk = key(state.viewer);
-    const at = owner(line.id, state.step);
-    state.view = frames(vk, at.id)[state.step - at.start];
-    state.legal = { step: state.step, actor: null, variation: line.id };
-    state.line = lineEntries(vk, line.id);
-    state.annotations = (book.notes || {})[line.id] || [];
-    state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
-    for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
-  }
-  function fire(keys) {
-    for (const k of keys) (handlers.get(`change:${k}`) || /* @__PURE__ */ new Set()).forEach((cb) => cb());
-    (handlers.get("change") || /* @__PURE__ */ new Set()).forEach((cb) => cb());
-  }
-  derive();
-  const dirty = /* @__PURE__ */ new Set();
-  return {
-    get: (k) => state[k],
-    set(k, v) {
-      state[k] = v;
-      dirty.add(k);
-    },
-    save_changes() {
-      derive();
-      const keys = [...dirty, "view", "legal", "line", "annotations", "memory"];
-      dirty.clear();
-      fire(keys);
-    },
-    send() {
-    },
-    // no kernel: nothing listens
-    on(name, cb) {
-      const set = handlers.get(name) || /* @__PURE__ */ new Set();
-      handlers.set(name, set);
-      set.add(cb);
-    },
-    off(name, cb) {
-      const set = handlers.get(name);
-      if (set) set.delete(cb);
-    }
-  };
-}
-
 // js/src/index.js
 var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 function render({ model, el }) {
@@ -2271,9 +2825,13 @@ function render({ model, el }) {
   const impl = MODES[mode] || MODES.play;
   return impl({ model, el });
 }
+function studyPage2(data, root) {
+  studyPage(data, root, render);
+}
 var index_default = { render };
 export {
   MODES,
   bookModel,
-  index_default as default
+  index_default as default,
+  studyPage2 as studyPage
 };

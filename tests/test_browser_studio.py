@@ -1,0 +1,219 @@
+"""The replay studio in real Chromium: the offline pages (moves by turn, glyphs, score graph,
+downloads from the book, the deal at step 0 on a player's page, the study's chapter menu) and
+ReplayWidget in a real JupyterLab (branch from the board, promote, glyph, download buttons,
+guess the move). Screenshots go to test-output/<test>/.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import (
+    Lab,
+    browser,  # noqa: F401  (a pytest fixture)
+    click_and_wait,
+    lab_fixture,
+    new_page,
+    open_notebook,
+    output_dir,  # noqa: F401  (a pytest fixture)
+    run_all_cells,
+)
+from browser_support import notebook_json as make_notebook
+from support import lively
+
+from leyline_widget import Game, Replay, Study, replay_html, study_html
+
+pytestmark = pytest.mark.browser
+
+
+def _replay(seed: int = 3, limit: int = 80, players: tuple[str, ...] = ("Ada", "Bo")) -> Replay:
+    game = Game.new(players=list(players), seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over and game.step < limit:
+        game.apply(lively(game, rng))
+    return Replay.from_game(game)
+
+
+def _open(browser: Any, path: Path, **kwargs: Any) -> Any:  # noqa: F811
+    page = new_page(browser, **kwargs)
+    page.context.set_offline(True)
+    page.goto(path.resolve().as_uri())
+    page.wait_for_selector(".leyline.ll-replay .ll-grid", timeout=30_000)
+    return page
+
+
+def _step(page: Any, root: Any, step: int) -> None:
+    page.wait_for_function("([el, s]) => Number(el.dataset.step) === s",
+                           arg=[root.element_handle(), step], timeout=15_000)
+
+
+def _download(page: Any, target: Any, folder: Path) -> Path:
+    with page.expect_download(timeout=30_000) as info:
+        target.click()
+    download = info.value
+    path = folder / download.suggested_filename
+    download.save_as(str(path))
+    return path
+
+
+def test_offline_page_moves_by_turn_glyphs_graph_and_downloads(
+        browser: Any, output_dir: Path) -> None:  # noqa: F811
+    replay = _replay()
+    replay.set_glyph(5, "?")
+    replay.set_glyph(9, "!!")
+    side = replay.add_variation(6, [replay.game_at(6).legal_actions()[-1]], name="Ada passes")
+    path = replay_html(replay, output_dir / "teacher.html", step=8)
+    page = _open(browser, path, width=1200, height=1500)
+    root = page.locator(".leyline").first
+    # One row per turn, its moves as buttons; the current move highlighted.
+    rows = root.locator(".ll-turnrow")
+    assert 2 < rows.count() < len(replay) / 2, "grouped by turn, not one row per action"
+    assert root.locator(".ll-move.ll-current").get_attribute("data-step") == "8"
+    assert root.locator('.ll-move[data-step="5"] .ll-glyph').text_content() == "?"
+    # The variation shows inline under the move it branches from.
+    branch = root.locator('.ll-branch[data-after="6"]')
+    assert "Ada passes" in (branch.text_content() or "")
+    # The score graph: a click seeks.
+    graph = root.locator("[data-act=graph]")
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] * 0.5, "y": box["height"] / 2})
+    _step(page, root, round(len(replay) * 0.5))
+    root.locator('.ll-move[data-step="3"]').click()
+    _step(page, root, 3)
+    root.screenshot(path=str(output_dir / "teacher-page.png"))
+    # Downloads come from the book: the replay file and the Markdown.
+    saved = _download(page, root.locator("[data-act=download][data-kind=json]"), output_dir)
+    assert Replay.load(saved).glyphs == {5: "?", 9: "!!"}
+    md = _download(page, root.locator("[data-act=download][data-kind=markdown]"), output_dir)
+    assert md.read_text("utf-8").startswith("# Leyline replay: Ada, Bo")
+    # The variation from the tree.
+    branch.locator(f'[data-act=line-go][data-variation="{side.id}"]').click()
+    page.wait_for_function("(el) => el.dataset.variation === '1'", arg=root.element_handle())
+    assert not page.errors, page.errors
+
+
+def test_a_players_page_opens_on_the_deal_with_ready(
+        browser: Any, output_dir: Path) -> None:  # noqa: F811
+    replay = _replay(seed=5, limit=40)
+    path = replay_html(replay, output_dir / "bo.html", viewer=1)
+    page = _open(browser, path, width=1100, height=1300)
+    root = page.locator(".leyline").first
+    dealt = [c["element"] for c in replay.game_at(0).observation(None)["grid"]]
+    shown = root.evaluate("(el) => [...el.querySelectorAll('[data-act=card]')]"
+                          ".map((c) => c.dataset.element || null)")
+    assert shown == dealt, "step 0 shows the deal every player saw"
+    root.screenshot(path=str(output_dir / "bo-deal.png"))
+    root.locator("[data-act=ready]").click()
+    page.wait_for_function("(el) => !el.querySelector('[data-act=card][data-element]')",
+                           arg=root.element_handle())
+    assert root.locator("[data-act=download][data-kind=json]").count() == 0, \
+        "a player's page never holds the replay file (it names every card)"
+    assert root.locator("[data-act=download][data-kind=markdown]").count() == 1
+    root.screenshot(path=str(output_dir / "bo-ready.png"))
+    assert not page.errors, page.errors
+
+
+def test_study_page_has_a_chapter_menu(browser: Any, output_dir: Path) -> None:  # noqa: F811
+    study = Study("Two openings", notes="Compare how each seat starts")
+    study.add(_replay(seed=3, limit=30), "Ada and Bo", notes="A quiet start")
+    study.add(_replay(seed=8, limit=20, players=("Cy", "Di", "Ed")), "Three seats")
+    path = study_html(study, output_dir / "study.html")
+    page = _open(browser, path, width=1200, height=1400)
+    chapters = page.locator("[data-act=chapter]")
+    assert chapters.count() == 2
+    assert page.locator(".ll-chapternotes").text_content() == "A quiet start"
+    chapters.nth(1).click()
+    page.wait_for_function("() => document.querySelector('.ll-chapternotes').textContent === ''")
+    page.wait_for_selector(".leyline.ll-replay .ll-grid")
+    assert page.locator("select[data-act=viewer] option").count() == 4  # teacher + 3 seats
+    page.screenshot(path=str(output_dir / "study-chapter-2.png"), full_page=True)
+    saved = _download(page, page.locator("[data-act=study-download]"), output_dir)
+    assert [c.name for c in Study.load(saved).chapters] == ["Ada and Bo", "Three seats"]
+    assert not page.errors, page.errors
+
+
+# ---------------------------------------------------------------------------- JupyterLab
+STUDIO_NOTEBOOK = make_notebook([
+    "import random\n"
+    "from leyline_widget import Game, Replay, ReplayWidget\n"
+    "game = Game.new(players=['Ada', 'Bo'], seed=5)\n"
+    "rng = random.Random(5)\n"
+    "while game.step < 40 and not game.is_over:\n"
+    "    game.apply(rng.choice(game.legal_actions()))\n"
+    "replay = Replay.from_game(game)",
+    "r = ReplayWidget(replay, step=4, explore=True)\nr",
+    "t = ReplayWidget(Replay.from_game(game), train=0)\nt",
+], markdown="# The replay studio (test notebook)")
+
+lab = lab_fixture({"studio.ipynb": STUDIO_NOTEBOOK})
+
+
+def _kernel(lab: Lab, expr: str) -> Any:
+    return lab.kernel_json("studio.ipynb", expr)
+
+
+@pytest.mark.jupyter
+def test_studio_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, lab, "studio.ipynb", height=1800)
+    page.context.set_default_timeout(30_000)
+    run_all_cells(page, widgets=2)
+    root = page.locator(".leyline.ll-replay").first
+    root.scroll_into_view_if_needed()
+    _step(page, root, 4)
+    assert root.locator(".ll-turnrow").count() < 41 / 2
+
+    # Branch from the board: a legal card other than the recorded move.
+    recorded, legal = _kernel(lab, "[replay.actions[4].to_dict(), r.legal.get('activate', [])]")
+    slot = next(s for s in legal if recorded != {"type": "activate", "slot": s})
+    click_and_wait(page, root, root.locator(f'[data-act=card][data-slot="{slot}"]'))
+    assert _kernel(lab, "[(v.step, [a.to_dict() for a in v.actions]) for v in replay.variations]"
+                   ) == [[4, [{"type": "activate", "slot": slot}]]]
+    page.wait_for_function("(el) => el.dataset.variation === '1'", arg=root.element_handle())
+    _step(page, root, 5)
+    # A glyph on that move.
+    click_and_wait(page, root, root.locator('[data-act=glyph][data-glyph="!?"]'))
+    assert _kernel(lab, "replay.variation(1).glyphs") == {"5": "!?"}
+    root.screenshot(path=str(output_dir / "lab-branched.png"))
+    # Promote it: the main line now plays that move.
+    click_and_wait(page, root, root.locator('[data-act=var-promote][data-variation="1"]'))
+    assert _kernel(lab, "[replay.actions[4].to_dict(), len(replay), replay.glyphs]") == [
+        {"type": "activate", "slot": slot}, 5, {"5": "!?"}]
+    page.wait_for_function("(el) => el.dataset.variation === '0'", arg=root.element_handle())
+    # Downloads: the kernel builds the file only when asked; the page saves it.
+    saved = _download(page, root.locator("[data-act=download][data-kind=json]"), output_dir)
+    assert len(Replay.load(saved)) == 5
+    md = _download(page, root.locator("[data-act=download][data-kind=markdown]"), output_dir)
+    assert md.read_text("utf-8").startswith("# Leyline replay")
+    html = _download(page, root.locator('[data-act=download][data-kind=html][data-viewer="1"]'),
+                     output_dir)
+    assert "leyline-replay-book" in html.read_text("utf-8")
+    root.screenshot(path=str(output_dir / "lab-promoted.png"))
+
+    # Guess the move, as seat 0 (Ada).
+    train = page.locator(".leyline.ll-replay").nth(1)
+    train.scroll_into_view_if_needed()
+    train.locator("[data-act=ready]").click()  # the deal at step 0: the page's own button
+    page.wait_for_function("(el) => !el.querySelector('[data-act=ready]')",
+                           arg=train.element_handle())
+    assert train.locator(".ll-train").count() == 1
+    played = _kernel(lab, "t.replay.actions[0].to_dict()")
+    options = train.locator("select[data-act=choice] option")
+    texts = [options.nth(i).text_content() for i in range(options.count())]
+    choices = _kernel(lab, "[c['action'] for c in t.choices]")
+    index = choices.index(played)
+    train.locator("select[data-act=choice]").select_option(str(index))
+    click_and_wait(page, train, train.locator("[data-act=play-choice]"))
+    assert _kernel(lab, "[t.training['right'], t.training['total'], t.step]") == [1, 1, 1]
+    page.wait_for_function(
+        "(el) => el.querySelector('.ll-trainscore').textContent.includes('1 / 1')",
+        arg=train.element_handle())
+    assert len(texts) == len(choices)
+    assert all(c is None for c in train.evaluate(
+        "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
+        ".map((c) => c.dataset.element || null)"))
+    train.screenshot(path=str(output_dir / "lab-guess.png"))
+    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not widget_errors, widget_errors
