@@ -510,7 +510,8 @@ class Game:
         return f"|{self._spent}|{self._majors}|{self._turn - self._busy}"
 
     def _hash_v1(self) -> str:
-        state = (self.rules.elements, self.players, self._grid, sorted(self._active),
+        state: tuple[object, ...] = (
+                 self.rules.elements, self.players, self._grid, sorted(self._active),
                  self._tokens, self._study, self._markers, self._mtokens, self._supply,
                  self._pool, self._phase.value, self._turn, self._player, self._bonus,
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
