@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ("engine", "replay", "bots", "widget", "page")
+NAMES = ("engine", "replay", "bots", "widget", "expert", "page")
 
 
 def main(argv: list[str]) -> int:

@@ -669,7 +669,7 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
     >>> make_bot("clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot kind 'clever'; kinds are random, greedy, memory
+    ValueError: unknown bot kind 'clever'; kinds are random, greedy, memory, expert
     """
     cls = BOT_KINDS.get(kind)
     if cls is None:
@@ -726,3 +726,9 @@ class BotSeat:
         if action is not None:
             return action
         return self.bot.choose(game.observation(self.seat), legal)
+
+
+# The expert (a search bot built on GreedyBot) registers itself as "expert" in BOT_KINDS when
+# imported; importing it here makes the kind available wherever bots are (simulate, the CLI,
+# the widget). It imports this module, which is complete by now.
+from . import expert as _expert  # noqa: E402,F401

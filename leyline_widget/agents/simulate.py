@@ -63,7 +63,7 @@ def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:
     >>> parse_seat("smart")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot kind 'smart'; kinds are random, greedy, memory
+    ValueError: unknown bot kind 'smart'; kinds are random, greedy, memory, expert
     """
     if isinstance(spec, str):
         kind, params = spec, {}

@@ -46,8 +46,8 @@ class LeylineWidget(BoardWidget):
 
     ``LeylineWidget(game)`` wraps a live Game (``w.game``); ``LeylineWidget(players=2,
     seed=7)`` or ``LeylineWidget(players=["You", "greedy"])`` deals a new one, where an entry
-    naming a bot kind (random, greedy, memory) is a bot seat. With a ``game``, give bot seats
-    as ``bots={1: "greedy"}`` (a kind or a :class:`~leyline_widget.agents.bots.Bot`).
+    naming a bot kind (random, greedy, memory, expert) is a bot seat. With a ``game``, give bot
+    seats as ``bots={1: "greedy"}`` (a kind or a :class:`~leyline_widget.agents.bots.Bot`).
 
     ``viewer`` is ``"active"`` (hot-seat: whoever's turn it is among the humans; the default),
     a seat number (that player's eyes only; they act on their own turns), or ``None`` /

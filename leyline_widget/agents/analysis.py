@@ -1,0 +1,371 @@
+"""The coach: judge every decision of one seat from what that seat could know.
+
+:func:`analyse` replays a game, feeds the seat the events it was shown
+(:func:`~leyline_widget.core.game.visible_events`) into the same memory fold the bots use
+(:class:`~leyline_widget.agents.bots.GreedyBot`'s), and at each of the seat's decisions (an
+action of that seat where more than one action was legal) runs the expert's search
+(:func:`~leyline_widget.agents.expert.search`) on the seat's observation and memory alone. The
+determinizations are drawn from ``(seed, step)`` only, so re-dealing every card the seat never
+saw leaves the review unchanged.
+
+``loss`` is the expected final score margin (own score minus the best opponent's, in cards)
+lost against the best option. Verdicts, by loss in cards:
+
+====================  ===============================
+``best``              loss <= 0.05, or the best option itself
+``good``              loss < 0.3
+``inaccuracy``        loss < 0.75
+``mistake``           loss < 1.5
+``blunder``           loss >= 1.5
+====================  ===============================
+
+>>> from leyline_widget import Game, Replay
+>>> game = Game.new(players=2, seed=4)
+>>> for _ in range(4):
+...     _ = game.apply(game.legal_actions()[-1])   # pass, pass, ...
+>>> review = analyse(Replay.from_game(game), player=0, seed=0, budget=8)
+>>> [m.step for m in review.moves], review.moves[0].verdict
+([0], 'blunder')
+>>> Review.from_dict(review.to_dict()) == review
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, UsePower
+from ..core.game import Game, visible_events
+from ..core.rules import Rules
+from .bots import GreedyBot
+from .expert import Evaluation, Option, search
+
+#: Rollouts per decision in an analysis.
+ANALYSIS_BUDGET = 96
+#: Upper loss bounds (in cards) of each verdict but "blunder"; "best" is also the best option.
+THRESHOLDS = (("best", 0.05), ("good", 0.3), ("inaccuracy", 0.75), ("mistake", 1.5))
+VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+class ReplayLike(Protocol):
+    """What :func:`analyse` needs of a replay: the game after set-up and the actions."""
+
+    @property
+    def actions(self) -> Sequence[Action]: ...
+
+    def game_at(self, i: int) -> Game: ...
+
+
+def verdict(loss: float, is_best: bool = False) -> str:
+    """The verdict for a ``loss`` in cards (module docstring).
+
+    >>> verdict(0.0), verdict(0.2), verdict(0.5), verdict(1.0), verdict(3.0)
+    ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
+    """
+    if is_best:
+        return "best"
+    for name, bound in THRESHOLDS:
+        if loss <= bound if name == "best" else loss < bound:
+            return name
+    return "blunder"
+
+
+@dataclass
+class MoveReview:
+    """The review of one decision: what was played, what was best, and why."""
+
+    step: int
+    player: int
+    played: Action
+    best: Action
+    loss: float
+    verdict: str
+    reason: str
+    options: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "player": self.player, "played": self.played.to_dict(),
+                "best": self.best.to_dict(), "loss": self.loss, "verdict": self.verdict,
+                "reason": self.reason, "options": [dict(o) for o in self.options]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MoveReview:
+        try:
+            move = cls(step=int(data["step"]), player=int(data["player"]),
+                       played=Action.from_dict(data["played"]),
+                       best=Action.from_dict(data["best"]), loss=float(data["loss"]),
+                       verdict=str(data["verdict"]), reason=str(data["reason"]),
+                       options=[dict(o) for o in data.get("options", [])])
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"a move review needs step, player, played, best, loss, verdict "
+                             f"and reason: {err}") from None
+        if move.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {move.verdict!r}")
+        return move
+
+
+@dataclass
+class Review:
+    """Every decision of ``player`` in a game, judged from that seat's knowledge."""
+
+    player: int
+    seed: int
+    budget: int
+    moves: list[MoveReview]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (:meth:`from_dict` reads it back)."""
+        return {"player": self.player, "seed": self.seed, "budget": self.budget,
+                "moves": [m.to_dict() for m in self.moves]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Review:
+        if not isinstance(data, Mapping) or not isinstance(data.get("moves"), list):
+            raise ValueError("a review must be an object with a 'moves' list")
+        return cls(player=int(data["player"]), seed=int(data["seed"]),
+                   budget=int(data["budget"]),
+                   moves=[MoveReview.from_dict(m) for m in data["moves"]])
+
+    def counts(self) -> dict[str, int]:
+        """How many moves got each verdict."""
+        out = dict.fromkeys(VERDICTS, 0)
+        for m in self.moves:
+            out[m.verdict] += 1
+        return out
+
+
+# ---------------------------------------------------------------------- words
+def _slots(slots: Sequence[int]) -> str:
+    ss = [str(s) for s in sorted(slots)]
+    if len(ss) == 1:
+        return f"slot {ss[0]}"
+    return "slots " + ", ".join(ss[:-1]) + " and " + ss[-1]
+
+
+def _el(el: str) -> str:
+    return el.capitalize()
+
+
+def _option_words(o: Option) -> str:
+    return o.label
+
+
+def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat: int,
+            played: Action, best: Option, played_opt: Option | None, loss: float,
+            is_best: bool) -> str:
+    phase = obs["phase"]
+    grid = obs["grid"]
+    if phase == "refill":
+        return ("Where a refilled card goes changes nothing for players who remember every "
+                "reveal: empty slots carry no tokens, and every card is shown to all as it is "
+                "placed.")
+    if phase == "activation":
+        dropped = {a.slot for a in best.actions if isinstance(a, Deactivate)}
+        best_slots = [t for t, c in enumerate(grid) if c["card"] == "active"
+                      and t not in dropped]
+        best_words = best.label
+        if isinstance(played, Activate):
+            s = played.slot
+            el = known.get(s)
+            active = {t: grid[t]["element"] for t, c in enumerate(grid) if c["card"] == "active"}
+            if el is None:
+                return (f"You had not seen slot {s}; activating it was a guess, while the best "
+                        f"plan was to {best_words}.")
+            lone = [t for t, e in active.items() if e != el
+                    and sum(1 for x in active.values() if x == e) < obs["collect_threshold"]]
+            left = obs["activations"]["limit"] - obs["activations"]["used"] - 1
+            same = [t for t, e in known.items() if e == el and t != s
+                    and grid[t]["card"] != "empty"]
+            if lone and loss >= 0.3:
+                other = active[lone[0]]
+                return (f"A memory slip: slot {s} holds {_el(el)}, which you had seen, but you "
+                        f"activated it beside the {_el(other)} at {_slots(lone)} as if it were "
+                        f"{_el(other)}; the best plan was to {best_words}.")
+            if not is_best and loss >= 0.3 and (not same or left <= 0) and not any(
+                    e == el for e in active.values()):
+                return (f"A memory slip: you had seen {_el(el)} at slot {s} and could not pair "
+                        f"it this turn; the best plan was to {best_words}.")
+            if is_best or loss <= 0.05:
+                return f"Activating slot {s} ({_el(el)}) is part of the best plan: {best_words}."
+            return (f"Activating slot {s} ({_el(el)}) leads to a plan worth {loss:.1f} cards "
+                    f"less than to {best_words}.")
+        if isinstance(played, EndPhase):
+            collect = [a.slot for a in best.actions if isinstance(a, Activate)]
+            if is_best or loss <= 0.05:
+                return ("Ending Phase 2 here was the best plan: "
+                        f"{played_opt.label if played_opt else 'pass'}.")
+            now = [t for t, c in enumerate(grid) if c["card"] == "active"]
+            if (not now or (played_opt is not None and played_opt.key == "pass")) and collect:
+                els = sorted({known.get(t, "?") for t in collect + best_slots
+                              if known.get(t)})
+                names = " and ".join(_el(e) for e in els)
+                slots = sorted(set(collect) | set(best_slots))
+                return (f"Passing left a collection you knew on the grid: {names} at "
+                        f"{_slots(slots)} ({loss:.1f} cards of expected margin lost).")
+            return (f"Ending Phase 2 now collects less than you could: the best plan was to "
+                    f"{best_words} ({loss:.1f} cards).")
+        if isinstance(played, Deactivate):
+            return (f"Deactivating slot {played.slot} refunds the activation; the best plan was "
+                    f"to {best_words}" + ("." if loss <= 0.05 else f" ({loss:.1f} cards)."))
+    players = obs["players"]
+    n = len(players)
+    if isinstance(played, PlaceToken):
+        s, el = played.slot, played.element
+        cell = grid[s]
+        new = cell["tokens"].get(el, 0) + 1
+        cost = ("This token cost a Study card" if played.source == "supply" else
+                "This token was free" + (" (from your Spent marker)" if played.source == "marker"
+                                         else " (from the Token Pool)"))
+        locked = [players[(seat + k) % n]["name"] for k in range(1, n)
+                  if new > players[(seat + k) % n]["study"].get(el, 0)]
+        mine = players[seat]["study"].get(el, 0) - (played.source == "supply")
+        card = known.get(s)
+        what = f"the {_el(card)} at slot {s}" if card else f"slot {s}"
+        parts = [cost]
+        if locked:
+            parts.append(f"locks {' and '.join(locked)} out of {what}")
+        else:
+            parts.append(f"binds {what}, which no opponent is locked out of")
+        if new > mine:
+            parts.append("and locks you out of it too")
+        tail = "" if is_best or loss <= 0.05 else f"; better: {best.label} ({loss:.1f} cards)"
+        return ", ".join(parts[:2]) + (f" {parts[2]}" if len(parts) > 2 else "") + tail + "."
+    if isinstance(played, UsePower):
+        pw = rules.power(played.element, played.tier)
+        name = pw.name if pw is not None else f"{played.element} {played.tier}"
+        if pw is not None and pw.effect in ("ripple", "whisper", "gale"):
+            note = (" A swap or a peek shows nothing a perfect memory does not already hold: "
+                    "every grid card was shown to all when placed.")
+        else:
+            note = ""
+        if is_best or loss <= 0.05:
+            return f"Using {name} here was as good as any choice.{note}"
+        return f"Using {name} here cost {loss:.1f} cards against {best.label}.{note}"
+    if isinstance(played, EndPhase):
+        if is_best or loss <= 0.05:
+            return "Ending the phase here was as good as any choice."
+        return (f"Ending the phase here left {loss:.1f} cards of expected margin: "
+                f"{best.label} was better.")
+    return f"Against the best option ({best.label}) this lost {loss:.1f} cards."
+
+
+# ---------------------------------------------------------------------- analysis
+def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: int, step: int,
+            played: Action, ev: Evaluation) -> MoveReview:
+    # In Phase 2 the cards already activated count as committed: a Deactivate is judged on
+    # its own, but it is not the yardstick of the other moves (or every earlier slip would be
+    # charged again at each later activation).
+    values = {a: ev.value_of(a) for a in ev.covers
+              if a == played or not isinstance(a, Deactivate)}
+    legal = list(values)
+    reachable = {k for a in legal for k in ev.covers.get(a, []) if k in ev.values}
+    top = [o for o in ev.options if o.key in reachable]
+    plan = set(max(top, key=lambda o: ev.values[o.key]).actions) if top else set()
+    best_first = max(legal, key=lambda a: (values[a], a == played, a in plan,
+                                           isinstance(a, Activate), -legal.index(a)))
+    best_value = values[best_first]
+    value = values.get(played, best_value)
+    loss = max(0.0, best_value - value)
+    if loss <= 1e-9:
+        loss = 0.0
+    is_best = value >= best_value
+    in_best = [o for o in ev.options if o.key in ev.covers.get(best_first, []) and o.key in
+               ev.values]
+    best = max(in_best, key=lambda o: ev.values[o.key]) if in_best else ev.best_option()
+    covers = ev.covers.get(played, [])
+    cands = [o for o in ev.options if o.key in covers and o.key in ev.values]
+    played_opt = max(cands, key=lambda o: ev.values[o.key]) if cands else None
+    reason = _reason(obs, known, rules, seat, played, best, played_opt, loss, is_best)
+    options = [{"key": o.key, "label": o.label, "actions": [a.to_dict() for a in o.actions],
+                "value": ev.values[o.key], "rollouts": ev.counts.get(o.key, 0)}
+               for o in ev.options if o.key in ev.values]
+    options.sort(key=lambda o: -ev.values[str(o["key"])])
+    return MoveReview(step=step, player=seat, played=played, best=best_first, loss=loss,
+                      verdict=verdict(loss, is_best), reason=reason, options=options)
+
+
+def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = ANALYSIS_BUDGET,
+            progress: Callable[[int, int], None] | None = None,
+            horizon: int | None = None, known: Mapping[int, str] | None = None) -> Review:
+    """Judge every decision of ``player`` in ``replay`` (module docstring).
+
+    ``replay`` is a :class:`~leyline_widget.replays.replay.Replay` or anything with ``game_at(0)``
+    (the game after set-up) and ``actions``. ``progress(done, total)`` is called after each
+    decision. The same replay, seed and budget give the same review. ``known`` is what the
+    seat knew before the first action of a game begun from a position (for a
+    :class:`~leyline_widget.teach.scenario.Scenario`, its ``seen_cards(player)``); a dealt game's
+    set-up reveals are in its events already.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"budget must be a whole number of rollouts >= 1, got {budget!r}")
+    start = replay.game_at(0)
+    n = len(start.players)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+    actions = list(replay.actions)
+    # First pass: which steps are decisions of this seat (for progress).
+    g = start.clone()
+    decisions: list[int] = []
+    for i, a in enumerate(actions):
+        if g.active_player == player and not g.is_over and len(g.legal_actions()) > 1:
+            decisions.append(i)
+        g.apply(a)
+    total = len(decisions)
+    if progress:
+        progress(0, total)
+    rules = start.rules
+    fold = GreedyBot(seed=0)
+    fold.start(rules, player)
+    if known:
+        fold.observe([{"type": "reveal", "slot": s, "element": el, "cause": "known",
+                       "visible_to": [player]} for s, el in sorted(known.items())])
+    fed = 0
+    g = start.clone()
+    moves: list[MoveReview] = []
+    # Phase 2 plans are judged once per turn, from the phase's first decision: later
+    # activations of the same turn lead into the same plans.
+    phase_cache: dict[int, Evaluation] = {}
+    wanted = set(decisions)
+    for i, a in enumerate(actions):
+        if i in wanted:
+            fold.observe(visible_events(g.events_since(fed), player))
+            fed = g.step + 1
+            obs = g.observation(player)
+            memory = fold.known()
+            legal = g.legal_actions()
+            rng = random.Random(f"analyse:{seed}:{i}")
+            ev: Evaluation | None = None
+            cached = phase_cache.get(obs["turn"]) if obs["phase"] == "activation" else None
+            if cached is not None:
+                fresh = search(obs, memory, legal, rules, player, rng, 1, horizon,
+                               all_options=True, dry=True)
+                if all(o.key in cached.values for o in fresh.options):
+                    ev = Evaluation(cached.values, cached.counts, fresh.options, fresh.covers)
+            if ev is None:
+                ev = search(obs, memory, legal, rules, player, rng, budget, horizon,
+                            all_options=True)
+                if obs["phase"] == "activation":
+                    phase_cache[obs["turn"]] = ev
+            moves.append(_review(obs, memory, rules, player, i, a, ev))
+            if progress:
+                progress(len(moves), total)
+        g.apply(a)
+    return Review(player=player, seed=seed, budget=budget, moves=moves)
+
+
+__all__ = [
+    "ANALYSIS_BUDGET",
+    "THRESHOLDS",
+    "VERDICTS",
+    "MoveReview",
+    "Review",
+    "analyse",
+    "verdict",
+]
+
+_ = (Deactivate, field)
