@@ -12,30 +12,16 @@ Run: ``python -m benchmarks expert`` or ``python -m benchmarks.bench_expert --ga
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
 from typing import Any
 
 from leyline_widget import Game, Replay, Rules, analyse
+from leyline_widget.agents.balance import wilson_interval as wilson
 from leyline_widget.agents.bots import BotSeat, GreedyBot, MemoryBot
 from leyline_widget.agents.expert import DEFAULT_BUDGET, QUICK_BUDGET, ExpertBot
 from leyline_widget.agents.simulate import simulate
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (ties as half wins).
-
-    >>> lo, hi = wilson(65, 100); round(lo, 3), round(hi, 3)
-    (0.553, 0.736)
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def win_rate(opponent: Any, games: int, jobs: int, budget: int,
