@@ -33,6 +33,7 @@ from concurrent.futures import Executor
 from typing import Any, TextIO
 
 from .agents.balance import balance_report
+from .agents.ladder import default_entrants, ladder
 from .agents.simulate import Row, parse_seat, seat_label, simulate, sweep
 from .core.rules import Rules
 from .core.version import VERSION
@@ -268,6 +269,14 @@ def _parser() -> argparse.ArgumentParser:
     bal.add_argument("--probe-games", type=int, default=None,
                      help="games of the scouting probe (default: --games)")
     bal.add_argument("--no-probes", action="store_true", help="skip the scouting probe")
+    lad = sub.add_parser(
+        "ladder", help="rate bots in a round robin (Bradley-Terry, 95% intervals)",
+        description="Every pair of --seat entrants plays --games two-seat games, seats "
+                    "alternated; the ratings (Elo scale, random = 0) come with bootstrap 95% "
+                    "intervals. Default entrants: random, memory at capacities 2, 4 and 6, "
+                    "greedy, and the expert at its quick and default budgets.")
+    _common(lad, 40, REPORT_FORMATS)
+    lad.add_argument("--plot", metavar="PATH.png", help="also draw the ratings to a PNG")
     return parser
 
 
@@ -391,12 +400,62 @@ def _balance(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    if args.games < 2:
+        raise UsageError(f"--games (per pair) must be at least 2, got {args.games}")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    entrants = [_seat(s) for s in args.seat] or default_entrants()
+    changes = dict(_pair(s, "--set") for s in args.set)
+    try:
+        rules = Rules.default().replace(**{k: _value(v, True) for k, v in changes.items()})
+    except ValueError as err:
+        raise UsageError(f"--set: {err}") from None
+    if args.out:
+        check_out(args.out, REPORT_FORMATS)
+    if args.plot and not args.plot.endswith(".png"):
+        raise UsageError(f"--plot must end in .png, got {args.plot!r}")
+    if args.plot:
+        check_out(args.plot, (".png",))
+    progress = None if args.no_progress else Progress(sys.stderr)
+    start = time.perf_counter()
+    try:
+        with _executor(args) as executor:
+            table = ladder(entrants, args.games, args.seed, rules, executor=executor,
+                           jobs=args.jobs, progress=progress)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    elapsed = time.perf_counter() - start
+    text = table.to_markdown()
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            if args.out.endswith(".json"):
+                json.dump(table.to_dict(), f, indent=1)
+                f.write("\n")
+            else:
+                f.write(text)
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        ax = table.plot()
+        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+    print(text, end="")
+    pairs = len(table.pairs)
+    print(f"{pairs} pairs x {args.games} games in {elapsed:.1f} s"
+          + (f"; table written to {args.out}" if args.out else ""))
+    return 0
+
+
+_COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (2 for bad input)."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return _balance(args) if args.command == "balance" else _simulate(args)
+        return _COMMANDS[args.command](args)
     except UsageError as err:
         parser.exit(2, f"leyline: error: {err}\n")
     except KeyboardInterrupt:

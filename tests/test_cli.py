@@ -247,3 +247,30 @@ def test_simulate_and_balance_run_on_a_local_dask_cluster(
     expected = balance_report(Rules.default(), ["greedy", "greedy"], games=4, seed=0, jobs=1,
                               probe_games=2)
     assert json.loads(report.read_text()) == json.loads(json.dumps(expected.to_dict()))
+
+
+def test_ladder_writes_a_table_and_a_plot(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out, plot = tmp_path / "ladder.json", tmp_path / "ladder.png"
+    code = main(["ladder", "--seat", "random", "--seat", "greedy", "--games", "6", "--jobs", "1",
+                 "--seed", "2", "--out", str(out), "--plot", str(plot), "--no-progress"])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert [r["name"] for r in data["rows"]] == ["greedy", "random"]
+    assert data["rows"][1]["rating"] == 0          # random anchors the scale
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| 1 | greedy |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--games", "1"], "--games (per pair) must be at least 2"),
+    (["--seat", "greedy", "--seat", "greedy", "--games", "4"], "entrants must differ"),
+    (["--seat", "greedy", "--seat", "random", "--plot", "x.svg"], "--plot must end in .png"),
+    (["--seat", "greedy", "--seat", "random", "--out", "/no/such/dir/l.md"], "does not exist"),
+])
+def test_ladder_refuses_nonsense_with_exit_2(args: list[str], message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["ladder", *args, "--jobs", "1"])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err

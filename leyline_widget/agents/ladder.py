@@ -4,8 +4,8 @@ Every pair of entrants plays ``games`` two-seat games, seats alternated so that 
 edge cancels out. A win scores 1, a shared victory 1/2. The Bradley-Terry model gives each
 entrant a strength ``s`` with ``P(a beats b) = s_a / (s_a + s_b)``; ratings are on the Elo scale
 (``400 * log10(s)``), anchored so the first entrant (random play, by default) is 0. The 95%
-intervals come from a seeded bootstrap over the games of each pair, so the same seed gives the
-same table.
+intervals come from a seeded parametric bootstrap of each pair's result (from its rate, smoothed
+by half a win and half a loss), so the same seed gives the same table.
 
 >>> table = ladder(["random", "greedy"], games=20, seed=1, jobs=1)
 >>> [r.name for r in table.rows]
@@ -186,9 +186,11 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     samples: dict[str, list[float]] = {n: [] for n in names}
     for _ in range(_BOOTSTRAP):
         resampled = {}
-        for pair, p in per_game.items():
-            draw = [p[rng.randrange(len(p))] for _ in p]
-            resampled[pair] = (sum(draw), len(draw))
+        for pair, (pts, n) in totals.items():
+            # A parametric bootstrap from the smoothed rate, so that a pair won 10 out of 10
+            # still carries the doubt 10 games leave.
+            rate = (pts + 0.5) / (n + 1)
+            resampled[pair] = (float(sum(rng.random() < rate for _ in range(n))), n)
         for n, r in bradley_terry(names, resampled, iterations=200).items():
             samples[n].append(r)
     out = []
@@ -196,8 +198,10 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
         got = [(pts if a == n else g - pts, g) for (a, b), (pts, g) in totals.items()
                if n in (a, b)]
         ordered = sorted(samples[n])
-        low = ordered[int(0.025 * (len(ordered) - 1))]
-        high = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+        # The percentile interval of the bootstrap, widened if need be to hold the estimate
+        # (with few games the resampled fits can all fall to one side of it).
+        low = min(ratings[n], ordered[int(0.025 * (len(ordered) - 1))])
+        high = max(ratings[n], ordered[math.ceil(0.975 * (len(ordered) - 1))])
         played = sum(g for _, g in got)
         out.append(LadderRow(n, ratings[n], low, high, played,
                              sum(p for p, _ in got) / played))
