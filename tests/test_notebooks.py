@@ -98,3 +98,15 @@ def test_the_rule_variants_finding_quotes_its_own_numbers(
     for line in printed.splitlines():
         for number in re.findall(r"\d+\.\d%", line):
             assert number in finding, (number, line)
+
+
+def test_the_coach_notebook_reviews_a_game_and_rates_memory(
+        executed: Callable[[Path], Any]) -> None:
+    nb = executed(EXAMPLES / "05_coach.ipynb")
+    printed = "".join(out.get("text", "") for out in outputs(nb, "stream"))
+    images = sum("image/png" in out.get("data", {}) for out in outputs(nb, "display_data"))
+    assert images >= 2  # the evaluation graph and the ladder
+    assert "'blunder'" in printed and "'best'" in printed
+    # The finding the notebook states in words: memory is worth rating on this ladder.
+    gain = re.search(r"over a 2-card memory: ([+-]\d+) Elo", printed)
+    assert gain is not None and int(gain.group(1)) > 0, printed
