@@ -1048,7 +1048,7 @@ function hostTheme(doc) {
   return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 function logPanel(doc, st, ui) {
-  const turns = st.log && st.log.turns;
+  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
   if (!turns) {
     return h(
       doc,
@@ -1369,6 +1369,7 @@ function playMode({ model, el }) {
       remembered: model.get("remembered"),
       memory: model.get("memory"),
       log: model.get("log"),
+      log_past: model.get("log_past"),
       handoff: model.get("handoff"),
       session: model.get("session"),
       deal_ms: model.get("deal_ms")
