@@ -380,7 +380,8 @@ class LeylineWidget(BoardWidget):
         seq = content.get("seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
-        if seq > self.events.get("seq", 0):
+        sent = self.events.get("seq", 0)
+        if not isinstance(sent, int) or seq > sent:
             raise ValueError(f"batch {seq} has not been sent yet")
         self.shown_seq = max(self.shown_seq, seq)
 

@@ -280,10 +280,9 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
         ends[i] = end
         if tagged[i][0].get("type") == "turn":
             end = i
-    index = 0
     end_of_all = len(tagged) + 1
 
-    def named(card: int | None, element: str | None) -> str:
+    def named(card: int | None, element: str | None, index: int) -> str:
         if element is None:
             return ""
         if seat is None or (card is not None and collected.get(card, end_of_all) < ends[index]):
@@ -321,7 +320,7 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
             continue
         if kind == "reveal":
             cause = ev.get("cause")
-            el = named(card, ev.get("element"))
+            el = named(card, ev.get("element"), index)
             if cause == "setup":
                 if not any(ln.startswith("The grid was dealt") for ln in group["lines"]):
                     line = "The grid was dealt face-up, each card shown to everyone once"
@@ -342,7 +341,7 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
                     line = f"You peeked at slot {ev['slot']}" + (f": {el}" if el else "")
                 mark(ev["slot"], "peeked")
         elif kind == "activate":
-            el = named(card, ev.get("element"))
+            el = named(card, ev.get("element"), index)
             line = f"{who(ev['player'])} activated slot {ev['slot']}" + (f": {el}" if el else "")
         elif kind == "deactivate":
             line = f"{who(ev['player'])} deactivated slot {ev['slot']}"
@@ -361,7 +360,8 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
                 mark(s, "flipped")
         elif kind == "token_return":
             n = ev["count"]
-            to = f"{whose(ev['player'])} Spent marker" if ev.get("to") == "marker" else "the Token Pool"
+            to = (f"{whose(ev['player'])} Spent marker" if ev.get("to") == "marker"
+                  else "the Token Pool")
             line = (f"{n} {_cap(ev['element'])} token{'s' if n != 1 else ''} freed from slot "
                     f"{ev['slot']} to {to}")
         elif kind == "place_token":
@@ -390,7 +390,7 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
             mark(a, "swapped")
             mark(b, "swapped")
         elif kind == "tide":
-            el = named(card, ev.get("to_deck"))
+            el = named(card, ev.get("to_deck"), index)
             line = f"Slot {ev['slot']}'s card went on top of the deck" + (f" ({el})" if el else "")
             mark(ev["slot"], "tide")
         elif kind == "game_over":
