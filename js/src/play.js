@@ -254,7 +254,8 @@ export function playMode({ model, el }) {
       if (ev.seq === seenSeq) return;
       seenSeq = ev.seq;
       if (tracked() && typeof ev.seq === "number" && ev.seq <= model.get("shown_seq")) return; // shown already
-      const deal = isDeal(ev.items);
+      // deal_ms 0 (scripts, benchmarks): no deal is shown, so there is nothing to be ready for.
+      const deal = isDeal(ev.items) && Number(model.get("deal_ms")) > 0;
       if (deal) ui.deal = "waiting";
       ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
       release();

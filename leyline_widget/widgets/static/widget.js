@@ -1417,7 +1417,7 @@ function playMode({ model, el }) {
       if (ev.seq === seenSeq) return;
       seenSeq = ev.seq;
       if (tracked() && typeof ev.seq === "number" && ev.seq <= model.get("shown_seq")) return;
-      const deal = isDeal(ev.items);
+      const deal = isDeal(ev.items) && Number(model.get("deal_ms")) > 0;
       if (deal) ui.deal = "waiting";
       ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
       release();
