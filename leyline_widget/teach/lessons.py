@@ -16,7 +16,7 @@ guess (unless the step explicitly accepts it), so no verdict ever depends on a h
 ...     Scenario().grid("f ? ? ? / ? f ? ? / ? ? ? ?").seen(0, 5),
 ...     steps=(Step("Activate the Fire at slot 0.", accept=Activate(0)),
 ...            Step("Activate the other Fire.", accept=Activate(5)),
-...            Step("End Phase 2.", accept=EndPhase(), goal=collected("fire"))))
+...            Step("Click Collect.", accept=EndPhase(), goal=collected("fire"))))
 >>> s = lesson.session()
 >>> s.try_action(Activate(2))["kind"]     # never seen: a guess, refused
 'unseen'

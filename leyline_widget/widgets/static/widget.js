@@ -70,83 +70,6 @@ function listen(node, handlers) {
   };
 }
 
-// js/src/mount.js
-function mount(model, el, className, setup) {
-  const doc = el.ownerDocument;
-  let root = doc.createElement("div");
-  root.className = className;
-  el.appendChild(root);
-  const timers = /* @__PURE__ */ new Map();
-  let queued = false;
-  let alive = true;
-  function cancel(name) {
-    clearTimeout(timers.get(name));
-    timers.delete(name);
-  }
-  function later(name, ms, fn) {
-    cancel(name);
-    timers.set(name, setTimeout(() => {
-      timers.delete(name);
-      fn();
-    }, ms));
-  }
-  const m = {
-    doc,
-    root: () => root,
-    show(next) {
-      root = morph(root, next);
-    },
-    paint,
-    schedule,
-    alive: () => alive,
-    later,
-    cancel,
-    pending: (name) => timers.has(name)
-  };
-  const spec = setup(m);
-  function pruneReveals() {
-    const reveals = spec.reveals ? spec.reveals() : {};
-    const now = Date.now();
-    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
-  }
-  function paint() {
-    queued = false;
-    if (!alive) return;
-    const now = Date.now();
-    spec.draw(now);
-    if (!spec.reveals) return;
-    cancel("reveal");
-    const ends = Object.values(spec.reveals()).map((r) => r.until).filter((t) => t > now);
-    if (ends.length) later("reveal", Math.min(...ends) - now + 5, () => {
-      pruneReveals();
-      paint();
-    });
-  }
-  function schedule() {
-    if (!queued) {
-      queued = true;
-      queueMicrotask(paint);
-    }
-  }
-  function keepKeys(event) {
-    if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
-  }
-  const unlisten = listen(root, { ...spec.listeners || {} });
-  const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
-  model.on("change", spec.onChange);
-  if (spec.start) spec.onChange();
-  paint();
-  return () => {
-    alive = false;
-    for (const name of [...timers.keys()]) cancel(name);
-    model.off("change", spec.onChange);
-    unlisten();
-    unguard();
-    if (spec.teardown) spec.teardown();
-    root.remove();
-  };
-}
-
 // js/src/looks.js
 var ELEMENT_LOOKS = {
   fire: { symbol: "▲", colour: "#D55E00", ink: "#000000" },
@@ -1224,6 +1147,83 @@ function renderBoard(st, ui, doc, now = 0) {
   );
 }
 
+// js/src/mount.js
+function mount(model, el, className, setup) {
+  const doc = el.ownerDocument;
+  let root = doc.createElement("div");
+  root.className = className;
+  el.appendChild(root);
+  const timers = /* @__PURE__ */ new Map();
+  let queued = false;
+  let alive = true;
+  function cancel(name) {
+    clearTimeout(timers.get(name));
+    timers.delete(name);
+  }
+  function later(name, ms, fn) {
+    cancel(name);
+    timers.set(name, setTimeout(() => {
+      timers.delete(name);
+      fn();
+    }, ms));
+  }
+  const m = {
+    doc,
+    root: () => root,
+    show(next) {
+      root = morph(root, next);
+    },
+    paint,
+    schedule,
+    alive: () => alive,
+    later,
+    cancel,
+    pending: (name) => timers.has(name)
+  };
+  const spec = setup(m);
+  function pruneReveals() {
+    const reveals = spec.reveals ? spec.reveals() : {};
+    const now = Date.now();
+    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
+  }
+  function paint() {
+    queued = false;
+    if (!alive) return;
+    const now = Date.now();
+    spec.draw(now);
+    if (!spec.reveals) return;
+    cancel("reveal");
+    const ends = Object.values(spec.reveals()).map((r) => r.until).filter((t) => t > now);
+    if (ends.length) later("reveal", Math.min(...ends) - now + 5, () => {
+      pruneReveals();
+      paint();
+    });
+  }
+  function schedule() {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(paint);
+    }
+  }
+  function keepKeys(event) {
+    if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
+  }
+  const unlisten = listen(root, { ...spec.listeners || {} });
+  const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
+  model.on("change", spec.onChange);
+  if (spec.start) spec.onChange();
+  paint();
+  return () => {
+    alive = false;
+    for (const name of [...timers.keys()]) cancel(name);
+    model.off("change", spec.onChange);
+    unlisten();
+    unguard();
+    if (spec.teardown) spec.teardown();
+    root.remove();
+  };
+}
+
 // js/src/play.js
 var LOG_LINES = 6;
 var MOTION_MS = 450;
@@ -1750,7 +1750,8 @@ function renderLesson(st, doc) {
       "data-lesson": lesson.lesson,
       "data-status": lesson.status,
       "data-lesson-step": lesson.step,
-      "data-ack": st.ack === void 0 ? "" : st.ack
+      "data-ack": st.ack === void 0 ? "" : st.ack,
+      "data-ll-theme": hostTheme(doc)
     },
     courseNav(doc, st),
     h(
