@@ -117,6 +117,15 @@ export function mount(model, el, className, setup) {
   }
   const unlisten = listen(root, { ...(spec.listeners || {}) });
   const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
+  // The host's theme lives on <body> / <html> (JupyterLab, VS Code, marimo): repaint on a switch.
+  const win = doc.defaultView;
+  /** @type {MutationObserver | null} */
+  let themes = null;
+  if (win && typeof win.MutationObserver === "function") {
+    themes = new win.MutationObserver(() => schedule());
+    const attributeFilter = ["class", "data-jp-theme-light", "data-jp-theme-name", "data-theme"];
+    for (const node of [doc.body, doc.documentElement]) if (node) themes.observe(node, { attributes: true, attributeFilter });
+  }
   model.on("change", spec.onChange);
   if (spec.start) spec.onChange();
   paint();
@@ -127,6 +136,7 @@ export function mount(model, el, className, setup) {
     model.off("change", spec.onChange);
     unlisten();
     unguard();
+    if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();
   };

@@ -246,3 +246,16 @@ test("the host's theme wins over the OS: JupyterLab, VS Code, marimo", () => {
   doc.documentElement.className = "light";
   assert.equal(hostTheme(doc), "light");
 });
+
+test("a switch of the host's theme repaints the board in it", async () => {
+  const { el, window, cleanup } = mountModel(new FakeModel(makeState({ shown_seq: 1 })));
+  await tick();
+  window.document.body.setAttribute("data-jp-theme-light", "true");
+  await tick();
+  assert.equal(el.querySelector(".leyline").getAttribute("data-ll-theme"), "light");
+  window.document.body.setAttribute("data-jp-theme-light", "false");
+  await tick();
+  await tick();
+  assert.equal(el.querySelector(".leyline").getAttribute("data-ll-theme"), "dark");
+  cleanup();
+});

@@ -1210,6 +1210,13 @@ function mount(model, el, className, setup) {
   }
   const unlisten = listen(root, { ...spec.listeners || {} });
   const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
+  const win = doc.defaultView;
+  let themes = null;
+  if (win && typeof win.MutationObserver === "function") {
+    themes = new win.MutationObserver(() => schedule());
+    const attributeFilter = ["class", "data-jp-theme-light", "data-jp-theme-name", "data-theme"];
+    for (const node of [doc.body, doc.documentElement]) if (node) themes.observe(node, { attributes: true, attributeFilter });
+  }
   model.on("change", spec.onChange);
   if (spec.start) spec.onChange();
   paint();
@@ -1219,6 +1226,7 @@ function mount(model, el, className, setup) {
     model.off("change", spec.onChange);
     unlisten();
     unguard();
+    if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();
   };
