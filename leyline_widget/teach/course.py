@@ -57,8 +57,8 @@ COURSE: tuple[Lesson, ...] = (
                                      "second Water card."},
                  hints=("You remember Water at slots 1 and 6; one is already activated.",),
                  success="Two Water cards are activated."),
-            Step("Click Collect (it ends Phase 2): every element with 2 or more activated cards is collected into "
-                 "your Study.",
+            Step("Click Collect (it ends Phase 2): every element with 2 or more activated "
+                 "cards is collected into your Study.",
                  accept=EndPhase(), goal=collected("water"),
                  wrong={Activate(3): "You may activate up to 3 cards, but a lone Fire would "
                                      "only flip back. End the phase now.",
