@@ -107,6 +107,26 @@ export function announceOf(items, info, viewer) {
 }
 
 /**
+ * A line of the page's own short log (modes without the kernel's `log` trait, such as lessons).
+ * The page never remembers for the player: a line names no element of a card that may lie
+ * inert on the grid (activated, refilled, brought by Tide, peeked at); the teacher's does.
+ * @param {GameEvent} ev
+ * @param {Info} info
+ * @param {number | null | undefined} viewer
+ * @returns {string | null}
+ */
+export function pageLine(ev, info, viewer) {
+  if (viewer === null || viewer === undefined) return describeEvent(ev, info, null);
+  const who = (/** @type {number} */ p) => (p === viewer ? "You" : playerName(info, p));
+  if (ev.type === "activate") return `${who(ev.player)} activated slot ${ev.slot}`;
+  if (ev.type === "tide") return `Slot ${ev.slot}'s card went on top of the deck`;
+  if (ev.type === "reveal" && ev.cause === "refill") return `Slot ${ev.slot} refilled`;
+  if (ev.type === "reveal" && ev.cause === "tide") return `Tide brought a new card into slot ${ev.slot}`;
+  if (ev.type === "reveal" && ev.element && (ev.cause === "whisper" || ev.cause === "gale")) return `You peeked at slot ${ev.slot}`;
+  return describeEvent(ev, info, viewer);
+}
+
+/**
  * Take in a batch of events: brief reveals and log lines.
  * @param {PlayUi} ui
  * @param {GameEvent[] | undefined} items
@@ -131,7 +151,7 @@ export function absorbEvents(ui, items, info, now, revealMs, viewer) {
       if (rb) ui.reveals[a] = rb;
       if (ra) ui.reveals[b] = ra;
     }
-    const line = describeEvent(ev, info, viewer);
+    const line = pageLine(ev, info, viewer);
     if (line) lines.push(line);
   }
   if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {

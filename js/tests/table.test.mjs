@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { hostTheme, renderBoard } from "../src/board.js";
-import { announceOf, forgetSeat, motionOf, newUi } from "../src/play.js";
+import { announceOf, forgetSeat, motionOf, newUi, pageLine } from "../src/play.js";
 import { FakeModel, dom, mount as mountModel, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
@@ -258,4 +258,19 @@ test("a switch of the host's theme repaints the board in it", async () => {
   await tick();
   assert.equal(el.querySelector(".leyline").getAttribute("data-ll-theme"), "dark");
   cleanup();
+});
+
+test("the page's own log (lessons) never names an element of a card that may be inert", () => {
+  const evs = [
+    { type: "activate", slot: 9, element: "fire", player: 0 },
+    { type: "reveal", slot: 2, element: "water", cause: "refill", visible_to: "all" },
+    { type: "reveal", slot: 4, element: "wind", cause: "whisper", visible_to: [0] },
+    { type: "tide", slot: 1, to_deck: "earth" },
+    { type: "reveal", slot: 1, element: "fire", cause: "tide", visible_to: "all" },
+  ];
+  const lines = evs.map((ev) => pageLine(ev, info, 0));
+  assert.deepEqual(lines, ["You activated slot 9", "Slot 2 refilled", "You peeked at slot 4",
+    "Slot 1's card went on top of the deck", "Tide brought a new card into slot 1"]);
+  assert.match(pageLine({ type: "collect", slots: [1, 2], element: "fire", count: 2, player: 1 }, info, 0), /Grace collected 2 ▲ Fire/);
+  assert.match(pageLine(evs[0], info, null), /Ada activated slot 9: ▲ Fire/); // the teacher sees all
 });

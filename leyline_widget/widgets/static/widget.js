@@ -1299,6 +1299,16 @@ function announceOf(items, info, viewer) {
   }
   return said.join(". ");
 }
+function pageLine(ev, info, viewer) {
+  if (viewer === null || viewer === void 0) return describeEvent(ev, info, null);
+  const who = (p) => p === viewer ? "You" : playerName(info, p);
+  if (ev.type === "activate") return `${who(ev.player)} activated slot ${ev.slot}`;
+  if (ev.type === "tide") return `Slot ${ev.slot}'s card went on top of the deck`;
+  if (ev.type === "reveal" && ev.cause === "refill") return `Slot ${ev.slot} refilled`;
+  if (ev.type === "reveal" && ev.cause === "tide") return `Tide brought a new card into slot ${ev.slot}`;
+  if (ev.type === "reveal" && ev.element && (ev.cause === "whisper" || ev.cause === "gale")) return `You peeked at slot ${ev.slot}`;
+  return describeEvent(ev, info, viewer);
+}
 function absorbEvents(ui, items, info, now, revealMs, viewer) {
   const lines = [];
   for (const ev of items || []) {
@@ -1315,7 +1325,7 @@ function absorbEvents(ui, items, info, now, revealMs, viewer) {
       if (rb) ui.reveals[a] = rb;
       if (ra) ui.reveals[b] = ra;
     }
-    const line = describeEvent(ev, info, viewer);
+    const line = pageLine(ev, info, viewer);
     if (line) lines.push(line);
   }
   if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {
