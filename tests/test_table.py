@@ -195,3 +195,14 @@ def test_session_records_finished_games() -> None:
     w.new_game(seed=3)
     w.step_bots()
     assert len(w.session) == 2
+
+
+def test_hint_on_a_solved_step_spends_nothing() -> None:
+    from leyline_widget.teach.course import lesson
+
+    session = lesson("activate-collect").session()
+    session.try_action(Activate(1))
+    assert session.status == "solved"
+    left = session.state()["hints_left"]
+    assert "already solved" in session.hint()
+    assert session.state()["hints_left"] == left and session.state()["hints"] == []

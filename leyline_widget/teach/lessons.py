@@ -457,7 +457,11 @@ class LessonSession:
         return self._mistake("wrong", self._wrong_text(step, act, ctx, accepted))
 
     def hint(self) -> str:
-        """The next hint of this step; the last one shows the expected moves."""
+        """The next hint of this step; the last one shows the expected moves. On a step that
+        is already solved (or a finished lesson) it spends nothing and says so."""
+        if self.status in ("solved", "done"):
+            return ("This lesson is finished: no hint needed." if self.status == "done"
+                    else "This step is already solved: no hint spent. Go on to the next step.")
         hints = self._hints()
         self.hints_shown = min(self.hints_shown + 1, len(hints))
         return hints[self.hints_shown - 1]

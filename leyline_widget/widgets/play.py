@@ -66,8 +66,15 @@ class LeylineWidget(BoardWidget):
     ``viewer`` is ``"active"`` (hot-seat: whoever's turn it is among the humans; the default),
     a seat number (that player's eyes only; they act on their own turns), or ``None`` /
     ``"teacher"`` (the all-seeing view, for teaching). ``reveal_ms`` is how long a card added
-    to the grid (or peeked at) stays element-up; ``bot_delay_ms`` is the pause before each bot
-    move, which the front-end waits out before asking for it.
+    to the grid (or peeked at) stays element-up; ``deal_ms`` how long the set-up deal shows (by
+    default 1.5 s plus 0.3 s per grid slot; 0 shows no deal, and asks for no Ready);
+    ``bot_delay_ms`` is the pause before each bot move, which the front-end waits out before
+    asking for it.
+
+    At the table: between two human seats of the hot-seat view, ``handoff`` names the next
+    seat and the page hides the board until that player clicks (``{"type": "ready"}``; moves
+    from the page wait for it). :meth:`undo` takes back this turn's Binding tokens,
+    :meth:`new_game` and :meth:`rematch` deal again with the same settings.
 
     ``show_memory_of`` (a seat; teacher view only) adds the teacher's memory panel: which grid
     cards that player has seen and when, which they never saw, and the collections they could
