@@ -146,7 +146,8 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+    // "+" only where this viewer may place a card now (not a bot's refill, nor a finished lesson).
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
   }
   body.push(tokenChips(doc, cell.tokens, els));
   if (marks.length) {

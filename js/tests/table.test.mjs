@@ -274,3 +274,13 @@ test("the page's own log (lessons) never names an element of a card that may be 
   assert.match(pageLine({ type: "collect", slots: [1, 2], element: "fire", count: 2, player: 1 }, info, 0), /Grace collected 2 ▲ Fire/);
   assert.match(pageLine(evs[0], info, null), /Ada activated slot 9: ▲ Fire/); // the teacher sees all
 });
+
+test("an empty slot shows + only where this viewer may refill now", () => {
+  const window = dom();
+  const grid = makeView().grid.map((c, i) => (i === 4 ? { card: "empty", element: null, tokens: {} } : c));
+  const view = makeView({ phase: "refill", grid });
+  const mine = renderBoard(makeState({ view, legal: { step: 3, actor: 0, end: false, refill: [4] } }), newUi(), window.document, 0);
+  assert.equal(mine.querySelector('[data-slot="4"] .ll-hole').textContent, "+");
+  const done = renderBoard(makeState({ view, legal: { step: 3, actor: null } }), newUi(), window.document, 0);
+  assert.equal(done.querySelector('[data-slot="4"] .ll-hole').textContent, "");
+});

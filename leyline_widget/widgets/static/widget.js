@@ -544,7 +544,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
   }
   body.push(tokenChips(doc, cell.tokens, els));
   if (marks.length) {
