@@ -57,7 +57,7 @@ counter
 
 LEYLINE = '''
 from leyline_widget import LeylineWidget
-w = LeylineWidget(players=["You"], seed=1, reveal_ms=0)
+w = LeylineWidget(players=["You"], seed=1, reveal_ms=0, deal_ms=0)
 w
 '''
 

@@ -47,6 +47,9 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     first = widget_state(solo)
     assert first["phase"] == "activation" and len(first["cards"]) == 12
     assert {c["card"] for c in first["cards"]} == {"inert"}
+    assert all(c["element"] is None for c in first["cards"])  # the deal waits for Ready
+    solo.locator("[data-act=deal-ready]").click()
+    duel.locator("[data-act=deal-ready]").click()
     # Set-up reveal: the cards are shown element-up briefly, then turn inert.
     page.wait_for_function("(el) => !el.querySelector('.ll-glimpse')", arg=solo.element_handle(),
                            timeout=10_000)
@@ -82,7 +85,7 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     click_and_wait(page, duel, duel.locator("[data-act=end]"))   # end turn
     page.wait_for_function("(el) => Number(el.dataset.step) >= 3", arg=duel.element_handle())
     duel.screenshot(path=str(output_dir / "duel-light-bot-turn.png"))
-    assert re.search(r"Greedy bot \(bot\) is playing|You", widget_state(duel)["prompt"])
+    assert re.search(r"Greedy bot is playing|You", widget_state(duel)["prompt"])
     page.wait_for_function(
         "(el) => el.querySelector('.ll-prompt').textContent.startsWith('You:')",
         arg=duel.element_handle(), timeout=30_000)
@@ -143,6 +146,8 @@ def test_a_whole_solo_game_by_clicking(lab: Lab, browser: Any,  # noqa: F811
     clicks = 0
     tried: set[int] = set()
     turn = 0
+    root.locator("[data-act=deal-ready]").click()
+    page.wait_for_selector(".leyline .ll-glimpse", timeout=15_000)
     while clicks < 400:
         state = widget_state(root)
         _learn(known, state)

@@ -163,7 +163,7 @@ def test_solved_steps_move_on_by_playing_on() -> None:
     assert session.status == "solved" and session.index == 0
     assert session.try_action(Activate(6))["kind"] == "solved" and session.index == 1
     session.next()
-    assert session.state()["instruction"].startswith("End Phase 2")
+    assert session.state()["instruction"].startswith("Click Collect")
     assert session.state()["feedback"] is None
 
 

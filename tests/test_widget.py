@@ -21,7 +21,7 @@ from leyline_widget.widgets.play import LeylineWidget
 from leyline_widget.widgets.presenters import legal_summary, parse_seats
 
 TRAITS = ("mode", "view", "legal", "info", "error", "events", "viewer", "reveal_ms", "ack",
-          "bot_delay_ms")
+          "bot_delay_ms", "log", "log_past", "handoff", "shown_seq", "deal_ms", "session")
 
 
 def custom(w: LeylineWidget, content: Any) -> None:
@@ -190,7 +190,7 @@ def test_one_message_one_update() -> None:
     cap = Capture(w)
     act(w, Activate(0))
     assert len(cap.messages) == 1
-    assert set(cap.messages[0]["state"]) == {"view", "legal", "events", "ack"}
+    assert set(cap.messages[0]["state"]) == {"view", "legal", "events", "ack", "log"}
 
 
 # ---------------------------------------------------------------------------- viewers
@@ -354,6 +354,8 @@ def test_no_hidden_element_reaches_the_synced_state(players: Any, viewer: Any,
         for _ in range(150):  # long random games repeat themselves: sample their openings
             if w.game.is_over:
                 break
+            if w.handoff:  # hot-seat: the next player takes the seat
+                custom(w, {"type": "ready"})
             if w.legal.get("bot"):
                 custom(w, {"type": "bot_step", "step": w.game.step})
             elif w.legal["actor"] is None:  # a fixed seat waiting for another human
@@ -375,8 +377,11 @@ def test_no_hidden_element_reaches_the_synced_state(players: Any, viewer: Any,
 
 # ---------------------------------------------------------------------------- sizes
 def test_updates_stay_under_4_kb() -> None:
-    """The bytes of every update message the kernel sends while 4 players play."""
+    """The bytes of every update message the kernel sends while 4 players play. The finished
+    turns of the game log (``log_past``) grow with the game and go out once per turn; the
+    turn being played (``log``) stays under 2 KB, and the rest of every update under 4 KB."""
     sizes: list[int] = []
+    past_updates = turns = 0
     for seed in range(3):
         w = LeylineWidget(players=["You", "greedy", "random", "memory"], seed=seed, bot_seed=2)
         cap = Capture(w)
@@ -386,7 +391,14 @@ def test_updates_stay_under_4_kb() -> None:
                 custom(w, {"type": "bot_step", "step": w.game.step})
             else:
                 act(w, rng.choice(w.game.legal_actions()))
+        turns += w.game.turn
+        past_updates += sum("log_past" in m["state"] for m in cap.messages)
+        for m in cap.messages:
+            m["state"].pop("log_past", None)
+            log = m["state"].pop("log", None)  # the turn being played, in words: its own budget
+            assert log is None or len(json.dumps(log)) < 2048
         sizes += cap.sizes()
+    assert past_updates <= turns + 3
     assert len(sizes) > 50
     assert max(sizes) < 4096, f"largest update {max(sizes)} bytes"
 

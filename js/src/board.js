@@ -5,7 +5,8 @@ import { h } from "./dom.js";
 import { elementLook } from "./looks.js";
 import { memoryPanel } from "./memory.js";
 import {
-  END_REASONS, PHASE_TITLES, SOURCE_WORDS, endLabel, listSlots, mySeat, playerName, plural, powerOf, promptFor,
+  END_REASONS, MARK_WORDS, PHASE_TITLES, RULES_SHORT, SOURCE_WORDS, endLabel, listSlots, mySeat, playerName, plural,
+  powerOf, promptFor,
 } from "./words.js";
 
 /** @typedef {import("./types").BoardState} BoardState */
@@ -110,13 +111,18 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const marks = (st.log && st.log.marks && st.log.marks[slot]) || [];
+  if (marks.length) classes.push("ll-marked");
+  const motion = ui.motion && ui.motion[slot];
+  if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
   const state = {
     empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
     glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`,
   }[face.kind];
-  const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` +
+  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
     (hint ? `. ${hint}` : "");
   /** @type {Record<string, unknown>} */
   const attrs = {
@@ -140,11 +146,25 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+    // "+" only where this viewer may place a card now (not a bot's refill, nor a finished lesson).
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
   }
   body.push(tokenChips(doc, cell.tokens, els));
+  if (marks.length) {
+    body.push(h(doc, "span", { class: "ll-marks", "aria-hidden": "true", title: marks.map((k) => MARK_WORDS[k] || k).join(", ") },
+      marks.map((k) => h(doc, "span", { class: `ll-mk ll-mk-${k}` }, MARK_SIGNS[k] || "•"))));
+  }
+  if (motion && motion.kind === "collect" && motion.until > now && motion.element) {
+    // A collected card travels face-up to the Study (it has left the grid: everyone saw it).
+    const gone = elementLook(motion.element, els);
+    body.push(h(doc, "span", { class: "ll-ghost", "aria-hidden": "true", style: `--ll-el:${gone.colour};--ll-ink:${gone.ink}` },
+      gone.symbol));
+  }
   return h(doc, "button", attrs, body);
 }
+
+/** Small signs for what another seat did to a slot (see MARK_WORDS). @type {Record<string, string>} */
+const MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 
 /**
  * @param {Document} doc
@@ -210,12 +230,14 @@ function powerButton(doc, st, ui, pw, me) {
   if (used) classes.push("ll-used");
   if (ui.infoPower === pw.key) classes.push("ll-open");
   const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" :
-    `locked until ${need} ${elementLook(pw.element, els).name}`;
+    `unlocks with ${need} ${elementLook(pw.element, els).name} in the Study`;
+  const visible = `${pw.name}${used ? " used" : unlocked ? "" : " locked"}`;
   return h(doc, "button", {
     type: "button", class: classes.join(" "), "data-act": "power", "data-key": pw.key,
     title: `${pw.name} (${tier}): ${pw.text}`, "aria-pressed": ui.infoPower === pw.key ? "true" : "false",
-    "aria-label": `${pw.name}, ${tier} power of ${elementLook(pw.element, els).name}, ${state}: ${pw.text}`,
-  }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
+    "aria-label": `${visible}: ${tier} power of ${elementLook(pw.element, els).name}, ${state}. ${pw.text}`,
+  }, h(doc, "span", {}, pw.name), used ? h(doc, "span", { class: "ll-pstate" }, " used") :
+    unlocked ? null : h(doc, "span", { class: "ll-pstate" }, " locked"));
 }
 
 /**
@@ -268,7 +290,14 @@ function powerInfo(doc, st, ui) {
   const pw = ui.infoPower && powerOf(info, ui.infoPower);
   if (!pw) return null;
   const spec = legal.powers && legal.powers[pw.key];
-  const why = legal.why_power ? (legal.why_power[pw.key] || legal.why_power["*"]) : null;
+  const me = mySeat(st.view);
+  const player = st.view.players && st.view.players[me];
+  const need = info.thresholds ? info.thresholds[pw.tier] : 0;
+  const elName = elementLook(pw.element, info.elements || []).name;
+  const locked = player && !isTrue(player.unlocked, pw.key);
+  const why = locked
+    ? `Locked: ${pw.name} unlocks with ${need} ${elName} in the Study (${player.study[pw.element] || 0} now); then use it in Phase 1 of a turn.`
+    : legal.why_power ? (legal.why_power[pw.key] || legal.why_power["*"]) : null;
   const parts = [
     h(doc, "div", { class: "ll-h" }, `${pw.name} · ${pw.tier === "minor" ? "Minor" : "Major"} power`),
     h(doc, "p", {}, pw.text),
@@ -288,7 +317,7 @@ function powerInfo(doc, st, ui) {
       }
     }
   } else if (why) {
-    parts.push(h(doc, "p", { class: "ll-why" }, why));
+    parts.push(h(doc, "p", { class: locked ? "ll-note" : "ll-why" }, why));
   } else if (legal.actor === null || legal.actor === undefined) {
     parts.push(h(doc, "p", { class: "ll-why" }, "Powers are used on your own turn."));
   }
@@ -328,7 +357,7 @@ function bindingPanel(doc, st, ui) {
           "data-act": "source", "data-element": el, "data-source": src,
           "aria-pressed": chosen ? "true" : "false", "aria-disabled": ok ? null : "true",
           title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
-          "aria-label": `${look.name} from the ${SOURCE_WORDS[src].toLowerCase()}: ${have[src](el)}${ok ? "" : `. Not now: ${why}`}`,
+          "aria-label": `${SOURCE_WORDS[src]} ${have[src](el)}: a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}${ok ? "" : `. Not now: ${why}`}`,
         }, h(doc, "span", { class: "ll-srcname" }, SOURCE_WORDS[src]), h(doc, "span", { class: "ll-srchave" }, have[src](el)));
       }));
   });
@@ -366,6 +395,8 @@ function scoreboard(doc, st) {
 }
 
 /**
+ * The end of the game: why it ended, the breakdown per seat (elements, Spent markers, turns),
+ * the winner, this session's best and average (solo), and New game / Rematch.
  * @param {Document} doc
  * @param {BoardState} st
  * @returns {HTMLElement | null}
@@ -373,15 +404,121 @@ function scoreboard(doc, st) {
 function gameOverPanel(doc, st) {
   const { view, info } = st;
   if (!view.is_over) return null;
+  const els = info.elements || view.elements || [];
   const winners = (view.winners || []).map((p) => (view.players[p] ? view.players[p].name : playerName(info, p)));
   const solo = view.players.length === 1;
+  const turns = (st.log && st.log.turns_played) || [];
+  const games = (st.session || []).filter((g) => g.scores.length === 1);
+  const best = games.length ? Math.max(...games.map((g) => g.scores[0])) : null;
+  const avg = games.length ? games.reduce((a, g) => a + g.scores[0], 0) / games.length : null;
+  const rows = view.players.map((p, i) => h(doc, "tr", { "data-final": i },
+    h(doc, "th", { scope: "row" }, p.name, isTrue(view.winners, i) && !solo ? " ★" : ""),
+    els.map((el) => h(doc, "td", { class: "ll-num" }, p.study[el] || 0)),
+    h(doc, "td", { class: "ll-num" }, Object.values(p.markers).reduce((a, b) => a + b, 0)),
+    h(doc, "td", { class: "ll-num" }, turns[i] === undefined ? "—" : turns[i]),
+    h(doc, "td", { class: "ll-num" }, h(doc, "strong", {}, p.score))));
   return h(doc, "section", { class: "ll-over", role: "status", "aria-label": "Game over" },
     h(doc, "div", { class: "ll-h" }, "Game over"),
     h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason || ""] || view.end_reason}, after turn ${view.turn}.`),
-    h(doc, "ul", {}, view.players.map((p, i) => h(doc, "li", { "data-final": i },
-      `${p.name}: ${plural(p.score, "card")}`, isTrue(view.winners, i) && !solo ? " ★ winner" : ""))),
+    h(doc, "table", { class: "ll-breakdown" },
+      h(doc, "caption", {}, "Final Studies"),
+      h(doc, "thead", {}, h(doc, "tr", {}, h(doc, "th", { scope: "col" }, "Player"),
+        els.map((el) => h(doc, "th", { scope: "col" }, elementLook(el, els).name)),
+        h(doc, "th", { scope: "col" }, "Spent markers"), h(doc, "th", { scope: "col" }, "Turns"),
+        h(doc, "th", { scope: "col" }, "Score"))),
+      h(doc, "tbody", {}, rows)),
     h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.`
-      : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`));
+      : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`),
+    solo && games.length ? h(doc, "p", { class: "ll-session" },
+      `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`) : null,
+    h(doc, "div", { class: "ll-controls" },
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "new-game" }, "New game"),
+      solo ? null : h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rematch",
+        title: "Same settings, a new deal, seats swapped" }, "Rematch")));
+}
+
+/**
+ * The rules in short, and the power texts, inside the widget.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement}
+ */
+function rulesPanel(doc, st) {
+  const { info } = st;
+  const t = info.thresholds || { minor: 2, major: 5 };
+  return h(doc, "section", { class: "ll-rules", "aria-label": "Rules" },
+    h(doc, "div", { class: "ll-h" }, "Rules in short"),
+    h(doc, "ul", {}, RULES_SHORT(info).map((line) => h(doc, "li", {}, line))),
+    h(doc, "div", { class: "ll-h" }, `Powers (Minor at ${t.minor}, Major at ${t.major} cards of the element in your Study)`),
+    h(doc, "ul", {}, (info.powers || []).map((pw) => h(doc, "li", {},
+      h(doc, "strong", {}, pw.name), ` (${elementLook(pw.element, info.elements || []).name}, ${pw.tier}): ${pw.text}`))),
+    h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules" }, "Close rules"));
+}
+
+/**
+ * Hot-seat: the board is hidden until the next player has taken the seat.
+ * @param {BoardState} st
+ * @param {Document} doc
+ * @returns {HTMLElement}
+ */
+function handoffScreen(st, doc) {
+  const to = /** @type {number} */ (st.handoff && st.handoff.to);
+  const name = playerName(st.info, to);
+  return h(doc, "div", { class: "leyline ll-handoff-root", "data-mode": st.mode || "play", "data-handoff": to,
+    "data-ll-theme": hostTheme(doc), "data-ack": st.ack === undefined ? "" : st.ack },
+  h(doc, "section", { class: "ll-handoff", "aria-label": "Pass the board" },
+    h(doc, "h2", { class: "ll-h" }, `Pass to ${name}`),
+    h(doc, "p", {}, `The board is hidden so that nobody sees another player's turn. ${name}, take the seat.`),
+    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "handoff-ready" }, `${name}, click when ready`)));
+}
+
+/**
+ * The host's colour scheme: JupyterLab and Notebook 7 (data-jp-theme-light on body), VS Code
+ * (vscode-dark / vscode-light / vscode-high-contrast on body), marimo and similar hosts (a
+ * dark/light class or data-theme on the document), else the OS setting.
+ * @param {Document} doc
+ * @returns {"dark" | "light"}
+ */
+export function hostTheme(doc) {
+  const body = doc.body;
+  const html = doc.documentElement;
+  const jp = body && body.getAttribute("data-jp-theme-light");
+  if (jp === "true") return "light";
+  if (jp === "false") return "dark";
+  for (const node of [body, html]) {
+    if (!node) continue;
+    const c = node.classList;
+    if (c.contains("vscode-dark") || c.contains("vscode-high-contrast")) return "dark";
+    if (c.contains("vscode-light") || c.contains("vscode-high-contrast-light")) return "light";
+    if (c.contains("dark") || c.contains("dark-theme")) return "dark";
+    if (c.contains("light") || c.contains("light-theme")) return "light";
+    const t = node.getAttribute("data-theme") || node.getAttribute("data-color-mode");
+    if (t === "dark" || t === "light") return t;
+  }
+  const win = doc.defaultView;
+  return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+/**
+ * The game log: every turn, its lines, newest at the bottom (the kernel's `log` trait, built for
+ * this viewer; without it the page's own short list).
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function logPanel(doc, st, ui) {
+  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  if (!turns) {
+    return h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
+      (ui.log || []).map((line) => h(doc, "li", {}, line)));
+  }
+  return h(doc, "section", { class: "ll-logbox", "aria-label": "Game log" },
+    h(doc, "div", { class: "ll-h" }, "Game log"),
+    h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
+      turns.map((t) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn },
+        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null))));
 }
 
 /**
@@ -429,13 +566,14 @@ function paceMenu(doc, st, ui) {
 export function renderBoard(st, ui, doc, now = 0) {
   const { view, legal, info } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
+  if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
   const els = info.elements || view.elements || [];
   const bots = (info.players || []).some((p) => p.bot);
   const teacher = view.viewer === null;
   const left = view.activations ? view.activations.limit - view.activations.used : 0;
   const canAct = legal.actor !== null && legal.actor !== undefined && !view.is_over;
   const grid = h(doc, "div", {
-    class: "ll-grid", role: "group", style: `--ll-cols:${view.grid_cols}`,
+    class: `ll-grid${ui.deal === "waiting" ? " ll-dealwait" : ""}`, role: "group", style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. ` +
       "Arrow keys move between cards; Enter or Space clicks.",
   }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
@@ -459,19 +597,32 @@ export function renderBoard(st, ui, doc, now = 0) {
   const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
     bots && !view.is_over ? paceMenu(doc, st, ui) : null,
-    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null);
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null,
+    canAct && legal.undo ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "undo",
+      title: "Take back the Binding tokens placed this turn (until End turn)" }, "Undo tokens") : null,
+    h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false" },
+      ui.rules ? "Hide rules" : "Rules"));
+  const cards = view.grid.filter((c) => c.card !== "empty").length;
+  const dealSecs = `${((Number(st.deal_ms) || 0) / 1000).toFixed(1)} s`;
+  const deal = ui.deal === "waiting" ? h(doc, "section", { class: "ll-deal", "aria-label": "The deal" },
+    h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` +
+      (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
+    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal"))
+    : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
   const side = h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
     h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
       countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool")));
-  const log = h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
-    (ui.log || []).map((line) => h(doc, "li", {}, line)));
+  const log = logPanel(doc, st, ui);
+  const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(doc, "div", {
     class: `leyline${teacher ? " ll-is-teacher" : ""}`, "data-mode": st.mode || "play",
     "data-phase": view.phase, "data-step": legal.step === undefined ? "" : legal.step,
-    "data-ack": st.ack === undefined ? "" : st.ack, "data-turn": view.turn,
+    "data-ack": st.ack === undefined ? "" : st.ack, "data-turn": view.turn, "data-ll-theme": hostTheme(doc),
+    "data-deal": ui.deal || "none", "data-lm-suppress-shortcuts": "true",
   },
-  status, prompt, errorBox,
+  status, prompt, errorBox, deal,
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
+  ui.rules ? rulesPanel(doc, st) : null,
   powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
-  studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log);
+  studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
 }

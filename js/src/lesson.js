@@ -2,6 +2,7 @@
 // panel (course navigator, instruction, step k of n, hints, feedback, controls) above the play
 // board, mounted unchanged: the kernel grades every click with the lesson, so the board needs
 // nothing lesson-specific beyond drawing the cards the learner remembers (`remembered`).
+import { hostTheme } from "./board.js";
 import { h } from "./dom.js";
 import { mount } from "./mount.js";
 import { playMode } from "./play.js";
@@ -98,6 +99,7 @@ export function renderLesson(st, doc) {
   return h(doc, "div", {
     class: "leyline ll-lesson", "data-lesson": lesson.lesson, "data-status": lesson.status,
     "data-lesson-step": lesson.step, "data-ack": st.ack === undefined ? "" : st.ack,
+    "data-ll-theme": hostTheme(doc),
   },
   courseNav(doc, st),
   h(doc, "header", { class: "ll-lhead" },

@@ -2,6 +2,11 @@
 // the mode's fresh tree (at most once per microtask), a repaint when the soonest brief reveal
 // ends, named timers, DOM listeners on the root, the model subscription, and one teardown that
 // undoes all of it. A mode supplies only what differs: its drawing and its event handlers.
+//
+// Keys pressed in the widget stay in the widget: JupyterLab's and Notebook 7's command-mode
+// shortcuts (d d deletes the cell, a / b insert one, x cuts, z undoes) listen above it, so a
+// keydown on the root stops there. Tab (focus moves on) and an Escape the mode did not use
+// (it leaves for the notebook) still go up.
 import { listen, morph } from "./dom.js";
 
 /** @typedef {import("./types").Model} Model */
@@ -106,7 +111,21 @@ export function mount(model, el, className, setup) {
     }
   }
 
-  const unlisten = listen(root, spec.listeners || {});
+  /** @param {KeyboardEvent} event */
+  function keepKeys(event) {
+    if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
+  }
+  const unlisten = listen(root, { ...(spec.listeners || {}) });
+  const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
+  // The host's theme lives on <body> / <html> (JupyterLab, VS Code, marimo): repaint on a switch.
+  const win = doc.defaultView;
+  /** @type {MutationObserver | null} */
+  let themes = null;
+  if (win && typeof win.MutationObserver === "function") {
+    themes = new win.MutationObserver(() => schedule());
+    const attributeFilter = ["class", "data-jp-theme-light", "data-jp-theme-name", "data-theme"];
+    for (const node of [doc.body, doc.documentElement]) if (node) themes.observe(node, { attributes: true, attributeFilter });
+  }
   model.on("change", spec.onChange);
   if (spec.start) spec.onChange();
   paint();
@@ -116,6 +135,8 @@ export function mount(model, el, className, setup) {
     for (const name of [...timers.keys()]) cancel(name);
     model.off("change", spec.onChange);
     unlisten();
+    unguard();
+    if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();
   };

@@ -1,8 +1,15 @@
 // The play mode (LeylineWidget, mode "play"): the board, the clicks that become actions sent to
 // the kernel, brief reveals and log lines from the event batches, the bot's pace, the keyboard.
+//
+// Reveals are shown once: a batch waits until the board is on screen (and, for the set-up
+// deal, until the players press Ready; in hot-seat, until the next player has taken the seat),
+// then the page tells the kernel `{"type": "shown", "seq": n}`; a view rendered again skips
+// every batch up to the kernel's `shown_seq`. A change of seat forgets everything the page
+// held for the previous seat (reveals, chosen power and targets, hints, focus).
 import { botDelayMs, renderBoard } from "./board.js";
 import { chooseMemoryOf } from "./memory.js";
 import { mount } from "./mount.js";
+import { elementLook } from "./looks.js";
 import { describeEvent, playerName, powerOf } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -14,6 +21,8 @@ import { describeEvent, playerName, powerOf } from "./words.js";
 /** @typedef {import("./types").View} View */
 
 const LOG_LINES = 6;
+/** How long a motion cue (flip, deal, collect, bind) stays marked on a slot, in ms. */
+export const MOTION_MS = 450;
 
 /**
  * Fresh page-side state: nothing here is a rule, only what the player is in the middle of.
@@ -23,7 +32,98 @@ export function newUi() {
   return {
     pending: null, power: null, targets: [], infoPower: null, source: null,
     focus: 0, reveals: {}, log: [], hint: "", paused: false, dismissed: null,
+    queued: null, deal: "none", motion: {}, announce: "", rules: false,
   };
+}
+
+/**
+ * Forget everything the page holds for one seat: on a change of seat nothing of the previous
+ * player's (a glimpse, a chosen power or source, a hint, the focus) may stay on screen.
+ * @param {PlayUi} ui
+ */
+export function forgetSeat(ui) {
+  ui.reveals = {};
+  ui.pending = null;
+  ui.power = null;
+  ui.targets = [];
+  ui.infoPower = null;
+  ui.source = null;
+  ui.hint = "";
+  ui.focus = 0;
+  ui.queued = null;
+  ui.motion = {};
+  ui.announce = "";
+  ui.log = [];
+}
+
+/**
+ * Motion cues of a batch, per slot: "flip" (activated), "flipback", "collect", "deal" (refill,
+ * Tide), "bind" (a token placed). Pure looks: the element a cue may show is only that of a
+ * card the viewer sees now or that left the grid (a collected card travels face-up).
+ * @param {GameEvent[] | undefined} items
+ * @param {number} until
+ * @returns {PlayUi["motion"]}
+ */
+export function motionOf(items, until) {
+  /** @type {PlayUi["motion"]} */
+  const out = {};
+  for (const ev of items || []) {
+    if (ev.type === "activate") out[ev.slot] = { kind: "flip", until };
+    else if (ev.type === "flip_back") for (const s of ev.slots) out[s] = { kind: "flipback", until };
+    else if (ev.type === "collect") for (const s of ev.slots) out[s] = { kind: "collect", element: ev.element, until };
+    else if (ev.type === "reveal" && (ev.cause === "refill" || ev.cause === "tide")) out[ev.slot] = { kind: "deal", until };
+    else if (ev.type === "place_token") out[ev.slot] = { kind: "bind", until };
+  }
+  return out;
+}
+
+/**
+ * What the aria-live region says about a batch: reveals this viewer may see, collections,
+ * the turn passing. The batch is already filtered for the viewer by the kernel.
+ * @param {GameEvent[] | undefined} items
+ * @param {Info} info
+ * @param {number | null | undefined} viewer
+ * @returns {string}
+ */
+export function announceOf(items, info, viewer) {
+  const els = info.elements || [];
+  const who = (/** @type {number} */ p) => (p === viewer ? "You" : playerName(info, p));
+  /** @type {string[]} */
+  const said = [];
+  const setup = (items || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup");
+  if (setup.length) said.push(`The deal: ${setup.map((ev) => `slot ${ev.slot} ${elementLook(ev.element, els).name}`).join(", ")}`);
+  for (const ev of items || []) {
+    if (ev.type === "reveal" && ev.element && ev.cause !== "setup") {
+      said.push(`Slot ${ev.slot} shown briefly: ${elementLook(ev.element, els).name}`);
+    } else if (ev.type === "collect") {
+      said.push(`${who(ev.player)} collected ${ev.count} ${elementLook(ev.element, els).name}`);
+    } else if (ev.type === "turn") {
+      said.push(`Turn ${ev.turn}: ${who(ev.player) === "You" ? "your turn" : `${playerName(info, ev.player)}'s turn`}`);
+    } else if (ev.type === "game_over") {
+      said.push("Game over");
+    }
+  }
+  return said.join(". ");
+}
+
+/**
+ * A line of the page's own short log (modes without the kernel's `log` trait, such as lessons).
+ * The page never remembers for the player: a line names no element of a card that may lie
+ * inert on the grid (activated, refilled, brought by Tide, peeked at); the teacher's does.
+ * @param {GameEvent} ev
+ * @param {Info} info
+ * @param {number | null | undefined} viewer
+ * @returns {string | null}
+ */
+export function pageLine(ev, info, viewer) {
+  if (viewer === null || viewer === undefined) return describeEvent(ev, info, null);
+  const who = (/** @type {number} */ p) => (p === viewer ? "You" : playerName(info, p));
+  if (ev.type === "activate") return `${who(ev.player)} activated slot ${ev.slot}`;
+  if (ev.type === "tide") return `Slot ${ev.slot}'s card went on top of the deck`;
+  if (ev.type === "reveal" && ev.cause === "refill") return `Slot ${ev.slot} refilled`;
+  if (ev.type === "reveal" && ev.cause === "tide") return `Tide brought a new card into slot ${ev.slot}`;
+  if (ev.type === "reveal" && ev.element && (ev.cause === "whisper" || ev.cause === "gale")) return `You peeked at slot ${ev.slot}`;
+  return describeEvent(ev, info, viewer);
 }
 
 /**
@@ -51,7 +151,7 @@ export function absorbEvents(ui, items, info, now, revealMs, viewer) {
       if (rb) ui.reveals[a] = rb;
       if (ra) ui.reveals[b] = ra;
     }
-    const line = describeEvent(ev, info, viewer);
+    const line = pageLine(ev, info, viewer);
     if (line) lines.push(line);
   }
   if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {
@@ -85,6 +185,15 @@ function dropStale(ui, st) {
   if (ui.focus >= size) ui.focus = 0;
 }
 
+/**
+ * Whether a batch holds the set-up deal.
+ * @param {GameEvent[] | undefined} items
+ * @returns {boolean}
+ */
+export function isDeal(items) {
+  return (items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup");
+}
+
 /** @type {import("./types").Mode} */
 export function playMode({ model, el }) {
   return mount(model, el, "leyline", (m) => {
@@ -95,13 +204,33 @@ export function playMode({ model, el }) {
     let lastAck = model.get("ack");
     /** @type {number | undefined | null} */
     let botStep = null;
+    /** @type {number | undefined | null} */
+    let lastStep = null;
+    /** @type {unknown} */
+    let lastSeat;
+    // The play widget's kernel keeps `shown_seq`; a mode without it (older kernels) shows at once.
+    const tracked = () => typeof model.get("shown_seq") === "number";
     const { schedule } = m;
+    let onScreen = true;
+    /** @type {IntersectionObserver | null} */
+    let watcher = null;
+    const win = m.doc.defaultView;
+    if (win && typeof win.IntersectionObserver === "function") {
+      onScreen = false;
+      watcher = new win.IntersectionObserver((entries) => {
+        onScreen = entries.some((e) => e.isIntersecting);
+        if (onScreen) release();
+      }, { threshold: 0.2 });
+      watcher.observe(el);
+    }
 
     /** @returns {BoardState} */
     const state = () => ({
       mode: model.get("mode"), view: model.get("view") || {}, legal: model.get("legal") || {},
       info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
+      log: model.get("log"), log_past: model.get("log_past"), handoff: model.get("handoff"), session: model.get("session"),
+      deal_ms: model.get("deal_ms"),
     });
 
     /** @param {number} now */
@@ -109,18 +238,58 @@ export function playMode({ model, el }) {
       m.show(renderBoard(state(), ui, m.doc, now));
     }
 
+    const handoffTo = () => {
+      const hand = model.get("handoff");
+      return hand && typeof hand.to === "number" ? hand.to : null;
+    };
+
+    /** Show the queued batch now if nothing holds it back; tell the kernel it was shown. */
+    function release() {
+      const q = ui.queued;
+      if (!q || !m.alive()) return;
+      if (!onScreen || handoffTo() !== null) return;
+      if (q.deal && ui.deal !== "ready") {
+        ui.deal = "waiting";
+        schedule();
+        return;
+      }
+      ui.queued = null;
+      const now = Date.now();
+      const ms = q.deal ? Number(model.get("deal_ms")) || 0 : Number(model.get("reveal_ms")) || 0;
+      const view = model.get("view") || {};
+      absorbEvents(ui, q.items, model.get("info") || {}, now, ms, view.viewer);
+      ui.motion = motionOf(q.items, now + MOTION_MS);
+      ui.announce = announceOf(q.items, model.get("info") || {}, view.viewer);
+      if (q.deal) {
+        ui.deal = "showing";
+        m.later("deal", ms + 5, () => { ui.deal = "none"; schedule(); pace(); });
+      }
+      m.later("motion", MOTION_MS + 5, () => { ui.motion = {}; schedule(); });
+      if (tracked()) model.send({ type: "shown", seq: q.seq });
+      schedule();
+    }
+
     function takeEvents() {
       const ev = model.get("events") || {};
       if (ev.seq === seenSeq) return;
       seenSeq = ev.seq;
-      const view = model.get("view") || {};
-      absorbEvents(ui, ev.items, model.get("info") || {}, Date.now(), model.get("reveal_ms") || 0, view.viewer);
+      if (tracked() && typeof ev.seq === "number" && ev.seq <= model.get("shown_seq")) return; // shown already
+      // deal_ms 0 (scripts, benchmarks): no deal is shown, so there is nothing to be ready for.
+      const deal = isDeal(ev.items) && Number(model.get("deal_ms")) > 0;
+      if (deal) ui.deal = "waiting";
+      ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
+      release();
+    }
+
+    /** Whether the bot must wait: the deal not yet seen, or on screen now. */
+    function dealHolds() {
+      return ui.deal !== "none" || (ui.queued !== null && ui.queued.deal);
     }
 
     function pace() {
       const legal = model.get("legal") || {};
       const view = model.get("view") || {};
-      if (!legal.bot || view.is_over || ui.paused) {
+      if (!legal.bot || view.is_over || ui.paused || dealHolds()) {
         m.cancel("bot");
         botStep = null;
         return;
@@ -139,7 +308,17 @@ export function playMode({ model, el }) {
         ui.pending = null;
         ui.dismissed = null; // a repeated refusal is news again
       }
+      const view = model.get("view") || {};
+      const seat = view.viewer;
+      if (lastSeat !== undefined && seat !== lastSeat) forgetSeat(ui);
+      lastSeat = seat;
+      const legal = model.get("legal") || {};
+      if (legal.step !== lastStep) {
+        if (lastStep !== null) ui.hint = ""; // a hint was about the position that has gone
+        lastStep = legal.step;
+      }
       takeEvents();
+      release();
       dropStale(ui, state());
       schedule();
       pace();
@@ -173,7 +352,11 @@ export function playMode({ model, el }) {
       const st = state();
       const { view, legal } = st;
       if (view.is_over) return hint("The game is over.");
-      if (legal.bot) return hint(`Wait: ${playerName(st.info, view.active_player)} (bot) is playing.`);
+      if (ui.deal === "waiting") return hint("Press Ready to see the deal first.");
+      if (legal.bot) {
+        return hint(ui.paused ? `${playerName(st.info, view.active_player)} is paused: click Next bot move.`
+          : `Wait: ${playerName(st.info, view.active_player)} is playing.`);
+      }
       if (legal.actor === null || legal.actor === undefined) {
         return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
       }
@@ -285,7 +468,22 @@ export function playMode({ model, el }) {
       } else if (act === "bot-step") {
         const legal = model.get("legal") || {};
         model.send({ type: "bot_step", step: legal.step });
+      } else if (act === "deal-ready") {
+        ui.deal = "ready";
+        release();
+        schedule();
+      } else if (act === "handoff-ready") {
+        forgetSeat(ui);
+        model.send({ type: "ready" });
+      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+      } else if (act === "rules") {
+        ui.rules = !ui.rules;
+        schedule();
       }
+      return undefined;
     }
 
     /**
@@ -313,14 +511,16 @@ export function playMode({ model, el }) {
      */
     function onKey(event) {
       if (event.key === "Escape") {
-        if (ui.power || ui.infoPower || ui.source || ui.hint) {
+        if (ui.power || ui.infoPower || ui.source || ui.hint || ui.rules) {
           ui.power = null;
           ui.targets = [];
           ui.infoPower = null;
           ui.source = null;
           ui.hint = "";
+          ui.rules = false;
           schedule();
           event.preventDefault();
+          event.stopPropagation(); // handled here: JupyterLab does not also leave edit mode
         }
         return;
       }
@@ -350,6 +550,7 @@ export function playMode({ model, el }) {
     return {
       draw, onChange, reveals: () => ui.reveals, start: true,
       listeners: { click: onClick, change: onInput, keydown: onKey },
+      teardown() { if (watcher) watcher.disconnect(); },
     };
   });
 }

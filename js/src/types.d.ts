@@ -55,7 +55,8 @@ export interface PowerSpec {
 export interface Legal {
   step?: number;
   actor?: number | null;
-  bot?: boolean;
+  bot?: boolean | string;
+  undo?: boolean;
   end?: boolean;
   variation?: number;
   activate?: number[];
@@ -91,6 +92,7 @@ export interface Info {
   activations?: number;
   collect_threshold?: number;
   turn_limit?: number | null;
+  bot_kinds?: string[];
 }
 
 /**
@@ -183,6 +185,38 @@ export interface BoardState {
   bot_delay_ms?: number;
   remembered?: (string | null)[];
   memory?: MemoryReport;
+  /** The play widget's `log` trait (absent in other modes: the page keeps a short log). */
+  log?: GameLog;
+  /** The finished turns of the log (the `log_past` trait); `log.turns` holds the current one. */
+  log_past?: { turn: number; player: number | null; lines: string[] }[];
+  /** Hot-seat: the seat the board waits to be passed to ({} when none). */
+  handoff?: { to?: number; from?: number | null };
+  session?: SessionGame[];
+  deal_ms?: number;
+}
+
+/** The `log` trait: the game in words for this viewer, by turn (widgets/presenters.game_log). */
+export interface GameLog {
+  turns?: { turn: number; player: number | null; lines: string[] }[];
+  /** What the other seats did on the board since this seat's last turn, per slot. */
+  marks?: Record<string, string[]>;
+  turns_played?: number[];
+}
+
+/** One finished game of this widget (the `session` trait). */
+export interface SessionGame {
+  players: string[];
+  scores: number[];
+  winners: number[];
+  turns: number;
+  reason: string | null;
+}
+
+/** A short motion cue on a slot (looks only; input never waits for it). */
+export interface Motion {
+  kind: string;
+  element?: string | null;
+  until: number;
 }
 
 /** The play page's own state: what the player is in the middle of, never a rule. */
@@ -198,6 +232,13 @@ export interface PlayUi {
   hint: string;
   paused: boolean;
   dismissed: string | null;
+  /** The batch waiting to be shown (board off screen, deal not yet Ready, hand-off pending). */
+  queued: { seq: number; items: GameEvent[]; deal: boolean } | null;
+  /** The set-up deal: "none", "waiting" (for Ready), "ready" (pressed), "showing". */
+  deal: string;
+  motion: Record<string, Motion>;
+  announce: string;
+  rules: boolean;
 }
 
 /** The `lesson` trait (LessonSession.state() and the course place). */

@@ -28,7 +28,38 @@ export const END_REASONS = {
   deck: "a card had to be refilled and the Leyline deck was empty",
   stalemate: "no player could ever collect again (stalemate)",
   turn_limit: "the turn limit was reached",
+  round_limit: "the round limit was reached",
+  idle: "too many rounds went by without a collection, token or power",
 };
+
+/** What another seat did to a slot since your last turn (the `log` trait's marks). @type {Record<string, string>} */
+export const MARK_WORDS = {
+  flipped: "flipped and turned back", collected: "collected", refilled: "refilled", bound: "bound with a token",
+  swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide",
+};
+
+/**
+ * The seed's rules in short, with this game's numbers.
+ * @param {Info} info
+ * @returns {string[]}
+ */
+export function RULES_SHORT(info) {
+  const acts = info.activations || 3;
+  const k = info.collect_threshold || 2;
+  return [
+    "Goal: the most cards in your Study when the game ends; ties share the win.",
+    "The grid's cards are shown face-up once when they arrive (the deal, each refill), then lie inert: remember them.",
+    `Phase 1 · Abilities: use each power you have unlocked once (skipped when you have none).`,
+    `Phase 2 · Activation: flip up to ${acts} inert cards face-up (click again to take one back), or pass. ` +
+      `Collect: every element with ${k} or more activated goes to your Study; the rest flip back.`,
+    "Refill: click empty slots to place the deck's face-up top card, one at a time.",
+    "Phase 3 · Binding: place tokens on cards. A card with tokens can only be activated by a player whose Study has " +
+      "at least as many cards of each token's element. From the Supply a token costs a Study card (it becomes a Spent " +
+      "marker); from your Spent marker or the Token Pool it is free (the Pool needs a matching marker).",
+    "When a bound card is collected its tokens go to the active player's matching Spent marker, or to the Token Pool.",
+    "The game ends when a card must be refilled and the deck is empty.",
+  ];
+}
 
 /**
  * @param {number} n
@@ -182,7 +213,8 @@ export function promptFor(st, ui = /** @type {PlayUi} */ ({})) {
   const els = info.elements || view.elements || [];
   if (view.is_over) return "Game over: see the scores below.";
   const active = playerName(info, view.active_player);
-  if (legal.bot) return `${active} (bot) is playing…`;
+  if (ui.deal === "waiting") return "Press Ready when everyone is looking: the deal is shown once.";
+  if (legal.bot) return ui.paused ? `${active} is paused: click Next bot move, or pick a Bot pace.` : `${active} is playing…`;
   if (legal.actor === null || legal.actor === undefined) return `Waiting for ${active} to play.`;
   const lead = (info.players || []).length > 1 ? `${active}: ` : "";
   switch (view.phase) {

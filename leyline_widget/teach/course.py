@@ -57,8 +57,8 @@ COURSE: tuple[Lesson, ...] = (
                                      "second Water card."},
                  hints=("You remember Water at slots 1 and 6; one is already activated.",),
                  success="Two Water cards are activated."),
-            Step("End Phase 2: every element with 2 or more activated cards is collected into "
-                 "your Study.",
+            Step("Click Collect (it ends Phase 2): every element with 2 or more activated "
+                 "cards is collected into your Study.",
                  accept=EndPhase(), goal=collected("water"),
                  wrong={Activate(3): "You may activate up to 3 cards, but a lone Fire would "
                                      "only flip back. End the phase now.",
@@ -94,7 +94,7 @@ COURSE: tuple[Lesson, ...] = (
                  wrong={Activate(9): "That is the lone Water you just deactivated."},
                  hints=("You remember Earth at slot 11.",),
                  success="Three Earth cards are activated."),
-            Step("End Phase 2 to collect all three Earth cards.",
+            Step("Click Collect to collect all three Earth cards.",
                  accept=EndPhase(), goal=collected("earth", count=3),
                  wrong=[(_DEACTIVATE, "Keep all three Earth cards activated.")],
                  hints=("End the phase.",),
@@ -125,7 +125,7 @@ COURSE: tuple[Lesson, ...] = (
                  solution=_activate(2, 5, 7),
                  hints=("Three activations: slots 2, 5 and 7.",),
                  success="Two Wind and one Fire are activated."),
-            Step("End Phase 2, and watch what happens to the lone Fire.",
+            Step("Click Collect, and watch what happens to the lone Fire.",
                  accept=EndPhase(), goal=collected("wind"),
                  wrong=[(_DEACTIVATE, "Keep the three cards activated and end the phase.")],
                  hints=("End the phase.",),
@@ -169,7 +169,7 @@ COURSE: tuple[Lesson, ...] = (
                  hints=("3 Wind tokens need 3 Wind in your Study; you have 2.",
                         "Slot 10 carries no tokens."),
                  success="Slot 10 is free of tokens: anyone may activate it."),
-            Step("End Phase 2 to collect the Earth pair.",
+            Step("Click Collect to collect the Earth pair.",
                  accept=EndPhase(), goal=collected("earth"),
                  hints=("End the phase.",),
                  success="Collected. Your Rival, with no Wind or Fire in their Study, could not "
@@ -248,7 +248,7 @@ COURSE: tuple[Lesson, ...] = (
                  solution=_activate(1, 6),
                  hints=("Slots 1 and 6.",),
                  success="Both bound cards are activated."),
-            Step("End Phase 2 and watch where the tokens go.",
+            Step("Click Collect and watch where the tokens go.",
                  accept=EndPhase(), goal=collected("wind"),
                  hints=("End the phase.",),
                  success="The Fire token went onto your Spent Fire marker. You have no Spent "
@@ -464,7 +464,7 @@ COURSE: tuple[Lesson, ...] = (
                                      "want the Earth cards."},
                  hints=("Slots 0, 1 and 3.",),
                  success="Three Earth cards are activated."),
-            Step("End Phase 2: three Earth cards make your score 5.",
+            Step("Click Collect: three Earth cards make your score 5.",
                  accept=EndPhase(), goal=collected("earth", count=3),
                  wrong=[(_DEACTIVATE, "Two Earth cards would leave you at 4, behind your "
                                      "Rival's 5. Keep all three.")],

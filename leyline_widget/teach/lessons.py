@@ -16,7 +16,7 @@ guess (unless the step explicitly accepts it), so no verdict ever depends on a h
 ...     Scenario().grid("f ? ? ? / ? f ? ? / ? ? ? ?").seen(0, 5),
 ...     steps=(Step("Activate the Fire at slot 0.", accept=Activate(0)),
 ...            Step("Activate the other Fire.", accept=Activate(5)),
-...            Step("End Phase 2.", accept=EndPhase(), goal=collected("fire"))))
+...            Step("Click Collect.", accept=EndPhase(), goal=collected("fire"))))
 >>> s = lesson.session()
 >>> s.try_action(Activate(2))["kind"]     # never seen: a guess, refused
 'unseen'
@@ -457,7 +457,11 @@ class LessonSession:
         return self._mistake("wrong", self._wrong_text(step, act, ctx, accepted))
 
     def hint(self) -> str:
-        """The next hint of this step; the last one shows the expected moves."""
+        """The next hint of this step; the last one shows the expected moves. On a step that
+        is already solved (or a finished lesson) it spends nothing and says so."""
+        if self.status in ("solved", "done"):
+            return ("This lesson is finished: no hint needed." if self.status == "done"
+                    else "This step is already solved: no hint spent. Go on to the next step.")
         hints = self._hints()
         self.hints_shown = min(self.hints_shown + 1, len(hints))
         return hints[self.hints_shown - 1]

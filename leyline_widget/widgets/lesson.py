@@ -77,6 +77,8 @@ class LessonWidget(BoardWidget):
     lesson = traitlets.Dict().tag(sync=True)
     lessons: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     remembered: traitlets.List[str | None] = traitlets.List().tag(sync=True)
+    #: The last event batch the page has shown: a board rendered again never replays it.
+    shown_seq = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, lesson: Lesson | str | None = None, *,
                  lessons: Sequence[Lesson | str] | None = None, reveal_ms: int = 1500) -> None:
@@ -234,7 +236,18 @@ class LessonWidget(BoardWidget):
     def _handlers(self) -> dict[str, Handler]:
         return {"action": self._on_action, "hint": self._on_plain(self.hint),
                 "retry": self._on_plain(self.retry), "next": self._on_plain(self.next),
-                "restart": self._on_plain(self.restart), "goto": self._on_goto}
+                "restart": self._on_plain(self.restart), "goto": self._on_goto,
+                "shown": self._on_shown}
+
+    def _on_shown(self, content: Message) -> None:
+        only(content, "shown", ("seq",))
+        seq = content.get("seq")
+        sent = self.events.get("seq", 0)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(sent, int):
+            raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
+        if seq > sent:
+            raise ValueError(f"batch {seq} has not been sent yet")
+        self.shown_seq = max(self.shown_seq, seq)
 
     @staticmethod
     def _on_plain(method: Callable[[], object]) -> Handler:

@@ -9,9 +9,22 @@ The front-end (``js/src/``, bundled) renders from synced traits alone and never 
 - ``error``: the last refusal as a sentence, ``""`` after a legal action;
 - ``info``: what never changes in a game (elements, power texts, thresholds, seats).
 
-It sends custom messages: ``{"type": "action", "action": {...}}`` for a human move and
-``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over, so the
-kernel never sleeps. Anything else gets an error and changes nothing.
+- ``log_past`` and ``log``: the whole game in words for the viewer, grouped by turn
+  (:func:`game_log`; the finished turns, then the turn being played with the marks of what
+  the other seats did): it survives a reload and never names the element of a card that is
+  inert now;
+- ``shown_seq``: the last event batch the page has shown, so a view rendered again never
+  replays a reveal; ``handoff``: between two human seats, the seat the board waits to be
+  passed to (the page hides the board until that player says they are ready);
+- ``deal_ms``: how long the set-up deal stays face-up (it starts when the board is on screen
+  and the players press Ready); ``session``: the results of the games of this widget.
+
+It sends custom messages: ``{"type": "action", "action": {...}}`` for a human move,
+``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over (so the
+kernel never sleeps), ``{"type": "shown", "seq": n}`` once it has shown batch ``n``,
+``{"type": "ready"}`` when the next player has taken the seat, ``{"type": "undo"}`` (take back
+the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}``.
+Anything else gets an error and changes nothing.
 
 >>> from leyline_widget import Game
 >>> w = LeylineWidget(Game.new(players=1, seed=3))
@@ -24,6 +37,7 @@ kernel never sleeps. Anything else gets an error and changes nothing.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -31,12 +45,12 @@ import traitlets
 
 from ..agents.bots import Bot, BotSeat, make_bot
 from ..core.actions import Action
-from ..core.game import Game, visible_events
+from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, milliseconds, only
-from .presenters import ACTIVE, TEACHER, game_info, legal_summary, parse_seats
+from .presenters import ACTIVE, TEACHER, game_info, game_log, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
 
@@ -52,8 +66,15 @@ class LeylineWidget(BoardWidget):
     ``viewer`` is ``"active"`` (hot-seat: whoever's turn it is among the humans; the default),
     a seat number (that player's eyes only; they act on their own turns), or ``None`` /
     ``"teacher"`` (the all-seeing view, for teaching). ``reveal_ms`` is how long a card added
-    to the grid (or peeked at) stays element-up; ``bot_delay_ms`` is the pause before each bot
-    move, which the front-end waits out before asking for it.
+    to the grid (or peeked at) stays element-up; ``deal_ms`` how long the set-up deal shows (by
+    default 1.5 s plus 0.3 s per grid slot; 0 shows no deal, and asks for no Ready);
+    ``bot_delay_ms`` is the pause before each bot move, which the front-end waits out before
+    asking for it.
+
+    At the table: between two human seats of the hot-seat view, ``handoff`` names the next
+    seat and the page hides the board until that player clicks (``{"type": "ready"}``; moves
+    from the page wait for it). :meth:`undo` takes back this turn's Binding tokens,
+    :meth:`new_game` and :meth:`rematch` deal again with the same settings.
 
     ``show_memory_of`` (a seat; teacher view only) adds the teacher's memory panel: which grid
     cards that player has seen and when, which they never saw, and the collections they could
@@ -72,12 +93,18 @@ class LeylineWidget(BoardWidget):
     bot_delay_ms = traitlets.Int(800).tag(sync=True)
     show_memory_of = traitlets.Any(None).tag(sync=True)
     memory = traitlets.Dict().tag(sync=True)
+    log = traitlets.Dict().tag(sync=True)
+    log_past: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    shown_seq = traitlets.Int(0).tag(sync=True)
+    handoff = traitlets.Dict().tag(sync=True)
+    deal_ms = traitlets.Int(5000).tag(sync=True)
+    session: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     _client_writable = frozenset({"bot_delay_ms", "show_memory_of"})
 
     def __init__(self, game: Game | None = None, *, players: int | Sequence[str] | None = None,
                  seed: int | None = None, rules: Rules | None = None,
                  viewer: int | str | None = ACTIVE, bots: Mapping[int, str | Bot] | None = None,
-                 bot_seed: int | None = None, reveal_ms: int = 1500,
+                 bot_seed: int | None = None, reveal_ms: int = 1500, deal_ms: int | None = None,
                  bot_delay_ms: int = 800, show_memory_of: int | None = None) -> None:
         kinds: dict[int, str] = {}
         if game is None:
@@ -97,7 +124,25 @@ class LeylineWidget(BoardWidget):
             if not isinstance(bot, (str, Bot)):
                 raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {bot!r}")
             seats[seat] = bot
-        base = game.seed if bot_seed is None else bot_seed
+        self._bot_seed = bot_seed
+        self._seat_specs = seats
+        self._auto_deal = deal_ms is None
+        bot_kinds = self._seat_bots(seats, game.seed if bot_seed is None else bot_seed)
+        self._last_batch: list[Event] = list(game.event_log[-1])
+        self._binding_at: Game | None = None
+        self._recorded = game.is_over
+        viewer = self._viewer_value(viewer)
+        self._memory_seat(show_memory_of, viewer)
+        self._shown_seat: int | None = None
+        super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
+                         deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
+                         bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
+                         show_memory_of=show_memory_of)
+        self._shown_seat = self.seat()
+        self._sync(self._last_batch)
+
+    def _seat_bots(self, seats: Mapping[int, Bot | str], base: int | None) -> dict[int, str]:
+        """Seat the bots of ``seats`` (seat -> kind or Bot) for ``self.game``; their kinds."""
         self._bots: dict[int, BotSeat] = {}
         bot_kinds: dict[int, str] = {}
         for seat, bot in sorted(seats.items()):
@@ -105,15 +150,18 @@ class LeylineWidget(BoardWidget):
                 bot = make_bot(bot, seed=None if base is None else base * 10 + seat)
             self._bots[seat] = BotSeat(bot, seat)
             bot_kinds[seat] = bot.name
-        humans = [p for p in range(len(game.players)) if p not in self._bots]
+        humans = [p for p in range(len(self.game.players)) if p not in self._bots]
         self._last_human = humans[0] if humans else 0
-        self._last_batch: list[Event] = list(game.event_log[-1])
-        viewer = self._viewer_value(viewer)
-        self._memory_seat(show_memory_of, viewer)
-        super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
-                         bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
-                         show_memory_of=show_memory_of)
-        self._sync(self._last_batch)
+        return bot_kinds
+
+    @staticmethod
+    def _deal_default(game: Game) -> int:
+        """The set-up deal's length: 1.5 s plus 0.3 s per card dealt (12 cards: 5.1 s)."""
+        return min(60_000, 1500 + 300 * game.rules.grid_rows * game.rules.grid_cols)
+
+    @traitlets.validate("deal_ms")
+    def _check_deal_ms(self, proposal: Any) -> int:
+        return milliseconds(proposal["value"], "the deal time (deal_ms)")
 
     # -- viewer --------------------------------------------------------------------------
     def _viewer_value(self, viewer: object) -> int | str | None:
@@ -136,8 +184,12 @@ class LeylineWidget(BoardWidget):
 
     @traitlets.observe("viewer")
     def _viewer_changed(self, _change: Any) -> None:
-        # The last batch was filtered for the old eyes: filter it again for the new ones.
-        self._sync(self._last_batch)
+        # The last batch was filtered for the old eyes: filter it again for the new ones, under
+        # the same number, so that a batch the page has shown is not shown again.
+        self._sync(None)
+        seq = self.events.get("seq", 0)
+        self.events = {"seq": seq, "step": self.events.get("step", self.game.step),
+                       "items": visible_events(self._last_batch, self.seat())}
 
     def _memory_seat(self, seat: object, viewer: object) -> int | None:
         if seat is None:
@@ -196,22 +248,50 @@ class LeylineWidget(BoardWidget):
         if game.active_player not in self._bots:
             self._last_human = game.active_player
         seat = self.seat()
-        legal = legal_summary(game, self.actor())
+        actor = self.actor()
+        legal = legal_summary(game, actor)
         bot = self._bots.get(game.active_player)
         if bot is not None and not game.is_over:
             legal["bot"] = bot.bot.name
+        snap = self._binding_at
+        if actor is not None and snap is not None and game.step > snap.step:
+            legal["undo"] = True
         memory_of = self.show_memory_of
         with self.hold_sync():
             self.memory = ({} if seat is not None or memory_of is None
                            else memory_report(game, memory_of))
             self.view = cast(dict[str, Any], game.observation(seat))
             self.legal = legal
+            log = game_log(game, seat)
+            turns = log.pop("turns")
+            # Finished turns never change (game_log's rule): they go out once per turn.
+            self.log_past = turns[:-1]
+            self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1}
+            humans = len(game.players) - len(self._bots)
+            if (self.viewer == ACTIVE and humans > 1 and self._shown_seat is not None
+                    and seat != self._shown_seat and not game.is_over):
+                # Hot-seat: the board now shows another player's eyes; it waits for them.
+                self.handoff = {"to": seat, "from": self._shown_seat}
+            elif self.viewer != ACTIVE:
+                self.handoff = {}
+            self._shown_seat = seat
+            if game.is_over and not self._recorded:
+                self._recorded = True
+                self.session = [*self.session, {
+                    "players": list(game.players), "scores": game.scores(),
+                    "winners": game.winners(), "turns": game.turn,
+                    "reason": game.end_reason}]
             if events is not None:
                 self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
 
     def _apply(self, action: Action) -> list[Event]:
+        before = self.game.phase
         events = self.game.apply(action)
+        if self.game.phase is not Phase.BINDING:
+            self._binding_at = None
+        elif before is not Phase.BINDING:
+            self._binding_at = self.game.clone()  # the start of the Binding phase, for undo
         with self.hold_sync():
             self.error = ""
             self._sync(events)
@@ -225,6 +305,54 @@ class LeylineWidget(BoardWidget):
             action = Action.from_dict(action)
         self._check_turn()
         return self._apply(action)
+
+    def undo(self) -> None:
+        """Take back every Binding token placed this turn (the game returns to the start of its
+        Binding phase). Phase 3 reveals nothing, so nobody learns anything from an undo; it
+        is possible until End turn. ``w.game`` is a new Game afterwards."""
+        self._check_turn()
+        snap = self._binding_at
+        if snap is None or self.game.phase is not Phase.BINDING:
+            raise ValueError("only Binding tokens placed this turn can be undone (in Phase 3, "
+                             "before End turn)")
+        if self.game.step == snap.step:
+            raise ValueError("no Binding token has been placed this turn: nothing to undo")
+        self.game = snap.clone()
+        with self.hold_sync():
+            self.error = ""
+            self._sync([])
+
+    def new_game(self, *, seed: int | None = None, swap: bool = False) -> None:
+        """Deal a new game with the same players, rules and bots (a new ``seed``: random when
+        not given). ``swap=True`` is a rematch: the seats move on by one, so that the second
+        player goes first (in two-player games the seats swap)."""
+        old = self.game
+        n = len(old.players)
+        shift = 1 if swap and n > 1 else 0
+        names = [old.players[(i + shift) % n] for i in range(n)]
+        specs = {(seat - shift) % n: bot for seat, bot in self._seat_specs.items()}
+        new_seed = secrets.randbelow(2**31) if seed is None else seed
+        game = Game.new(players=names, seed=new_seed, rules=old.rules)
+        self.game = game
+        self._seat_specs = specs
+        bot_kinds = self._seat_bots(specs, new_seed if self._bot_seed is None else self._bot_seed)
+        self._binding_at = None
+        self._recorded = False
+        with self.hold_sync():
+            self.info = game_info(game, bot_kinds)
+            if self._auto_deal:
+                self.deal_ms = self._deal_default(game)
+            self.error = ""
+            self.handoff = {}
+            self._shown_seat = None
+            if isinstance(self.viewer, int) and shift:
+                self.set_trait("viewer", (self.viewer - shift) % n)
+            self._sync(list(game.event_log[-1]))
+            self._shown_seat = self.seat()
+
+    def rematch(self, *, seed: int | None = None) -> None:
+        """A new game with the same settings and a new seed, the seats swapped."""
+        self.new_game(seed=seed, swap=True)
 
     def step_bots(self, max_actions: int | None = None) -> int:
         """Play bot moves at once (no pacing) until a human's turn or the end; return how many."""
@@ -250,7 +378,42 @@ class LeylineWidget(BoardWidget):
 
     # -- messages ------------------------------------------------------------------------
     def _handlers(self) -> dict[str, Handler]:
-        return {"action": self._on_action, "bot_step": self._on_bot_step}
+        return {"action": self._on_action, "bot_step": self._on_bot_step,
+                "shown": self._on_shown, "ready": self._on_ready, "undo": self._on_undo,
+                "new_game": self._on_new_game, "rematch": self._on_rematch}
+
+    def _on_shown(self, content: Message) -> None:
+        only(content, "shown", ("seq",))
+        seq = content.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
+        sent = self.events.get("seq", 0)
+        if not isinstance(sent, int) or seq > sent:
+            raise ValueError(f"batch {seq} has not been sent yet")
+        self.shown_seq = max(self.shown_seq, seq)
+
+    def _on_ready(self, content: Message) -> None:
+        only(content, "ready", ())
+        self.handoff = {}
+
+    def _on_undo(self, content: Message) -> None:
+        only(content, "undo", ())
+        self._waiting_for_handoff()
+        self.undo()
+
+    def _on_new_game(self, content: Message) -> None:
+        only(content, "new_game", ())
+        self.new_game()
+
+    def _on_rematch(self, content: Message) -> None:
+        only(content, "rematch", ())
+        self.rematch()
+
+    def _waiting_for_handoff(self) -> None:
+        to = self.handoff.get("to")
+        if isinstance(to, int):
+            name = self.game.players[to]
+            raise ValueError(f"pass the board to {name} first: {name} clicks when ready")
 
     def _stale(self, content: Message, kind: str) -> bool:
         if "step" not in content:
@@ -265,6 +428,7 @@ class LeylineWidget(BoardWidget):
         if self._stale(content, "action"):
             raise ValueError(f"that click was for step {content['step']}, but the game has "
                              f"moved on to step {self.game.step}; try again")
+        self._waiting_for_handoff()
         self._check_turn()
         if "action" not in content:
             raise ValueError("an action message needs an 'action' object")

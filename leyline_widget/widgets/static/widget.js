@@ -72,78 +72,6 @@ function listen(node, handlers) {
   };
 }
 
-// js/src/mount.js
-function mount(model, el, className, setup) {
-  const doc = el.ownerDocument;
-  let root = doc.createElement("div");
-  root.className = className;
-  el.appendChild(root);
-  const timers = /* @__PURE__ */ new Map();
-  let queued = false;
-  let alive = true;
-  function cancel(name) {
-    clearTimeout(timers.get(name));
-    timers.delete(name);
-  }
-  function later(name, ms, fn) {
-    cancel(name);
-    timers.set(name, setTimeout(() => {
-      timers.delete(name);
-      fn();
-    }, ms));
-  }
-  const m = {
-    doc,
-    root: () => root,
-    show(next) {
-      root = morph(root, next);
-    },
-    paint,
-    schedule,
-    alive: () => alive,
-    later,
-    cancel,
-    pending: (name) => timers.has(name)
-  };
-  const spec = setup(m);
-  function pruneReveals() {
-    const reveals = spec.reveals ? spec.reveals() : {};
-    const now = Date.now();
-    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
-  }
-  function paint() {
-    queued = false;
-    if (!alive) return;
-    const now = Date.now();
-    spec.draw(now);
-    if (!spec.reveals) return;
-    cancel("reveal");
-    const ends = Object.values(spec.reveals()).map((r) => r.until).filter((t) => t > now);
-    if (ends.length) later("reveal", Math.min(...ends) - now + 5, () => {
-      pruneReveals();
-      paint();
-    });
-  }
-  function schedule() {
-    if (!queued) {
-      queued = true;
-      queueMicrotask(paint);
-    }
-  }
-  const unlisten = listen(root, spec.listeners || {});
-  model.on("change", spec.onChange);
-  if (spec.start) spec.onChange();
-  paint();
-  return () => {
-    alive = false;
-    for (const name of [...timers.keys()]) cancel(name);
-    model.off("change", spec.onChange);
-    unlisten();
-    if (spec.teardown) spec.teardown();
-    root.remove();
-  };
-}
-
 // js/src/looks.js
 var ELEMENT_LOOKS = {
   fire: { symbol: "▲", colour: "#D55E00", ink: "#000000" },
@@ -183,8 +111,33 @@ var SOURCE_WORDS = { supply: "Supply", marker: "Spent marker", pool: "Token Pool
 var END_REASONS = {
   deck: "a card had to be refilled and the Leyline deck was empty",
   stalemate: "no player could ever collect again (stalemate)",
-  turn_limit: "the turn limit was reached"
+  turn_limit: "the turn limit was reached",
+  round_limit: "the round limit was reached",
+  idle: "too many rounds went by without a collection, token or power"
 };
+var MARK_WORDS = {
+  flipped: "flipped and turned back",
+  collected: "collected",
+  refilled: "refilled",
+  bound: "bound with a token",
+  swapped: "swapped",
+  peeked: "peeked at",
+  tide: "sent to the deck by Tide"
+};
+function RULES_SHORT(info) {
+  const acts = info.activations || 3;
+  const k = info.collect_threshold || 2;
+  return [
+    "Goal: the most cards in your Study when the game ends; ties share the win.",
+    "The grid's cards are shown face-up once when they arrive (the deal, each refill), then lie inert: remember them.",
+    `Phase 1 · Abilities: use each power you have unlocked once (skipped when you have none).`,
+    `Phase 2 · Activation: flip up to ${acts} inert cards face-up (click again to take one back), or pass. Collect: every element with ${k} or more activated goes to your Study; the rest flip back.`,
+    "Refill: click empty slots to place the deck's face-up top card, one at a time.",
+    "Phase 3 · Binding: place tokens on cards. A card with tokens can only be activated by a player whose Study has at least as many cards of each token's element. From the Supply a token costs a Study card (it becomes a Spent marker); from your Spent marker or the Token Pool it is free (the Pool needs a matching marker).",
+    "When a bound card is collected its tokens go to the active player's matching Spent marker, or to the Token Pool.",
+    "The game ends when a card must be refilled and the deck is empty."
+  ];
+}
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -279,7 +232,8 @@ function promptFor(st, ui = (
   const els = info.elements || view.elements || [];
   if (view.is_over) return "Game over: see the scores below.";
   const active = playerName(info, view.active_player);
-  if (legal.bot) return `${active} (bot) is playing…`;
+  if (ui.deal === "waiting") return "Press Ready when everyone is looking: the deal is shown once.";
+  if (legal.bot) return ui.paused ? `${active} is paused: click Next bot move, or pick a Bot pace.` : `${active} is playing…`;
   if (legal.actor === null || legal.actor === void 0) return `Waiting for ${active} to play.`;
   const lead = (info.players || []).length > 1 ? `${active}: ` : "";
   switch (view.phase) {
@@ -542,6 +496,10 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const marks = st.log && st.log.marks && st.log.marks[slot] || [];
+  if (marks.length) classes.push("ll-marked");
+  const motion = ui.motion && ui.motion[slot];
+  if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
   const state = {
     empty: "empty slot",
@@ -551,7 +509,8 @@ function cardButton(doc, slot, cell, st, ui, now) {
     seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`
   }[face.kind];
-  const label = `Slot ${slot} (row ${row}, column ${col}): ${state}${tokenWords(cell.tokens, els)}` + (hint ? `. ${hint}` : "");
+  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
     class: classes.join(" "),
@@ -587,11 +546,29 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" ? "+" : ""));
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
   }
   body.push(tokenChips(doc, cell.tokens, els));
+  if (marks.length) {
+    body.push(h(
+      doc,
+      "span",
+      { class: "ll-marks", "aria-hidden": "true", title: marks.map((k) => MARK_WORDS[k] || k).join(", ") },
+      marks.map((k) => h(doc, "span", { class: `ll-mk ll-mk-${k}` }, MARK_SIGNS[k] || "•"))
+    ));
+  }
+  if (motion && motion.kind === "collect" && motion.until > now && motion.element) {
+    const gone = elementLook(motion.element, els);
+    body.push(h(
+      doc,
+      "span",
+      { class: "ll-ghost", "aria-hidden": "true", style: `--ll-el:${gone.colour};--ll-ink:${gone.ink}` },
+      gone.symbol
+    ));
+  }
   return h(doc, "button", attrs, body);
 }
+var MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 function deckPanel(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -654,7 +631,8 @@ function powerButton(doc, st, ui, pw, me) {
   if (usable) classes.push("ll-usable");
   if (used) classes.push("ll-used");
   if (ui.infoPower === pw.key) classes.push("ll-open");
-  const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" : `locked until ${need} ${elementLook(pw.element, els).name}`;
+  const state = usable ? "usable now" : used ? "used this turn" : unlocked ? "unlocked" : `unlocks with ${need} ${elementLook(pw.element, els).name} in the Study`;
+  const visible = `${pw.name}${used ? " used" : unlocked ? "" : " locked"}`;
   return h(doc, "button", {
     type: "button",
     class: classes.join(" "),
@@ -662,8 +640,8 @@ function powerButton(doc, st, ui, pw, me) {
     "data-key": pw.key,
     title: `${pw.name} (${tier}): ${pw.text}`,
     "aria-pressed": ui.infoPower === pw.key ? "true" : "false",
-    "aria-label": `${pw.name}, ${tier} power of ${elementLook(pw.element, els).name}, ${state}: ${pw.text}`
-  }, unlocked ? pw.name : `${tier} ${need}`, used ? " ✓" : "");
+    "aria-label": `${visible}: ${tier} power of ${elementLook(pw.element, els).name}, ${state}. ${pw.text}`
+  }, h(doc, "span", {}, pw.name), used ? h(doc, "span", { class: "ll-pstate" }, " used") : unlocked ? null : h(doc, "span", { class: "ll-pstate" }, " locked"));
 }
 function studyPanel(doc, st, ui) {
   const { view, info } = st;
@@ -735,7 +713,12 @@ function powerInfo(doc, st, ui) {
   const pw = ui.infoPower && powerOf(info, ui.infoPower);
   if (!pw) return null;
   const spec = legal.powers && legal.powers[pw.key];
-  const why = legal.why_power ? legal.why_power[pw.key] || legal.why_power["*"] : null;
+  const me = mySeat(st.view);
+  const player = st.view.players && st.view.players[me];
+  const need = info.thresholds ? info.thresholds[pw.tier] : 0;
+  const elName = elementLook(pw.element, info.elements || []).name;
+  const locked = player && !isTrue(player.unlocked, pw.key);
+  const why = locked ? `Locked: ${pw.name} unlocks with ${need} ${elName} in the Study (${player.study[pw.element] || 0} now); then use it in Phase 1 of a turn.` : legal.why_power ? legal.why_power[pw.key] || legal.why_power["*"] : null;
   const parts = [
     h(doc, "div", { class: "ll-h" }, `${pw.name} · ${pw.tier === "minor" ? "Minor" : "Major"} power`),
     h(doc, "p", {}, pw.text),
@@ -757,7 +740,7 @@ function powerInfo(doc, st, ui) {
       }
     }
   } else if (why) {
-    parts.push(h(doc, "p", { class: "ll-why" }, why));
+    parts.push(h(doc, "p", { class: locked ? "ll-note" : "ll-why" }, why));
   } else if (legal.actor === null || legal.actor === void 0) {
     parts.push(h(doc, "p", { class: "ll-why" }, "Powers are used on your own turn."));
   }
@@ -796,7 +779,7 @@ function bindingPanel(doc, st, ui) {
           "aria-pressed": chosen ? "true" : "false",
           "aria-disabled": ok ? null : "true",
           title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
-          "aria-label": `${look.name} from the ${SOURCE_WORDS[src].toLowerCase()}: ${have[src](el)}${ok ? "" : `. Not now: ${why}`}`
+          "aria-label": `${SOURCE_WORDS[src]} ${have[src](el)}: a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}${ok ? "" : `. Not now: ${why}`}`
         }, h(doc, "span", { class: "ll-srcname" }, SOURCE_WORDS[src]), h(doc, "span", { class: "ll-srchave" }, have[src](el)));
       })
     );
@@ -863,22 +846,159 @@ function scoreboard(doc, st) {
 function gameOverPanel(doc, st) {
   const { view, info } = st;
   if (!view.is_over) return null;
+  const els = info.elements || view.elements || [];
   const winners = (view.winners || []).map((p) => view.players[p] ? view.players[p].name : playerName(info, p));
   const solo = view.players.length === 1;
+  const turns = st.log && st.log.turns_played || [];
+  const games = (st.session || []).filter((g) => g.scores.length === 1);
+  const best = games.length ? Math.max(...games.map((g) => g.scores[0])) : null;
+  const avg = games.length ? games.reduce((a, g) => a + g.scores[0], 0) / games.length : null;
+  const rows = view.players.map((p, i) => h(
+    doc,
+    "tr",
+    { "data-final": i },
+    h(doc, "th", { scope: "row" }, p.name, isTrue(view.winners, i) && !solo ? " ★" : ""),
+    els.map((el) => h(doc, "td", { class: "ll-num" }, p.study[el] || 0)),
+    h(doc, "td", { class: "ll-num" }, Object.values(p.markers).reduce((a, b) => a + b, 0)),
+    h(doc, "td", { class: "ll-num" }, turns[i] === void 0 ? "—" : turns[i]),
+    h(doc, "td", { class: "ll-num" }, h(doc, "strong", {}, p.score))
+  ));
   return h(
     doc,
     "section",
     { class: "ll-over", role: "status", "aria-label": "Game over" },
     h(doc, "div", { class: "ll-h" }, "Game over"),
     h(doc, "p", {}, `The game ended because ${END_REASONS[view.end_reason || ""] || view.end_reason}, after turn ${view.turn}.`),
-    h(doc, "ul", {}, view.players.map((p, i) => h(
+    h(
+      doc,
+      "table",
+      { class: "ll-breakdown" },
+      h(doc, "caption", {}, "Final Studies"),
+      h(doc, "thead", {}, h(
+        doc,
+        "tr",
+        {},
+        h(doc, "th", { scope: "col" }, "Player"),
+        els.map((el) => h(doc, "th", { scope: "col" }, elementLook(el, els).name)),
+        h(doc, "th", { scope: "col" }, "Spent markers"),
+        h(doc, "th", { scope: "col" }, "Turns"),
+        h(doc, "th", { scope: "col" }, "Score")
+      )),
+      h(doc, "tbody", {}, rows)
+    ),
+    h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.` : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`),
+    solo && games.length ? h(
+      doc,
+      "p",
+      { class: "ll-session" },
+      `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`
+    ) : null,
+    h(
+      doc,
+      "div",
+      { class: "ll-controls" },
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "new-game" }, "New game"),
+      solo ? null : h(doc, "button", {
+        type: "button",
+        class: "ll-btn",
+        "data-act": "rematch",
+        title: "Same settings, a new deal, seats swapped"
+      }, "Rematch")
+    )
+  );
+}
+function rulesPanel(doc, st) {
+  const { info } = st;
+  const t = info.thresholds || { minor: 2, major: 5 };
+  return h(
+    doc,
+    "section",
+    { class: "ll-rules", "aria-label": "Rules" },
+    h(doc, "div", { class: "ll-h" }, "Rules in short"),
+    h(doc, "ul", {}, RULES_SHORT(info).map((line) => h(doc, "li", {}, line))),
+    h(doc, "div", { class: "ll-h" }, `Powers (Minor at ${t.minor}, Major at ${t.major} cards of the element in your Study)`),
+    h(doc, "ul", {}, (info.powers || []).map((pw) => h(
       doc,
       "li",
-      { "data-final": i },
-      `${p.name}: ${plural(p.score, "card")}`,
-      isTrue(view.winners, i) && !solo ? " ★ winner" : ""
+      {},
+      h(doc, "strong", {}, pw.name),
+      ` (${elementLook(pw.element, info.elements || []).name}, ${pw.tier}): ${pw.text}`
     ))),
-    h(doc, "p", { class: "ll-win" }, solo ? `Final score ${view.players[0].score} in ${plural(view.turn, "turn")}.` : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`)
+    h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules" }, "Close rules")
+  );
+}
+function handoffScreen(st, doc) {
+  const to = (
+    /** @type {number} */
+    st.handoff && st.handoff.to
+  );
+  const name = playerName(st.info, to);
+  return h(
+    doc,
+    "div",
+    {
+      class: "leyline ll-handoff-root",
+      "data-mode": st.mode || "play",
+      "data-handoff": to,
+      "data-ll-theme": hostTheme(doc),
+      "data-ack": st.ack === void 0 ? "" : st.ack
+    },
+    h(
+      doc,
+      "section",
+      { class: "ll-handoff", "aria-label": "Pass the board" },
+      h(doc, "h2", { class: "ll-h" }, `Pass to ${name}`),
+      h(doc, "p", {}, `The board is hidden so that nobody sees another player's turn. ${name}, take the seat.`),
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "handoff-ready" }, `${name}, click when ready`)
+    )
+  );
+}
+function hostTheme(doc) {
+  const body = doc.body;
+  const html = doc.documentElement;
+  const jp = body && body.getAttribute("data-jp-theme-light");
+  if (jp === "true") return "light";
+  if (jp === "false") return "dark";
+  for (const node of [body, html]) {
+    if (!node) continue;
+    const c = node.classList;
+    if (c.contains("vscode-dark") || c.contains("vscode-high-contrast")) return "dark";
+    if (c.contains("vscode-light") || c.contains("vscode-high-contrast-light")) return "light";
+    if (c.contains("dark") || c.contains("dark-theme")) return "dark";
+    if (c.contains("light") || c.contains("light-theme")) return "light";
+    const t = node.getAttribute("data-theme") || node.getAttribute("data-color-mode");
+    if (t === "dark" || t === "light") return t;
+  }
+  const win = doc.defaultView;
+  return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+function logPanel(doc, st, ui) {
+  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  if (!turns) {
+    return h(
+      doc,
+      "ol",
+      { class: "ll-log", "aria-label": "Recent moves" },
+      (ui.log || []).map((line) => h(doc, "li", {}, line))
+    );
+  }
+  return h(
+    doc,
+    "section",
+    { class: "ll-logbox", "aria-label": "Game log" },
+    h(doc, "div", { class: "ll-h" }, "Game log"),
+    h(
+      doc,
+      "ol",
+      { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
+      turns.map((t) => h(
+        doc,
+        "li",
+        { class: "ll-logturn", "data-turn": t.turn },
+        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null
+      ))
+    )
   );
 }
 var BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
@@ -905,13 +1025,14 @@ function paceMenu(doc, st, ui) {
 function renderBoard(st, ui, doc, now = 0) {
   const { view, legal, info } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
+  if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
   const els = info.elements || view.elements || [];
   const bots = (info.players || []).some((p) => p.bot);
   const teacher = view.viewer === null;
   const left = view.activations ? view.activations.limit - view.activations.used : 0;
   const canAct = legal.actor !== null && legal.actor !== void 0 && !view.is_over;
   const grid = h(doc, "div", {
-    class: "ll-grid",
+    class: `ll-grid${ui.deal === "waiting" ? " ll-dealwait" : ""}`,
     role: "group",
     style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. Arrow keys move between cards; Enter or Space clicks.`
@@ -959,8 +1080,29 @@ function renderBoard(st, ui, doc, now = 0) {
     endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
     bots && !view.is_over ? paceMenu(doc, st, ui) : null,
-    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null,
+    canAct && legal.undo ? h(doc, "button", {
+      type: "button",
+      class: "ll-btn",
+      "data-act": "undo",
+      title: "Take back the Binding tokens placed this turn (until End turn)"
+    }, "Undo tokens") : null,
+    h(
+      doc,
+      "button",
+      { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false" },
+      ui.rules ? "Hide rules" : "Rules"
+    )
   );
+  const cards = view.grid.filter((c) => c.card !== "empty").length;
+  const dealSecs = `${((Number(st.deal_ms) || 0) / 1e3).toFixed(1)} s`;
+  const deal = ui.deal === "waiting" ? h(
+    doc,
+    "section",
+    { class: "ll-deal", "aria-label": "The deal" },
+    h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` + (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
+    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal")
+  ) : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
   const side = h(
     doc,
     "aside",
@@ -974,12 +1116,8 @@ function renderBoard(st, ui, doc, now = 0) {
       countsLine(doc, view.pool, els, "Token Pool")
     )
   );
-  const log = h(
-    doc,
-    "ol",
-    { class: "ll-log", "aria-label": "Recent moves" },
-    (ui.log || []).map((line) => h(doc, "li", {}, line))
-  );
+  const log = logPanel(doc, st, ui);
+  const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(
     doc,
     "div",
@@ -989,24 +1127,116 @@ function renderBoard(st, ui, doc, now = 0) {
       "data-phase": view.phase,
       "data-step": legal.step === void 0 ? "" : legal.step,
       "data-ack": st.ack === void 0 ? "" : st.ack,
-      "data-turn": view.turn
+      "data-turn": view.turn,
+      "data-ll-theme": hostTheme(doc),
+      "data-deal": ui.deal || "none",
+      "data-lm-suppress-shortcuts": "true"
     },
     status,
     prompt,
     errorBox,
+    deal,
     h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
+    ui.rules ? rulesPanel(doc, st) : null,
     powerInfo(doc, st, ui),
     bindingPanel(doc, st, ui),
     gameOverPanel(doc, st),
     studyPanel(doc, st, ui),
     scoreboard(doc, st),
     memoryPanel(doc, st),
-    log
+    log,
+    live
   );
+}
+
+// js/src/mount.js
+function mount(model, el, className, setup) {
+  const doc = el.ownerDocument;
+  let root = doc.createElement("div");
+  root.className = className;
+  el.appendChild(root);
+  const timers = /* @__PURE__ */ new Map();
+  let queued = false;
+  let alive = true;
+  function cancel(name) {
+    clearTimeout(timers.get(name));
+    timers.delete(name);
+  }
+  function later(name, ms, fn) {
+    cancel(name);
+    timers.set(name, setTimeout(() => {
+      timers.delete(name);
+      fn();
+    }, ms));
+  }
+  const m = {
+    doc,
+    root: () => root,
+    show(next) {
+      root = morph(root, next);
+    },
+    paint,
+    schedule,
+    alive: () => alive,
+    later,
+    cancel,
+    pending: (name) => timers.has(name)
+  };
+  const spec = setup(m);
+  function pruneReveals() {
+    const reveals = spec.reveals ? spec.reveals() : {};
+    const now = Date.now();
+    for (const [slot, r] of Object.entries(reveals)) if (r.until <= now) delete reveals[slot];
+  }
+  function paint() {
+    queued = false;
+    if (!alive) return;
+    const now = Date.now();
+    spec.draw(now);
+    if (!spec.reveals) return;
+    cancel("reveal");
+    const ends = Object.values(spec.reveals()).map((r) => r.until).filter((t) => t > now);
+    if (ends.length) later("reveal", Math.min(...ends) - now + 5, () => {
+      pruneReveals();
+      paint();
+    });
+  }
+  function schedule() {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(paint);
+    }
+  }
+  function keepKeys(event) {
+    if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
+  }
+  const unlisten = listen(root, { ...spec.listeners || {} });
+  const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
+  const win = doc.defaultView;
+  let themes = null;
+  if (win && typeof win.MutationObserver === "function") {
+    themes = new win.MutationObserver(() => schedule());
+    const attributeFilter = ["class", "data-jp-theme-light", "data-jp-theme-name", "data-theme"];
+    for (const node of [doc.body, doc.documentElement]) if (node) themes.observe(node, { attributes: true, attributeFilter });
+  }
+  model.on("change", spec.onChange);
+  if (spec.start) spec.onChange();
+  paint();
+  return () => {
+    alive = false;
+    for (const name of [...timers.keys()]) cancel(name);
+    model.off("change", spec.onChange);
+    unlisten();
+    unguard();
+    if (themes) themes.disconnect();
+    if (spec.teardown) spec.teardown();
+    root.remove();
+  };
 }
 
 // js/src/play.js
 var LOG_LINES = 6;
+var MOTION_MS = 450;
 function newUi() {
   return {
     pending: null,
@@ -1019,8 +1249,67 @@ function newUi() {
     log: [],
     hint: "",
     paused: false,
-    dismissed: null
+    dismissed: null,
+    queued: null,
+    deal: "none",
+    motion: {},
+    announce: "",
+    rules: false
   };
+}
+function forgetSeat(ui) {
+  ui.reveals = {};
+  ui.pending = null;
+  ui.power = null;
+  ui.targets = [];
+  ui.infoPower = null;
+  ui.source = null;
+  ui.hint = "";
+  ui.focus = 0;
+  ui.queued = null;
+  ui.motion = {};
+  ui.announce = "";
+  ui.log = [];
+}
+function motionOf(items, until) {
+  const out = {};
+  for (const ev of items || []) {
+    if (ev.type === "activate") out[ev.slot] = { kind: "flip", until };
+    else if (ev.type === "flip_back") for (const s of ev.slots) out[s] = { kind: "flipback", until };
+    else if (ev.type === "collect") for (const s of ev.slots) out[s] = { kind: "collect", element: ev.element, until };
+    else if (ev.type === "reveal" && (ev.cause === "refill" || ev.cause === "tide")) out[ev.slot] = { kind: "deal", until };
+    else if (ev.type === "place_token") out[ev.slot] = { kind: "bind", until };
+  }
+  return out;
+}
+function announceOf(items, info, viewer) {
+  const els = info.elements || [];
+  const who = (p) => p === viewer ? "You" : playerName(info, p);
+  const said = [];
+  const setup = (items || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup");
+  if (setup.length) said.push(`The deal: ${setup.map((ev) => `slot ${ev.slot} ${elementLook(ev.element, els).name}`).join(", ")}`);
+  for (const ev of items || []) {
+    if (ev.type === "reveal" && ev.element && ev.cause !== "setup") {
+      said.push(`Slot ${ev.slot} shown briefly: ${elementLook(ev.element, els).name}`);
+    } else if (ev.type === "collect") {
+      said.push(`${who(ev.player)} collected ${ev.count} ${elementLook(ev.element, els).name}`);
+    } else if (ev.type === "turn") {
+      said.push(`Turn ${ev.turn}: ${who(ev.player) === "You" ? "your turn" : `${playerName(info, ev.player)}'s turn`}`);
+    } else if (ev.type === "game_over") {
+      said.push("Game over");
+    }
+  }
+  return said.join(". ");
+}
+function pageLine(ev, info, viewer) {
+  if (viewer === null || viewer === void 0) return describeEvent(ev, info, null);
+  const who = (p) => p === viewer ? "You" : playerName(info, p);
+  if (ev.type === "activate") return `${who(ev.player)} activated slot ${ev.slot}`;
+  if (ev.type === "tide") return `Slot ${ev.slot}'s card went on top of the deck`;
+  if (ev.type === "reveal" && ev.cause === "refill") return `Slot ${ev.slot} refilled`;
+  if (ev.type === "reveal" && ev.cause === "tide") return `Tide brought a new card into slot ${ev.slot}`;
+  if (ev.type === "reveal" && ev.element && (ev.cause === "whisper" || ev.cause === "gale")) return `You peeked at slot ${ev.slot}`;
+  return describeEvent(ev, info, viewer);
 }
 function absorbEvents(ui, items, info, now, revealMs, viewer) {
   const lines = [];
@@ -1038,7 +1327,7 @@ function absorbEvents(ui, items, info, now, revealMs, viewer) {
       if (rb) ui.reveals[a] = rb;
       if (ra) ui.reveals[b] = ra;
     }
-    const line = describeEvent(ev, info, viewer);
+    const line = pageLine(ev, info, viewer);
     if (line) lines.push(line);
   }
   if ((items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup")) {
@@ -1065,13 +1354,30 @@ function dropStale(ui, st) {
   const size = view.grid ? view.grid.length : 1;
   if (ui.focus >= size) ui.focus = 0;
 }
+function isDeal(items) {
+  return (items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup");
+}
 function playMode({ model, el }) {
   return mount(model, el, "leyline", (m) => {
     const ui = newUi();
     let seenSeq = null;
     let lastAck = model.get("ack");
     let botStep = null;
+    let lastStep2 = null;
+    let lastSeat;
+    const tracked = () => typeof model.get("shown_seq") === "number";
     const { schedule } = m;
+    let onScreen = true;
+    let watcher = null;
+    const win = m.doc.defaultView;
+    if (win && typeof win.IntersectionObserver === "function") {
+      onScreen = false;
+      watcher = new win.IntersectionObserver((entries) => {
+        onScreen = entries.some((e) => e.isIntersecting);
+        if (onScreen) release();
+      }, { threshold: 0.2 });
+      watcher.observe(el);
+    }
     const state = () => ({
       mode: model.get("mode"),
       view: model.get("view") || {},
@@ -1081,22 +1387,68 @@ function playMode({ model, el }) {
       ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"),
       remembered: model.get("remembered"),
-      memory: model.get("memory")
+      memory: model.get("memory"),
+      log: model.get("log"),
+      log_past: model.get("log_past"),
+      handoff: model.get("handoff"),
+      session: model.get("session"),
+      deal_ms: model.get("deal_ms")
     });
     function draw(now) {
       m.show(renderBoard(state(), ui, m.doc, now));
+    }
+    const handoffTo = () => {
+      const hand = model.get("handoff");
+      return hand && typeof hand.to === "number" ? hand.to : null;
+    };
+    function release() {
+      const q = ui.queued;
+      if (!q || !m.alive()) return;
+      if (!onScreen || handoffTo() !== null) return;
+      if (q.deal && ui.deal !== "ready") {
+        ui.deal = "waiting";
+        schedule();
+        return;
+      }
+      ui.queued = null;
+      const now = Date.now();
+      const ms = q.deal ? Number(model.get("deal_ms")) || 0 : Number(model.get("reveal_ms")) || 0;
+      const view = model.get("view") || {};
+      absorbEvents(ui, q.items, model.get("info") || {}, now, ms, view.viewer);
+      ui.motion = motionOf(q.items, now + MOTION_MS);
+      ui.announce = announceOf(q.items, model.get("info") || {}, view.viewer);
+      if (q.deal) {
+        ui.deal = "showing";
+        m.later("deal", ms + 5, () => {
+          ui.deal = "none";
+          schedule();
+          pace();
+        });
+      }
+      m.later("motion", MOTION_MS + 5, () => {
+        ui.motion = {};
+        schedule();
+      });
+      if (tracked()) model.send({ type: "shown", seq: q.seq });
+      schedule();
     }
     function takeEvents() {
       const ev = model.get("events") || {};
       if (ev.seq === seenSeq) return;
       seenSeq = ev.seq;
-      const view = model.get("view") || {};
-      absorbEvents(ui, ev.items, model.get("info") || {}, Date.now(), model.get("reveal_ms") || 0, view.viewer);
+      if (tracked() && typeof ev.seq === "number" && ev.seq <= model.get("shown_seq")) return;
+      const deal = isDeal(ev.items) && Number(model.get("deal_ms")) > 0;
+      if (deal) ui.deal = "waiting";
+      ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
+      release();
+    }
+    function dealHolds() {
+      return ui.deal !== "none" || ui.queued !== null && ui.queued.deal;
     }
     function pace() {
       const legal = model.get("legal") || {};
       const view = model.get("view") || {};
-      if (!legal.bot || view.is_over || ui.paused) {
+      if (!legal.bot || view.is_over || ui.paused || dealHolds()) {
         m.cancel("bot");
         botStep = null;
         return;
@@ -1114,7 +1466,17 @@ function playMode({ model, el }) {
         ui.pending = null;
         ui.dismissed = null;
       }
+      const view = model.get("view") || {};
+      const seat = view.viewer;
+      if (lastSeat !== void 0 && seat !== lastSeat) forgetSeat(ui);
+      lastSeat = seat;
+      const legal = model.get("legal") || {};
+      if (legal.step !== lastStep2) {
+        if (lastStep2 !== null) ui.hint = "";
+        lastStep2 = legal.step;
+      }
       takeEvents();
+      release();
       dropStale(ui, state());
       schedule();
       pace();
@@ -1133,7 +1495,10 @@ function playMode({ model, el }) {
       const st = state();
       const { view, legal } = st;
       if (view.is_over) return hint("The game is over.");
-      if (legal.bot) return hint(`Wait: ${playerName(st.info, view.active_player)} (bot) is playing.`);
+      if (ui.deal === "waiting") return hint("Press Ready to see the deal first.");
+      if (legal.bot) {
+        return hint(ui.paused ? `${playerName(st.info, view.active_player)} is paused: click Next bot move.` : `Wait: ${playerName(st.info, view.active_player)} is playing.`);
+      }
       if (legal.actor === null || legal.actor === void 0) {
         return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
       }
@@ -1241,7 +1606,22 @@ function playMode({ model, el }) {
       } else if (act === "bot-step") {
         const legal = model.get("legal") || {};
         model.send({ type: "bot_step", step: legal.step });
+      } else if (act === "deal-ready") {
+        ui.deal = "ready";
+        release();
+        schedule();
+      } else if (act === "handoff-ready") {
+        forgetSeat(ui);
+        model.send({ type: "ready" });
+      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+      } else if (act === "rules") {
+        ui.rules = !ui.rules;
+        schedule();
       }
+      return void 0;
     }
     function onInput(event) {
       const target = (
@@ -1263,14 +1643,16 @@ function playMode({ model, el }) {
     }
     function onKey(event) {
       if (event.key === "Escape") {
-        if (ui.power || ui.infoPower || ui.source || ui.hint) {
+        if (ui.power || ui.infoPower || ui.source || ui.hint || ui.rules) {
           ui.power = null;
           ui.targets = [];
           ui.infoPower = null;
           ui.source = null;
           ui.hint = "";
+          ui.rules = false;
           schedule();
           event.preventDefault();
+          event.stopPropagation();
         }
         return;
       }
@@ -1305,7 +1687,10 @@ function playMode({ model, el }) {
       onChange,
       reveals: () => ui.reveals,
       start: true,
-      listeners: { click: onClick, change: onInput, keydown: onKey }
+      listeners: { click: onClick, change: onInput, keydown: onKey },
+      teardown() {
+        if (watcher) watcher.disconnect();
+      }
     };
   });
 }
@@ -1385,7 +1770,8 @@ function renderLesson(st, doc) {
       "data-lesson": lesson.lesson,
       "data-status": lesson.status,
       "data-lesson-step": lesson.step,
-      "data-ack": st.ack === void 0 ? "" : st.ack
+      "data-ack": st.ack === void 0 ? "" : st.ack,
+      "data-ll-theme": hostTheme(doc)
     },
     courseNav(doc, st),
     h(

@@ -1,0 +1,208 @@
+"""Play at the table (issue 10), kernel side: the game log trait per viewer, reveals shown
+once, the hot-seat hand-off, the deal's length, undo of Binding tokens, new game and rematch."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from leyline_widget import Activate, EndPhase, Game, PlaceToken, Rules
+from leyline_widget.widgets.play import LeylineWidget
+from leyline_widget.widgets.presenters import game_log
+
+SMALL = Rules.default().replace(cards_per_element=4, grid_rows=2, grid_cols=3)
+NAMED = re.compile(r"slot (\d+): (Fire|Water|Earth|Wind)$")
+
+
+def custom(w: LeylineWidget, content: Any) -> None:
+    w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
+def _scan(game: Game, seat: int) -> int:
+    """Every line naming a card's element by its slot: the card was collected in that turn, or
+    the line is in the turn being played and the card is face-up now. Returns lines checked."""
+    log = game_log(game, seat)
+    turns = log["turns"]
+    grid = game.observation(seat)["grid"]
+    checked = 0
+    for i, turn in enumerate(turns):
+        got = {m.group(1) for line in turn["lines"]
+               if (m := re.search(r"collected \d+ (\w+)$", line))}
+        for line in turn["lines"]:
+            m = NAMED.search(line)
+            if not m or "collected" in line:
+                continue
+            checked += 1
+            slot, element = int(m.group(1)), m.group(2)
+            face_up = grid[slot]["card"] == "active" and grid[slot]["element"] == element.lower()
+            assert element in got or (i == len(turns) - 1 and face_up), (line, turn)
+    return checked
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_log_never_names_an_inert_card(players: int) -> None:
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(5):
+        game = Game.new(players=players, seed=seed)
+        for _ in range(250):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+            for seat in range(players):
+                checked += _scan(game, seat)
+    assert checked > 100
+
+
+def test_log_words_and_the_teacher() -> None:
+    game = Game.new(players=["Ada", "Grace"], seed=7)
+    slot = 0
+    game.apply(Activate(slot))
+    element = game.card(slot)
+    assert element is not None
+    line = game_log(game, 0)["turns"][-1]["lines"][-1]
+    assert line == f"You activated slot 0: {element.capitalize()}"
+    assert game_log(game, 1)["turns"][-1]["lines"][-1].startswith("Ada activated slot 0: ")
+    game.apply(EndPhase())  # one card: it flips back, and the log forgets its element
+    lines = game_log(game, 0)["turns"][-1]["lines"]
+    assert "You activated slot 0" in lines and "Slot 0 flipped back" in lines
+    assert not any(element.capitalize() in ln for ln in lines)
+    teacher = game_log(game, None)["turns"][-1]["lines"]
+    assert f"Ada activated slot 0: {element.capitalize()}" in teacher
+
+
+def test_marks_show_the_other_seats_turn_without_elements() -> None:
+    game = Game.new(players=["Ada", "Grace"], seed=7)
+    game.apply(Activate(0))
+    game.apply(Activate(1))
+    game.apply(EndPhase())
+    while game.active_player == 0:
+        game.apply(game.legal_actions()[0] if game.phase.value == "refill" else EndPhase())
+    marks = game_log(game, 1)["marks"]
+    assert set(marks) >= {"0", "1"}
+    assert all(k in {"flipped", "collected", "refilled", "bound", "swapped", "peeked", "tide"}
+               for kinds in marks.values() for k in kinds)
+    assert game_log(game, 0)["marks"] == {}  # Ada's own turn is not marked for her
+
+
+def test_the_log_traits_survive_a_reload_and_split_finished_turns() -> None:
+    w = LeylineWidget(players=2, seed=7)
+    w.play(EndPhase())
+    w.play(EndPhase())
+    assert [t["turn"] for t in w.log_past] == [0, 1]
+    assert w.log["turns"][0]["turn"] == 2 and w.log["past"] == 2
+    assert w.log_past[1]["lines"] == ["Player 1 passed"]  # seen by Player 2 now
+
+
+def test_shown_is_recorded_and_validated() -> None:
+    w = LeylineWidget(players=1, seed=3)
+    seq = w.events["seq"]
+    custom(w, {"type": "shown", "seq": seq})
+    assert w.shown_seq == seq and w.error == ""
+    custom(w, {"type": "shown", "seq": seq + 5})
+    assert "not been sent" in w.error and w.shown_seq == seq
+    custom(w, {"type": "shown", "seq": True})
+    assert "integer" in w.error
+    # Re-filtering a batch for other eyes keeps its number: it is not shown again.
+    w.viewer = "teacher"
+    assert w.events["seq"] == seq
+
+
+def test_hand_off_between_humans_only() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=7)
+    assert w.handoff == {}
+    custom(w, {"type": "action", "action": {"type": "end_phase"}})
+    custom(w, {"type": "action", "action": {"type": "end_phase"}})
+    assert w.handoff == {"to": 1, "from": 0}
+    custom(w, {"type": "action", "action": {"type": "end_phase"}})
+    assert w.error == "Pass the board to Grace first: Grace clicks when ready."
+    custom(w, {"type": "ready"})
+    assert w.handoff == {}
+    custom(w, {"type": "action", "action": {"type": "end_phase"}})
+    assert w.error == ""
+    bot = LeylineWidget(players=["You", "greedy"], seed=5)
+    bot.play(EndPhase())
+    bot.play(EndPhase())
+    bot.step_bots()
+    assert bot.handoff == {}
+
+
+def test_deal_ms_scales_with_the_grid() -> None:
+    assert LeylineWidget(players=1, seed=1).deal_ms == 1500 + 300 * 12
+    assert LeylineWidget(players=1, seed=1, rules=SMALL).deal_ms == 1500 + 300 * 6
+    assert LeylineWidget(players=1, seed=1, deal_ms=2000).deal_ms == 2000
+    with pytest.raises(Exception, match="deal time"):
+        LeylineWidget(players=1, seed=1, deal_ms=-1)
+
+
+def _to_binding(w: LeylineWidget) -> None:
+    for _ in range(200):
+        if w.game.phase.value == "binding":
+            return
+        legal = w.game.legal_actions()
+        if w.game.phase.value == "activation" and w.game.activations_left() > 0:
+            w.play(next(a for a in legal if isinstance(a, Activate)))
+        elif w.game.phase.value == "refill":
+            w.play(legal[0])
+        else:
+            w.play(EndPhase())
+    raise AssertionError("no Binding phase reached")
+
+
+def test_undo_takes_back_this_turns_tokens() -> None:
+    deck = [el for el in ("fire", "water", "earth", "wind") for _ in range(12)]
+    w = LeylineWidget(Game.new(players=1, deck=deck))  # slots 0 and 1 collect two Fire
+    _to_binding(w)
+    before = w.game.state_hash()
+    step = w.game.step
+    assert "undo" not in w.legal
+    place = [a for a in w.game.legal_actions() if isinstance(a, PlaceToken)]
+    assert place
+    w.play(place[0])
+    assert w.legal.get("undo") is True
+    custom(w, {"type": "undo"})
+    assert w.error == "" and w.game.step == step and w.game.state_hash() == before
+    assert "undo" not in w.legal
+    custom(w, {"type": "undo"})
+    assert "nothing to undo" in w.error
+    w.play(EndPhase())
+    custom(w, {"type": "undo"})
+    assert "Only Binding tokens" in w.error
+
+
+def test_new_game_and_rematch_keep_settings_and_swap_seats() -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=5, rules=SMALL)
+    w.rematch(seed=11)
+    assert w.game.players == ("Greedy bot", "Ada") or list(w.game.players) == ["Greedy bot", "Ada"]
+    assert w.info["players"][0]["bot"] == "greedy" and w.info["players"][1]["bot"] is None
+    assert w.game.rules == SMALL and w.game.seed == 11
+    assert w.legal.get("bot") == "greedy"
+    w.step_bots()
+    assert w.game.active_player == 1
+    custom(w, {"type": "new_game"})
+    assert w.error == "" and list(w.game.players) == ["Greedy bot", "Ada"]
+    assert w.game.step == 0 and w.events["items"][0]["cause"] == "setup"
+
+
+def test_session_records_finished_games() -> None:
+    w = LeylineWidget(players=["greedy"], seed=2, rules=SMALL)
+    w.step_bots()
+    assert w.game.is_over and len(w.session) == 1
+    assert w.session[0]["scores"] == w.game.scores()
+    w.new_game(seed=3)
+    w.step_bots()
+    assert len(w.session) == 2
+
+
+def test_hint_on_a_solved_step_spends_nothing() -> None:
+    from leyline_widget.teach.course import lesson
+
+    session = lesson("activate-collect").session()
+    session.try_action(Activate(1))
+    assert session.status == "solved"
+    left = session.state()["hints_left"]
+    assert "already solved" in session.hint()
+    assert session.state()["hints_left"] == left and session.state()["hints"] == []
