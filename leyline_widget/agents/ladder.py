@@ -186,11 +186,11 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     samples: dict[str, list[float]] = {n: [] for n in names}
     for _ in range(_BOOTSTRAP):
         resampled = {}
-        for pair, (pts, n) in totals.items():
+        for pair, (pts, count) in totals.items():
             # A parametric bootstrap from the smoothed rate, so that a pair won 10 out of 10
             # still carries the doubt 10 games leave.
-            rate = (pts + 0.5) / (n + 1)
-            resampled[pair] = (float(sum(rng.random() < rate for _ in range(n))), n)
+            rate = (pts + 0.5) / (count + 1)
+            resampled[pair] = (float(sum(rng.random() < rate for _ in range(count))), count)
         for n, r in bradley_terry(names, resampled, iterations=200).items():
             samples[n].append(r)
     out = []
