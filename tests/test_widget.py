@@ -169,10 +169,12 @@ def test_the_page_cannot_write_the_kernels_traits() -> None:
     update(w, {"view": {"phase": "game_over"}, "legal": {}, "bot_delay_ms": 300})
     assert w.view == view and w.legal == legal
     assert "may not change legal, view" in w.error
-    assert w.bot_delay_ms == 300, "the pace is the page's to set"
+    assert w.bot_delay_ms == 800, "a refused write changes nothing, its allowed part included"
     resent = [m for m in cap.messages if "view" in m.get("state", {})]
     assert resent and resent[0]["state"]["view"] == view, "the kernel's values go back"
-    update(w, {"bot_delay_ms": -5})
+    update(w, {"bot_delay_ms": 300})
+    assert w.bot_delay_ms == 300, "the pace is the page's to set"
+    update(w, {"bot_delay_ms": 60_001})
     assert "(bot_delay_ms) must be from 0 to 60000" in w.error and w.bot_delay_ms == 300
 
 

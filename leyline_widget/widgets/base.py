@@ -13,13 +13,32 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
+from ..core.echo import names, quote
 from .assets import asset
 from .presenters import ACTIVE, sentence
 
-__all__ = ["BoardWidget", "Handler", "Message", "milliseconds", "only"]
+__all__ = ["BoardWidget", "Handler", "Message", "PageCheck", "count", "milliseconds", "only",
+           "seat_or_none"]
 
 Message = dict[str, Any]
 Handler = Callable[[Message], None]
+#: A strict check of one raw value the page wrote: a ValueError (a sentence) refuses it.
+PageCheck = Callable[[str, object], None]
+
+
+def count(name: str, value: object) -> None:
+    """A page-written whole number from 0 up: ``True`` is not 1, ``1.0`` is not 1, no -5."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"the page set {name} to {quote(value)}; it takes a whole number "
+                         "from 0 up")
+
+
+def seat_or_none(name: str, value: object) -> None:
+    """A page-written seat number (0 up) or null; never a bool or a float."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 0):
+        raise ValueError(f"the page set {name} to {quote(value)}; it takes a seat number "
+                         "or null")
 
 
 class BoardWidget(anywidget.AnyWidget):
@@ -44,31 +63,42 @@ class BoardWidget(anywidget.AnyWidget):
     reveal_ms = traitlets.Int(1500).tag(sync=True)
     ack = traitlets.Int(0).tag(sync=True)
 
-    #: Traits the front-end may change through state sync; the rest are the kernel's to say.
-    _client_writable: ClassVar[frozenset[str]] = frozenset()
+    #: Traits the front-end may change through state sync, each with the strict check of the
+    #: raw value it sends; the rest are the kernel's to say. The traits' own validators then
+    #: check the range (a seat that exists, a step on the line).
+    _page_writable: ClassVar[Mapping[str, PageCheck]] = {}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_msg(self._receive)
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
-        """Accept front-end writes only to :attr:`_client_writable` traits.
+        """Accept a front-end write only when every value in it passes its strict check.
 
-        Anything else (a page setting ``view`` or ``legal``) is refused with an error and the
-        kernel's values are sent back, so the page cannot drift from the game.
+        Each raw value is checked against :attr:`_page_writable` before traitlets sees it:
+        traitlets re-validates only values that changed, and ``True == 1``, so a ``true``
+        written over 1 would otherwise be stored unchecked. A write to any other trait (a
+        page setting ``view`` or ``legal``), or one bad value, refuses the whole write: it
+        changes nothing, sets ``error``, and the kernel's values are sent back.
         """
-        allowed = {k: v for k, v in sync_data.items() if k in self._client_writable}
-        refused = sorted(str(k) for k in sync_data if k not in allowed)
+        table = self._page_writable
+        refused = sorted(str(k) for k in sync_data if k not in table)
         message = ""
         if refused:
-            message = f"the page may not change {', '.join(refused)}; only the kernel does"
-        with self.hold_sync():
-            if allowed:
+            message = f"the page may not change {names(refused)}; only the kernel does"
+        else:
+            for name, value in sync_data.items():
                 try:
-                    super().set_state(allowed)
+                    table[name](name, value)
+                except ValueError as err:
+                    message, refused = str(err), sorted(sync_data)
+                    break
+        with self.hold_sync():
+            if not message:
+                try:
+                    super().set_state(sync_data)
                 except traitlets.TraitError as err:
-                    message = message or str(err)
-                    refused += sorted(allowed)
+                    message, refused = str(err), sorted(sync_data)
             if message:
                 self.error = sentence(message)
             known = [k for k in refused if k in self.keys]
@@ -100,7 +130,7 @@ class BoardWidget(anywidget.AnyWidget):
         kind = content.get("type")
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise ValueError(f"unknown message type {kind!r}; this widget accepts "
+            raise ValueError(f"unknown message type {quote(kind)}; this widget accepts "
                              f"{', '.join(sorted(handlers))}")
         handler(dict(content))
 
@@ -123,11 +153,11 @@ class BoardWidget(anywidget.AnyWidget):
 def only(content: Message, kind: str, keys: tuple[str, ...]) -> None:
     extra = sorted(str(k) for k in content if k not in keys and k != "type")
     if extra:
-        raise ValueError(f"a {kind} message has unexpected field(s) {', '.join(extra)}")
+        raise ValueError(f"a {quote(kind)[1:-1]} message has unexpected field(s) {names(extra)}")
 
 
 def milliseconds(value: int, what: str) -> int:
     """A duration trait's value, or a TraitError naming it when outside 0 to 60000 ms."""
-    if not 0 <= value <= 60_000:
-        raise traitlets.TraitError(f"{what} must be from 0 to 60000 ms, got {value}")
+    if isinstance(value, bool) or not 0 <= value <= 60_000:
+        raise traitlets.TraitError(f"{what} must be from 0 to 60000 ms, got {quote(value)}")
     return int(value)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.echo import quote
 from ..replays.replay import Replay
 from .assets import asset, repo_root
 from .book import replay_book
@@ -86,7 +87,7 @@ def widget_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
     from ipywidgets.embed import dependency_state, embed_data, escape_script
 
     if assets not in ("inline", "copy", "cdn"):
-        raise ValueError(f"assets must be 'inline', 'copy' or 'cdn', got {assets!r}")
+        raise ValueError(f"assets must be 'inline', 'copy' or 'cdn', got {quote(assets)}")
     views = list(widgets) if isinstance(widgets, (list, tuple)) else [widgets]
     path = Path(path)
     # Defaults must stay: anywidget models have no JS-side defaults for _esm or _view_name.

@@ -25,17 +25,18 @@ kernel never sleeps. Anything else gets an error and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import traitlets
 
 from ..agents.bots import Bot, BotSeat, make_bot
 from ..core.actions import Action
+from ..core.echo import quote
 from ..core.game import Game, visible_events
 from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
-from .base import BoardWidget, Handler, Message, milliseconds, only
+from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
 from .presenters import ACTIVE, TEACHER, game_info, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
@@ -72,7 +73,8 @@ class LeylineWidget(BoardWidget):
     bot_delay_ms = traitlets.Int(800).tag(sync=True)
     show_memory_of = traitlets.Any(None).tag(sync=True)
     memory = traitlets.Dict().tag(sync=True)
-    _client_writable = frozenset({"bot_delay_ms", "show_memory_of"})
+    _page_writable: ClassVar[dict[str, PageCheck]] = {"bot_delay_ms": count,
+                                                      "show_memory_of": seat_or_none}
 
     def __init__(self, game: Game | None = None, *, players: int | Sequence[str] | None = None,
                  seed: int | None = None, rules: Rules | None = None,
@@ -92,10 +94,10 @@ class LeylineWidget(BoardWidget):
         for seat, bot in (bots or {}).items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not (
                     0 <= seat < len(game.players)):
-                raise ValueError(f"bots: seat {seat!r} does not exist; seats are 0 to "
+                raise ValueError(f"bots: seat {quote(seat)} does not exist; seats are 0 to "
                                  f"{len(game.players) - 1}")
             if not isinstance(bot, (str, Bot)):
-                raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {bot!r}")
+                raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {quote(bot)}")
             seats[seat] = bot
         base = game.seed if bot_seed is None else bot_seed
         self._bots: dict[int, BotSeat] = {}
@@ -124,7 +126,7 @@ class LeylineWidget(BoardWidget):
         n = len(self.game.players)
         if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n:
             raise ValueError(f"viewer must be 'active', None ('teacher') or a seat from 0 to "
-                             f"{n - 1}, got {viewer!r}")
+                             f"{n - 1}, got {quote(viewer)}")
         return viewer
 
     @traitlets.validate("viewer")
@@ -145,7 +147,7 @@ class LeylineWidget(BoardWidget):
         n = len(self.game.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"the memory panel (show_memory_of) takes None or a seat from 0 "
-                             f"to {n - 1}, got {seat!r}")
+                             f"to {n - 1}, got {quote(seat)}")
         if viewer is not None:
             # The panel names every hidden card: only the all-seeing teacher may see it.
             raise ValueError("the memory panel (show_memory_of) needs the teacher view "
@@ -253,11 +255,16 @@ class LeylineWidget(BoardWidget):
         return {"action": self._on_action, "bot_step": self._on_bot_step}
 
     def _stale(self, content: Message, kind: str) -> bool:
+        """Whether the message's ``step`` is not the game's (another view already moved on).
+
+        A step that is not a whole number from 0 up is refused.
+        """
         if "step" not in content:
             return False
         step = content["step"]
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise ValueError(f"a {kind} message needs an integer 'step', got {step!r}")
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise ValueError(f"a {kind} message needs an integer 'step' from 0 up, got "
+                             f"{quote(step)}")
         return step != self.game.step
 
     def _on_action(self, content: Message) -> None:
@@ -278,7 +285,12 @@ class LeylineWidget(BoardWidget):
         only(content, "bot_step", ("step",))
         if "step" not in content:
             raise ValueError("a bot_step message needs the integer 'step' it continues from")
+        if not self._bots:
+            raise ValueError("it is not a bot's turn: this widget has no bot seat")
         if self._stale(content, "bot_step"):
+            if content["step"] > self.game.step:
+                raise ValueError(f"a bot_step message names step {quote(content['step'])}, but "
+                                 f"the game is only at step {self.game.step}")
             return  # another view of this widget already asked for this move
         seat = self._bots.get(self.game.active_player)
         if seat is None or self.game.is_over:
