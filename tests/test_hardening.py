@@ -247,3 +247,28 @@ def test_fuzzed_replay_fields_are_format_errors(key: str, value: Any) -> None:
         Replay.from_json(json.dumps(data))
     except ReplayFormatError as err:
         assert len(str(err)) < 400
+
+
+# ------------------------------------------------------------------ the offline page
+def test_to_html_is_one_small_offline_page_without_npm(tmp_path: Path) -> None:
+    w = LeylineWidget(players=["Ada", "Bo"], seed=7, viewer=0)
+    for _ in range(3):
+        w.play(w.game.legal_actions()[0])
+    page = w.to_html(tmp_path / "page.html")
+    text = page.read_text("utf-8")
+    assert len(text.encode("utf-8")) < 300 * 1024
+    assert "https://" not in text.split("<script type=\"module\">")[0]
+    assert "cannot reach a kernel" in text
+    state = json.loads(re.search(r'id="leyline-board-state">(.*?)</script>', text, re.S)
+                       .group(1))  # type: ignore[union-attr]
+    assert state["view"] == w.game.observation(0) and state["legal"]["actor"] is None
+    for slot, cell in enumerate(w.game.observation(None)["grid"]):
+        if cell["card"] == "inert":
+            assert state["view"]["grid"][slot]["element"] is None
+
+
+def test_widget_reprs_say_what_is_shown() -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=1)
+    assert repr(w) == "<LeylineWidget 2p turn 1 Ada to play, viewer active>"
+    r = ReplayWidget(replay_of(3))
+    assert repr(r) == "<ReplayWidget 2p step 0 of 3, main line, viewer teacher>"

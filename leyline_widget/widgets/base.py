@@ -6,6 +6,7 @@ place that knows how a message from the page is received, checked and answered.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -142,12 +143,36 @@ class BoardWidget(anywidget.AnyWidget):
         self.events = {"seq": (seq if isinstance(seq, int) else 0) + 1, "step": step,
                        "items": items}
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._summary()}>"
+
+    def _summary(self) -> str:
+        view = self.view
+        return f"{self.mode}, turn {view.get('turn', '?')}, step {self.legal.get('step', '?')}"
+
     # -- export --------------------------------------------------------------------------
+    def static_state(self) -> dict[str, Any]:
+        """The synced state as a static page shows it: what the front-end holds now (so no
+        more than the viewer may see), JSON-safe, with nothing to click and no error."""
+        names = [n for n in self.trait_names(sync=True)
+                 if not n.startswith("_") and n not in _NOT_BOARD]
+        state: dict[str, Any] = json.loads(json.dumps(self.get_state(key=names)))
+        legal = self.legal
+        state["legal"] = {"actor": None,
+                          **{k: legal[k] for k in ("step", "variation") if k in legal}}
+        state["error"] = ""
+        return state
+
     def to_html(self, path: str | Path, *, title: str = "Leyline", assets: str = "inline") -> Path:
-        """Write a static HTML page of this widget (see :func:`~.export.widget_html`)."""
+        """Write a static HTML page of this widget (see :func:`~.export.widget_html`): by
+        default one self-contained offline page of the board, read-only."""
         from .export import widget_html
 
         return widget_html(self, path, title=title, assets=assets)
+
+
+#: ipywidgets' own synced traits: not part of the board a static page shows.
+_NOT_BOARD = frozenset({"layout", "tabbable", "tooltip", "keys", "comm", "log"})
 
 
 def only(content: Message, kind: str, keys: tuple[str, ...]) -> None:

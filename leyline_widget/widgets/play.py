@@ -169,6 +169,24 @@ class LeylineWidget(BoardWidget):
     def _check_delay(self, proposal: Any) -> int:
         return milliseconds(proposal["value"], "the bot pace (bot_delay_ms)")
 
+    def _summary(self) -> str:
+        """``2p turn 3 Ada to play, viewer active`` (see :meth:`__repr__`).
+
+        >>> LeylineWidget(players=["Ada", "greedy"], seed=1)
+        <LeylineWidget 2p turn 1 Ada to play, viewer active>
+        """
+        game = self.game
+        if game.is_over:
+            now = f"turn {game.turn}, game over ({game.end_reason})"
+        else:
+            who = game.players[game.active_player]
+            bot = " (bot)" if game.active_player in self._bots else ""
+            now = f"turn {game.turn} {who}{bot} to play"
+        viewer = self.viewer
+        eyes = ("teacher" if viewer is None else viewer if isinstance(viewer, str)
+                else f"{game.players[viewer]} (seat {viewer})")
+        return f"{len(game.players)}p {now}, viewer {eyes}"
+
     @property
     def bots(self) -> dict[int, Bot]:
         """The bot of each bot seat."""

@@ -196,6 +196,15 @@ class ReplayWidget(BoardWidget):
                                  hide_tags=self.hide_tags, show_memory_of=memory_of,
                                  reveal_ms=self.reveal_ms)
 
+    def _summary(self) -> str:
+        """``2p step 3 of 6, main line, viewer teacher`` (see :meth:`__repr__`)."""
+        line = "main line" if self.variation == 0 else f"variation {self.variation}"
+        viewer = self.viewer
+        eyes = ("teacher" if viewer is None
+                else f"{self.replay.players[viewer]} (seat {viewer})")
+        return (f"{len(self.replay.players)}p step {self.step} of "
+                f"{line_end(self.replay, self.variation)}, {line}, viewer {eyes}")
+
     # -- traits --------------------------------------------------------------------------
     def _viewer_menu(self) -> list[int | None]:
         seats: list[int | None] = list(range(len(self.replay.players)))
