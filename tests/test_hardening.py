@@ -272,3 +272,32 @@ def test_widget_reprs_say_what_is_shown() -> None:
     assert repr(w) == "<LeylineWidget 2p turn 1 Ada to play, viewer active>"
     r = ReplayWidget(replay_of(3))
     assert repr(r) == "<ReplayWidget 2p step 0 of 3, main line, viewer teacher>"
+
+
+# ------------------------------------------------------------------ notebook display
+def test_game_draws_a_small_board_labelled_all_seeing_with_names_escaped() -> None:
+    game = Game.new(players=["Ada", "<img src=x>"], seed=4)
+    html = game._repr_html_()
+    assert "all-seeing view (every card)" in html
+    assert "&lt;img src=x&gt;" in html and "<img" not in html
+    inert = [c["element"] for c in game.observation(None)["grid"] if c["card"] == "inert"]
+    assert all(f"<i>{el}</i>" in html for el in inert)
+
+
+def test_a_players_view_hides_inert_cards() -> None:
+    from leyline_widget.core.html import player_view_html
+
+    game = Game.new(players=["Ada", "Bo"], seed=4)
+    html = player_view_html(game, 1)
+    assert "Bo&#x27;s view (seat 1)" in html and "<i>" not in html
+    assert html.count(">?<") == len(game.observation(1)["grid"])
+
+
+def test_replay_and_simulation_rows_draw_tables() -> None:
+    from leyline_widget import Rules, simulate
+
+    html = replay_of(12)._repr_html_()
+    assert "12 actions" in html and html.count("<tr>") == 1 + 8 + 1
+    rows = simulate(Rules.default().replace(turn_limit=3), ["random", "greedy"], games=2, seed=1)
+    table = rows._repr_html_()
+    assert "2 simulated games" in table and table.count("<tr>") == 3

@@ -26,6 +26,7 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from html import escape
 from typing import Any
 
 from ..core.echo import quote
@@ -54,6 +55,18 @@ class Rows(list[Row]):
             raise ImportError(
                 "Rows.to_frame() needs pandas: pip install leyline_widget[pandas]") from None
         return pd.DataFrame(list(self))
+
+    def _repr_html_(self, limit: int = 20) -> str:
+        """A notebook's rich display: the rows as a table (the first ``limit``)."""
+        columns = list(dict.fromkeys(k for row in self[:limit] for k in row))
+        head = "".join(f"<th>{escape(str(c))}</th>" for c in columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(row.get(c, '')))}</td>" for c in columns)
+            + "</tr>" for row in self[:limit])
+        more = (f"<p>&hellip; {len(self) - limit} more rows (rows.to_frame() for all)</p>"
+                if len(self) > limit else "")
+        return (f"<div><p>{len(self)} simulated games</p><table><thead><tr>{head}</tr>"
+                f"</thead><tbody>{body}</tbody></table>{more}</div>")
 
 
 def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:

@@ -506,6 +506,13 @@ class Game:
 
         return load_position(position)
 
+    def _repr_html_(self) -> str:
+        """A notebook's rich display: a small static board, the all-seeing view (a Game knows
+        every card); ``core.html.player_view_html(game, p)`` draws seat ``p``'s view."""
+        from .html import player_view_html
+
+        return player_view_html(self, None)
+
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self._turn} player {self._player} "
                 f"{self._phase.value} scores {self.scores()}>")

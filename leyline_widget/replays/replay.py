@@ -33,6 +33,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, NoReturn
 
 from ..core.actions import Action
@@ -407,6 +408,28 @@ class Replay:
         notes = sum(len(v) for line in self._lines() for v in line.notes.values())
         return (f"<Replay {len(self._players)}p, {len(self)} actions, {notes} notes, "
                 f"{len(self._vars)} variations>")
+
+    def _repr_html_(self, moves: int = 8) -> str:
+        """A notebook's rich display: who played, how it ended, and the first ``moves``."""
+        end = self.game_at(len(self))
+        game = self.game_at(0)
+        rows = []
+        for i, action in enumerate(self.actions[:moves]):
+            who = game.players[game.active_player]
+            fields = ", ".join(f"{k} {v}" for k, v in action.to_dict().items() if k != "type")
+            rows.append(f"<tr><td>{i + 1}</td><td>{escape(who)}</td><td>{game.turn}</td>"
+                        f"<td>{escape(action.type)}</td><td>{escape(fields)}</td></tr>")
+            game.apply(action)
+        more = len(self) - moves
+        tail = f"<tr><td colspan=5>&hellip; {more} more</td></tr>" if more > 0 else ""
+        outcome = (f"over ({escape(str(end.end_reason))}), scores "
+                   + ", ".join(f"{escape(n)} {s}" for n, s in zip(self._players, end.scores()))
+                   if end.is_over else f"in progress at turn {end.turn}")
+        return ('<div class="leyline-replay-summary" style="font-family:system-ui,sans-serif">'
+                f"<div><b>Leyline replay</b> of {escape(', '.join(self._players))}: "
+                f"{len(self)} actions, {len(self._vars)} variations; {outcome}</div>"
+                "<table><tr><th>step</th><th>player</th><th>turn</th><th>action</th>"
+                f"<th></th></tr>{''.join(rows)}{tail}</table></div>")
 
     @property
     def rules(self) -> Rules:
