@@ -924,7 +924,7 @@ class Replay:
     def _own_step(self, i: object, line: _Line) -> int:
         step = self._index(i, line)
         if step < line.start:
-            raise StepError(f"step {step} lies before {line.label()} branches off at step "
+            raise StepError(f"step {quote(step)} lies before {line.label()} branches off at step "
                             f"{line.start}; annotate its parent line there")
         return step
 

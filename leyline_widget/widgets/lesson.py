@@ -251,7 +251,8 @@ class LessonWidget(BoardWidget):
             if isinstance(step, bool) or not isinstance(step, int):
                 raise ValueError(f"an action message needs an integer 'step', got {quote(step)}")
             if step != self.game.step:
-                raise ValueError(f"that click was for step {step}, but the lesson has moved on "
+                raise ValueError(f"that click was for step {quote(step)}, but the lesson has moved "
+                                 "on "
                                  f"to step {self.game.step}; try again")
         if "action" not in content:
             raise ValueError("an action message needs an 'action' object")

@@ -242,7 +242,8 @@ class ReplayWidget(BoardWidget):
         end = line_end(self.replay, self.variation)
         if not -end - 1 <= value <= end:
             where = "the main line" if self.variation == 0 else f"variation {self.variation}"
-            raise traitlets.TraitError(f"step {value} is outside {where}, which has steps 0 to "
+            raise traitlets.TraitError(f"step {quote(value)} is outside {where}, which has "
+                                       "steps 0 to "
                                        f"{end}")
         return int(value + end + 1 if value < 0 else value)
 
