@@ -128,6 +128,18 @@ def test_echoed_junk_is_shortened(content: dict[str, Any]) -> None:
     assert w.error and len(w.error) < 300, len(w.error)
 
 
+@pytest.mark.parametrize("content", [
+    {"type": "goto", "lesson": "l" * 10**6}, {"type": "hint", "h" * 10**6: 1},
+    {"type": "action", "action": {"type": "activate", "slot": 0}, "step": "9" * 5000},
+])
+def test_lesson_messages_shorten_junk(content: dict[str, Any]) -> None:
+    from leyline_widget import LessonWidget
+
+    w = LessonWidget()
+    custom(w, content)
+    assert w.error and len(w.error) < 300, len(w.error)
+
+
 def test_replay_messages_shorten_junk() -> None:
     r = ReplayWidget(replay_of())
     custom(r, {"type": "annotate", "step": 0, "text": "ok", "tags": ["t" * 10**6]})
@@ -209,9 +221,11 @@ _types = st.sampled_from(["action", "bot_step", "annotate", "edit_note", "remove
     st.sampled_from(["action", "step", "text", "tags", "highlights", "index", "variation",
                      "lesson", "slot"]), _junk, max_size=4))
 def test_fuzzed_messages_never_escape_and_never_leak(kind: str, fields: dict[str, Any]) -> None:
+    from leyline_widget import LessonWidget
+
     w = LeylineWidget(players=2, seed=2, viewer=0)
     r = ReplayWidget(replay_of(6), viewer=0, allow_all_seeing=False)
-    for widget in (w, r):
+    for widget in (w, r, LessonWidget()):
         custom(widget, {"type": kind, **fields})
         assert isinstance(widget.error, str) and len(widget.error) < 400
         for cell in widget.view["grid"]:
