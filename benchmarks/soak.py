@@ -1,4 +1,4 @@
-"""Soak and fuzz the widgets as a page drives them: ``python -m benchmarks soak [N]``.
+"""Soak and fuzz the widgets as a page drives them: ``python -m benchmarks soak [N [FIRST]]``.
 
 Plays N random games (1 to 4 seats; the default rules and a power-heavy variant; bot seats and
 hot-seat humans; every viewer kind) through :class:`LeylineWidget` and :class:`ReplayWidget`,
@@ -250,11 +250,12 @@ class Soak:
         self.scanned += 1
 
 
-def soak(games: int, *, out: Any = sys.stdout) -> Soak:
-    """Play ``games`` soak games; returns the tally (see the module docstring)."""
+def soak(games: int, first: int = 0) -> Soak:
+    """Play ``games`` soak games, numbered from ``first`` (each game's number is its seed);
+    returns the tally (see the module docstring)."""
     tally = Soak()
     with tempfile.TemporaryDirectory() as tmp:
-        for g in range(games):
+        for g in range(first, first + games):
             try:
                 tally.play_game(g, Path(tmp))
             except Exception as err:
@@ -265,8 +266,9 @@ def soak(games: int, *, out: Any = sys.stdout) -> Soak:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     games = int(args[0]) if args else 300
+    first = int(args[1]) if len(args) > 1 else 0  # soak N FIRST: games FIRST .. FIRST+N-1
     start = time.perf_counter()
-    t = soak(games)
+    t = soak(games, first)
     took = time.perf_counter() - start
     print(f"soak: {t.games} games, {t.messages} messages, {t.scanned} states scanned, "
           f"{len(t.leaks)} leaks found, {len(t.accepted)} junk accepted, "
