@@ -148,6 +148,17 @@ def test_replay_messages_shorten_junk() -> None:
     assert r.error and len(r.error) < 300
 
 
+def test_an_unquoted_long_refusal_is_cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    w = LeylineWidget(players=1, seed=1)
+
+    def loud(content: dict[str, Any]) -> None:
+        raise ValueError("x" * 10**6)
+
+    monkeypatch.setattr(w, "_handlers", lambda: {"loud": loud})
+    custom(w, {"type": "loud"})
+    assert 0 < len(w.error) <= 600
+
+
 def test_quote_is_short() -> None:
     from leyline_widget.core.echo import MAX_ECHO, quote
 

@@ -18,8 +18,8 @@ from ..core.echo import names, quote
 from .assets import asset
 from .presenters import ACTIVE, sentence
 
-__all__ = ["BoardWidget", "Handler", "Message", "PageCheck", "count", "milliseconds", "only",
-           "seat_or_none"]
+__all__ = ["MAX_ERROR", "BoardWidget", "Handler", "Message", "PageCheck", "count",
+           "milliseconds", "only", "refusal", "seat_or_none"]
 
 Message = dict[str, Any]
 Handler = Callable[[Message], None]
@@ -101,7 +101,7 @@ class BoardWidget(anywidget.AnyWidget):
                 except traitlets.TraitError as err:
                     message, refused = str(err), sorted(sync_data)
             if message:
-                self.error = sentence(message)
+                self.error = refusal(message)
             known = [k for k in refused if k in self.keys]
             if known:
                 self.send_state(known)
@@ -120,7 +120,7 @@ class BoardWidget(anywidget.AnyWidget):
             try:
                 self._dispatch(content)
             except ValueError as err:  # IllegalActionError is a ValueError
-                self.error = sentence(str(err))
+                self.error = refusal(str(err))
             self.ack += 1
 
     def _dispatch(self, content: Any) -> None:
@@ -169,6 +169,21 @@ class BoardWidget(anywidget.AnyWidget):
         from .export import widget_html
 
         return widget_html(self, path, title=title, assets=assets)
+
+
+#: The longest ``error`` a refusal sets: messages quote input short (``core.echo.quote``);
+#: this is the backstop for one that does not.
+MAX_ERROR = 600
+
+
+def refusal(message: str) -> str:
+    """``message`` as the ``error`` trait shows it: a sentence of at most MAX_ERROR characters.
+
+    >>> len(refusal("no " * 10**5)) == MAX_ERROR
+    True
+    """
+    text = sentence(message[:MAX_ERROR * 2])
+    return text if len(text) <= MAX_ERROR else text[:MAX_ERROR - 4].rstrip() + " ..."
 
 
 #: ipywidgets' own synced traits: not part of the board a static page shows.
