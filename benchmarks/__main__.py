@@ -1,4 +1,8 @@
-"""Run the benchmarks: ``python -m benchmarks`` (all) or ``python -m benchmarks engine replay``."""
+"""Run the benchmarks: ``python -m benchmarks`` (all) or ``python -m benchmarks engine replay``.
+
+``python -m benchmarks soak [N]`` plays N soak games through the widgets instead (default
+300; see benchmarks/soak.py) and exits 1 on any leak, junk accepted or exception escaped.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,10 @@ NAMES = ("engine", "replay", "bots", "widget", "expert", "page")
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["soak"]:
+        from benchmarks import soak
+
+        return soak.main(argv[1:])
     names = argv or list(NAMES)
     unknown = [n for n in names if n not in NAMES]
     if unknown:

@@ -109,9 +109,11 @@ def new_page(browser: Any, width: int = 1200, height: int = 900, dark: bool = Fa
     return page
 
 
-def open_static(browser: Any, html: Path, **kwargs: Any) -> Any:
-    """Open a static HTML page (a widget embed) from disk and wait for its widgets."""
+def open_static(browser: Any, html: Path, offline: bool = True, **kwargs: Any) -> Any:
+    """Open a static HTML page (a widget page) from disk, by default with the network off,
+    and wait for its widgets."""
     page = new_page(browser, **kwargs)
+    page.context.set_offline(offline)
     page.goto(html.resolve().as_uri())
     page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
     return page

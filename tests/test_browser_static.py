@@ -1,4 +1,5 @@
-"""A static HTML export of the widget (no kernel), opened in headless Chromium from disk."""
+"""A static HTML export of the widget (no kernel), opened in headless Chromium from disk with
+the network off: the default page is one self-contained file, read-only."""
 
 from __future__ import annotations
 
@@ -46,6 +47,14 @@ def test_static_html_renders_the_board(browser: Any, output_dir: Path,  # noqa: 
     assert "Grace" in (root.locator(".ll-scores").text_content() or "")
     root.screenshot(path=str(output_dir / f"static-{assets}.png"))
     assert not [e for e in page.errors if "cdn" in e.lower() or "failed" in e.lower()], page.errors
+    if assets == "inline":
+        assert page_path.stat().st_size < 300 * 1024
+        note = page.locator("#leyline-board-note")
+        assert "cannot reach a kernel" in (note.text_content() or "")
+        before = w.game.state_hash()
+        # Nothing is clickable; a click on a card changes nothing (there is no kernel).
+        root.locator("[data-act=card]").first.click(force=True)
+        assert widget_state(root)["step"] == w.game.step and w.game.state_hash() == before
 
 
 def test_static_html_in_dark_mode_and_game_over(browser: Any, output_dir: Path) -> None:  # noqa: F811

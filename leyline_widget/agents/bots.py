@@ -21,6 +21,7 @@ import random
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -582,11 +583,12 @@ class MemoryBot(GreedyBot):
                  scout: bool = False) -> None:
         if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
                 capacity >= 0):
-            raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got {capacity!r}")
+            raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got "
+                             f"{quote(capacity)}")
         if capacity != math.inf and capacity != int(capacity):
-            raise ValueError(f"capacity must be a whole number or inf, got {capacity!r}")
+            raise ValueError(f"capacity must be a whole number or inf, got {quote(capacity)}")
         if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay <= 1:
-            raise ValueError(f"decay must be a probability from 0 to 1, got {decay!r}")
+            raise ValueError(f"decay must be a probability from 0 to 1, got {quote(decay)}")
         self.capacity = capacity
         self.decay = float(decay)
         self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
@@ -673,7 +675,7 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
     """
     cls = BOT_KINDS.get(kind)
     if cls is None:
-        raise ValueError(f"unknown bot kind {kind!r}; kinds are {', '.join(BOT_KINDS)}")
+        raise ValueError(f"unknown bot kind {quote(kind)}; kinds are {', '.join(BOT_KINDS)}")
     try:
         return cls(seed=seed, **params)
     except TypeError as err:
@@ -693,7 +695,7 @@ class BotSeat:
 
     def __init__(self, bot: Bot, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
-            raise ValueError(f"seat must be a player number, got {seat!r}")
+            raise ValueError(f"seat must be a player number, got {quote(seat)}")
         self.bot = bot
         self.seat = seat
         self._fed = 0

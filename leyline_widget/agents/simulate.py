@@ -26,8 +26,10 @@ import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from html import escape
 from typing import Any
 
+from ..core.echo import quote
 from ..core.game import MAX_PLAYERS, Game
 from ..core.rules import Rules
 from .bots import BOT_KINDS, BotSeat, make_bot
@@ -54,6 +56,18 @@ class Rows(list[Row]):
                 "Rows.to_frame() needs pandas: pip install leyline_widget[pandas]") from None
         return pd.DataFrame(list(self))
 
+    def _repr_html_(self, limit: int = 20) -> str:
+        """A notebook's rich display: the rows as a table (the first ``limit``)."""
+        columns = list(dict.fromkeys(k for row in self[:limit] for k in row))
+        head = "".join(f"<th>{escape(str(c))}</th>" for c in columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(str(row.get(c, '')))}</td>" for c in columns)
+            + "</tr>" for row in self[:limit])
+        more = (f"<p>&hellip; {len(self) - limit} more rows (rows.to_frame() for all)</p>"
+                if len(self) > limit else "")
+        return (f"<div><p>{len(self)} simulated games</p><table><thead><tr>{head}</tr>"
+                f"</thead><tbody>{body}</tbody></table>{more}</div>")
+
 
 def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:
     """Validate a seat: ``"greedy"`` or ``("memory", {"capacity": 4})``.
@@ -71,7 +85,7 @@ def parse_seat(spec: SeatSpec) -> tuple[str, dict[str, Any]]:
           and isinstance(spec[1], Mapping)):
         kind, params = spec[0], dict(spec[1])
     else:
-        raise ValueError(f"a seat is a bot kind or a (kind, params) pair, got {spec!r}")
+        raise ValueError(f"a seat is a bot kind or a (kind, params) pair, got {quote(spec)}")
     make_bot(kind, seed=0, **params)  # the bot's own validation, before any game runs
     return kind, params
 
@@ -222,13 +236,13 @@ def _play_chunk(jobs: list[tuple[Rules, str, dict[str, Any]]],
 
 def _check_games(games: object) -> int:
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a whole number >= 0, got {games!r}")
+        raise ValueError(f"games must be a whole number >= 0, got {quote(games)}")
     return games
 
 
 def _check_seats(seats: Sequence[SeatSpec]) -> list[tuple[str, dict[str, Any]]]:
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
-        raise ValueError(f"seats must be a list of bot kinds, got {seats!r}")
+        raise ValueError(f"seats must be a list of bot kinds, got {quote(seats)}")
     if not 1 <= len(seats) <= MAX_PLAYERS:
         raise ValueError(f"a game has 1 to {MAX_PLAYERS} seats, got {len(seats)}")
     return [parse_seat(s) for s in seats]
@@ -241,10 +255,10 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
     parsed = _check_seats(seats)
     games = _check_games(games)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+        raise ValueError(f"seed must be an integer, got {quote(seed)}")
     if jobs_n is not None and (isinstance(jobs_n, bool) or not isinstance(jobs_n, int)
                                or jobs_n < 1):
-        raise ValueError(f"jobs must be a whole number >= 1, got {jobs_n!r}")
+        raise ValueError(f"jobs must be a whole number >= 1, got {quote(jobs_n)}")
     total = games * len(jobs)
     workers = worker_count(jobs_n, games)
     rows: list[Row] = []
@@ -349,7 +363,7 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
     for f in fields:
         vs = grid[f]
         if isinstance(vs, (str, bytes)) or not isinstance(vs, Iterable):
-            raise ValueError(f"sweep values for {f} must be a list, got {vs!r}")
+            raise ValueError(f"sweep values for {f} must be a list, got {quote(vs)}")
         vs = list(vs)
         if not vs:
             raise ValueError(f"sweep values for {f} are empty")

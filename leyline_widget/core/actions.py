@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .echo import names, quote
+
 __all__ = [
     "SOURCES",
     "Action",
@@ -56,7 +58,7 @@ class Action:
         cls = Action._registry.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise ValueError(
-                f"unknown action type {kind!r}; types are {', '.join(Action._registry)}")
+                f"unknown action type {quote(kind)}; types are {', '.join(Action._registry)}")
         return cls._parse(data)
 
     @classmethod
@@ -67,27 +69,27 @@ class Action:
 def _require_slot(kind: str, slot: object) -> None:
     # bool is an int subclass: without this, Activate(True) would equal Activate(1).
     if isinstance(slot, bool) or not isinstance(slot, int):
-        raise ValueError(f"{kind} needs an integer slot, got {slot!r}")
+        raise ValueError(f"{kind} needs an integer slot, got {quote(slot)}")
 
 
 def _slot(data: Mapping[str, Any], kind: str, key: str = "slot") -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{kind} needs an integer {key!r}, got {value!r}")
+        raise ValueError(f"{kind} needs an integer {quote(key)}, got {quote(value)}")
     return value
 
 
 def _text(data: Mapping[str, Any], kind: str, key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
-        raise ValueError(f"{kind} needs a string {key!r}, got {value!r}")
+        raise ValueError(f"{kind} needs a string {quote(key)}, got {quote(value)}")
     return value
 
 
 def _only(data: Mapping[str, Any], kind: str, keys: tuple[str, ...]) -> None:
     extra = sorted(str(k) for k in data if k not in keys and k != "type")
     if extra:
-        raise ValueError(f"{kind} has unexpected field(s) {', '.join(extra)}")
+        raise ValueError(f"{kind} has unexpected field(s) {names(extra)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +164,7 @@ class PlaceToken(Action):
         _require_slot(self.type, self.slot)
         if not isinstance(self.element, str) or not isinstance(self.source, str):
             raise ValueError(f"place_token needs string element and source, got "
-                             f"{self.element!r} and {self.source!r}")
+                             f"{quote(self.element)} and {quote(self.source)}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "place_token", "slot": self.slot, "element": self.element,
@@ -174,7 +176,7 @@ class PlaceToken(Action):
         source = _text(data, cls.type, "source")
         if source not in SOURCES:
             raise ValueError(f"place_token source must be one of {', '.join(SOURCES)}, "
-                             f"got {source!r}")
+                             f"got {quote(source)}")
         return cls(_slot(data, cls.type), _text(data, cls.type, "element"), source)
 
 
@@ -204,9 +206,10 @@ class UsePower(Action):
         _only(data, cls.type, ("element", "tier", "targets"))
         tier = _text(data, cls.type, "tier")
         if tier not in ("minor", "major"):
-            raise ValueError(f"use_power tier must be 'minor' or 'major', got {tier!r}")
+            raise ValueError(f"use_power tier must be 'minor' or 'major', got {quote(tier)}")
         targets = data.get("targets", [])
         if not isinstance(targets, (list, tuple)) or len(targets) > 64 or any(
                 isinstance(t, bool) or not isinstance(t, int) for t in targets):
-            raise ValueError(f"use_power targets must be a list of slot numbers, got {targets!r}")
+            raise ValueError(f"use_power targets must be a list of slot numbers, got "
+                             f"{quote(targets)}")
         return cls(_text(data, cls.type, "element"), tier, tuple(targets))

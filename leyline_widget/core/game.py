@@ -26,6 +26,7 @@ from typing import Any, TypeAlias
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .echo import quote
 from .rules import Power, Rules
 from .types import Cell, Event, Observation, PlayerView
 
@@ -202,7 +203,7 @@ class Game:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**32)
             if isinstance(seed, bool) or not isinstance(seed, int):
-                raise ValueError(f"seed must be an integer, got {seed!r}")
+                raise ValueError(f"seed must be an integer, got {quote(seed)}")
             cards = [e for e in rules.elements for _ in range(rules.cards_per_element)]
             random.Random(seed).shuffle(cards)
         else:
@@ -403,7 +404,7 @@ class Game:
         if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                    or not 0 <= viewer < self._n):
             raise ValueError(f"viewer must be None or a player from 0 to {self._n - 1}, "
-                             f"got {viewer!r}")
+                             f"got {quote(viewer)}")
         els = self.rules.elements
         e = self._e
         active = self._active
@@ -600,6 +601,13 @@ class Game:
 
         return load_position(position)
 
+    def _repr_html_(self) -> str:
+        """A notebook's rich display: a small static board, the all-seeing view (a Game knows
+        every card); ``core.html.player_view_html(game, p)`` draws seat ``p``'s view."""
+        from .html import player_view_html
+
+        return player_view_html(self, None)
+
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self._turn} player {self._player} "
                 f"{self._phase.value} scores {self.scores()}>")
@@ -728,7 +736,7 @@ class Game:
     def _slot_error(self, slot: int) -> None:
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(self._grid):
             raise IllegalActionError(
-                f"slot {slot!r} does not exist: the grid has slots 0 to {len(self._grid) - 1}",
+                f"slot {quote(slot)} does not exist: the grid has slots 0 to {len(self._grid) - 1}",
                 "grid")
 
     def _check(self, action: Action) -> _Move:
@@ -736,7 +744,7 @@ class Game:
         return its move (check and effect) from ``_MOVES``."""
         move = _MOVES.get(type(action))
         if move is None:
-            raise IllegalActionError(f"{action!r} is not a Leyline action", "actions")
+            raise IllegalActionError(f"{quote(action)} is not a Leyline action", "actions")
         if self._phase is Phase.GAME_OVER:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
@@ -806,7 +814,7 @@ class Game:
         index = self._eidx.get(element) if isinstance(element, str) else None
         if index is None:
             raise IllegalActionError(
-                f"unknown element {element!r}; elements are {', '.join(self.rules.elements)}",
+                f"unknown element {quote(element)}; elements are {', '.join(self.rules.elements)}",
                 "elements")
         return index
 
@@ -838,7 +846,7 @@ class Game:
                     f"have none", "placing tokens")
         else:
             raise IllegalActionError(
-                f"token source must be one of {', '.join(SOURCES)}, got {action.source!r}",
+                f"token source must be one of {', '.join(SOURCES)}, got {quote(action.source)}",
                 "placing tokens")
 
     def _check_power(self, action: UsePower) -> None:
@@ -1135,13 +1143,13 @@ def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names, "
-                         f"got {players!r}")
+                         f"got {quote(players)}")
     names = tuple(players)
     if not 1 <= len(names) <= MAX_PLAYERS:
         raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"player names must be non-empty strings, got {name!r}")
+            raise ValueError(f"player names must be non-empty strings, got {quote(name)}")
     return names
 
 
@@ -1166,7 +1174,8 @@ def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:
     cards = list(deck)
     for i, card in enumerate(cards):
         if card not in rules.elements:
-            raise ValueError(f"deck card {i} is {card!r}, not one of {', '.join(rules.elements)}")
+            raise ValueError(f"deck card {i} is {quote(card)}, not one of "
+                             f"{', '.join(rules.elements)}")
     if len(cards) != rules.deck_size:
         raise ValueError(f"deck has {len(cards)} cards; these rules need {rules.deck_size} "
                          f"({rules.cards_per_element} of each element)")

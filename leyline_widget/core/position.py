@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .echo import quote
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "mar
 
 def _int(value: object, field: str, low: int = 0, high: int = 10**6) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{field} must be a whole number from {low} to {high}, got {value!r}")
+        raise ValueError(f"{field} must be a whole number from {low} to {high}, got {quote(value)}")
     return value
 
 
@@ -41,11 +42,11 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
     if value is None:
         return [0] * len(elements)
     if not isinstance(value, Mapping):
-        raise ValueError(f"{field} must be an object of element counts, got {value!r}")
+        raise ValueError(f"{field} must be an object of element counts, got {quote(value)}")
     out = [0] * len(elements)
     for key, n in value.items():
         if key not in elements:
-            raise ValueError(f"{field}: unknown element {key!r}; elements are "
+            raise ValueError(f"{field}: unknown element {quote(key)}; elements are "
                              f"{', '.join(elements)}")
         out[elements.index(key)] = _int(n, f"{field}.{key}")
     return out
@@ -82,7 +83,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
 
     def element(value: object, field: str) -> int:
         if value not in els:
-            raise ValueError(f"{field} must be one of {', '.join(els)}, got {value!r}")
+            raise ValueError(f"{field} must be one of {', '.join(els)}, got {quote(value)}")
         return els.index(str(value))
 
     if "grid" not in position or "deck" not in position:
@@ -131,7 +132,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
         phase = Phase(phase_name)
     except ValueError:
         raise ValueError(f"phase must be one of {', '.join(p.value for p in Phase)}, "
-                         f"got {phase_name!r}") from None
+                         f"got {quote(phase_name)}") from None
     turn = _int(position.get("turn", 1), "turn", 1)
     player = _int(position.get("active_player", 0), "active_player", 0, n - 1)
     bonus = _int(position.get("bonus_activations", 0), "bonus_activations", 0, size)
@@ -162,12 +163,13 @@ def load_position(position: Mapping[str, Any]) -> Game:
     effects = _list(position.get("effects", []), "effects")
     for name in effects:
         if name not in ("wildfire", "sanctuary"):
-            raise ValueError(f"effects: unknown effect {name!r}; effects are wildfire, sanctuary")
+            raise ValueError(f"effects: unknown effect {quote(name)}; effects are wildfire, "
+                             f"sanctuary")
     keys = [pw.key for pw in rules.powers]
     used = 0
     for key in _list(position.get("powers_used", []), "powers_used"):
         if key not in keys:
-            raise ValueError(f"powers_used: no power {key!r} in these rules")
+            raise ValueError(f"powers_used: no power {quote(key)} in these rules")
         used |= 1 << keys.index(key)
     uses = _list(position.get("powers_used_in_game", [{}] * n), "powers_used_in_game", n)
     majors = [0] * (n * len(keys))
@@ -184,7 +186,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
     if (end_reason is None) != (phase is not Phase.GAME_OVER) or (
             end_reason is not None and end_reason not in END_REASONS):
         raise ValueError(f"end_reason must be one of {', '.join(END_REASONS)} exactly when the "
-                         f"phase is game_over, got {end_reason!r}")
+                         f"phase is game_over, got {quote(end_reason)}")
     assert n <= MAX_PLAYERS
 
     game = Game._make(

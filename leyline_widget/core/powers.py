@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from .echo import quote
+
 if TYPE_CHECKING:
     from .game import Game
     from .rules import Power
@@ -76,7 +78,7 @@ def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | No
     size = len(game._grid)
     for t in targets:
         if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
-            return f"slot {t!r} does not exist: the grid has slots 0 to {size - 1}"
+            return f"slot {quote(t)} does not exist: the grid has slots 0 to {size - 1}"
     if list(targets) != sorted(set(targets)):
         return "target slots must be distinct and in ascending order"
     expected = {"ripple": (2, 2), "tide": (1, 1), "unbind": (1, 1), "whisper": (1, 1),

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .echo import quote
+
 __all__ = ["DEFAULT_POWERS", "EFFECTS", "MAX_COUNT", "MAX_DECK", "MAX_ELEMENTS", "MAX_GRID",
            "MAX_TOKENS", "TIERS", "Power", "Rules"]
 
@@ -27,7 +29,7 @@ TIERS = ("minor", "major")
 #: ruleset choice (a variant may give Ripple to fire); the effect is code.
 EFFECTS = ("spark", "wildfire", "ripple", "tide", "unbind", "sanctuary", "whisper", "gale")
 
-_ELEMENT_ID = re.compile(r"^[a-z][a-z0-9_]{0,23}$")
+_ELEMENT_ID = re.compile(r"[a-z][a-z0-9_]{0,23}")  # matched whole (fullmatch)
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class Power:
             raise ValueError(f"power is missing field(s) {', '.join(missing)}")
         for n in names:
             if not isinstance(data[n], str):
-                raise ValueError(f"power field {n!r} must be a string, got {data[n]!r}")
+                raise ValueError(f"power field {quote(n)} must be a string, got {quote(data[n])}")
         return cls(**{n: data[n] for n in names})
 
 
@@ -111,7 +113,7 @@ MAX_COUNT = 1_000_000
 
 def _check_int(name: str, value: object, low: int, high: int = MAX_COUNT) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ValueError(f"{name} must be a whole number, got {quote(value)}")
     if value < low:
         raise ValueError(f"{name} must be at least {low}, got {value}")
     if value > high:
@@ -142,11 +144,11 @@ class Rules:
         # Accept lists and dicts from callers and JSON, but store immutable values.
         elements: Any = self.elements
         if isinstance(elements, str) or not isinstance(elements, Iterable):
-            raise ValueError(f"elements must be a list of element names, got {elements!r}")
+            raise ValueError(f"elements must be a list of element names, got {quote(elements)}")
         object.__setattr__(self, "elements", tuple(elements))
         powers: Any = self.powers
         if isinstance(powers, (str, Mapping)) or not isinstance(powers, Iterable):
-            raise ValueError(f"powers must be a list of powers, got {powers!r}")
+            raise ValueError(f"powers must be a list of powers, got {quote(powers)}")
         powers = tuple(p if isinstance(p, Power) else Power.from_dict(p) for p in powers)
         if powers == DEFAULT_POWERS:
             # A variant with other elements keeps the default powers of those it still has.
@@ -161,9 +163,9 @@ class Rules:
             raise ValueError(f"elements must name at most {MAX_ELEMENTS} elements, "
                              f"got {len(self.elements)}")
         for e in self.elements:
-            if not isinstance(e, str) or not _ELEMENT_ID.match(e):
+            if not isinstance(e, str) or not _ELEMENT_ID.fullmatch(e):
                 raise ValueError(
-                    f"element {e!r} is not a valid id (lower-case letters, digits, _; "
+                    f"element {quote(e)} is not a valid id (lower-case letters, digits, _; "
                     "starting with a letter)")
         if len(set(self.elements)) != len(self.elements):
             raise ValueError(f"elements must be distinct, got {list(self.elements)}")
@@ -205,12 +207,14 @@ class Rules:
         seen: set[str] = set()
         for p in self.powers:
             if p.element not in self.elements:
-                raise ValueError(f"power {p.name!r} belongs to unknown element {p.element!r}")
+                raise ValueError(f"power {quote(p.name)} belongs to unknown element "
+                                 f"{quote(p.element)}")
             if p.tier not in TIERS:
-                raise ValueError(f"power {p.name!r} has tier {p.tier!r}; tiers are minor, major")
+                raise ValueError(f"power {quote(p.name)} has tier {quote(p.tier)}; tiers are "
+                                 f"minor, major")
             if p.effect not in EFFECTS:
                 raise ValueError(
-                    f"power {p.name!r} has unknown effect {p.effect!r}; effects are "
+                    f"power {quote(p.name)} has unknown effect {quote(p.effect)}; effects are "
                     f"{', '.join(EFFECTS)}")
             if p.key in seen:
                 raise ValueError(f"two powers for {p.key}")

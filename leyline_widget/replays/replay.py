@@ -34,9 +34,11 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any, NoReturn
 
 from ..core.actions import Action, EndPhase, UsePower
+from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -73,8 +75,8 @@ MAX_TAGS = 16
 SNAPSHOT_EVERY = 2
 
 _COSTLY = (EndPhase, UsePower)
-_TAG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-_HASH = re.compile(r"^[0-9a-f]{32}$")
+_TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
+_HASH = re.compile(r"[0-9a-f]{32}")
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -195,7 +197,8 @@ class RerunReport:
 
     def __str__(self) -> str:
         if self.illegal_step is not None:
-            return (f"step {self.illegal_step}: {self.illegal_action!r} is illegal under these "
+            return (f"step {self.illegal_step}: {quote(self.illegal_action)} is illegal under "
+                    f"these "
                     f"rules: {self.reason}")
         if self.same:
             return f"all {self.actions} actions are legal and the outcome is the same"
@@ -222,14 +225,14 @@ def _check_text(value: object, what: str, limit: int) -> str:
         raise ValueError(f"{what} is {len(value)} characters long; the limit is {limit}")
     bad = _CONTROL.search(value)
     if bad:
-        raise ValueError(f"{what} contains the control character {bad.group()!r}")
+        raise ValueError(f"{what} contains the control character {quote(bad.group())}")
     return value
 
 
 def _check_name(value: object) -> str:
     name = _check_text(value, "a variation name", MAX_NAME_CHARS)
     if not name.strip() or "\n" in name:
-        raise ValueError(f"a variation name must be one non-empty line, got {name!r}")
+        raise ValueError(f"a variation name must be one non-empty line, got {quote(name)}")
     return name
 
 
@@ -242,22 +245,23 @@ def make_note(text: object, tags: Iterable[object] = (), highlights: Iterable[ob
     """
     text = _check_text(text, "note text", MAX_NOTE_CHARS)
     if isinstance(tags, str) or not isinstance(tags, Iterable):
-        raise ValueError(f"note tags must be a list of strings, got {tags!r}")
+        raise ValueError(f"note tags must be a list of strings, got {quote(tags)}")
     tag_list: list[str] = []
     for tag in tags:
-        if not isinstance(tag, str) or not _TAG.match(tag):
-            raise ValueError(f"note tag {tag!r} is not a tag (lower-case letters, digits, _ and -, "
+        if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+            raise ValueError(f"note tag {quote(tag)} is not a tag (lower-case letters, digits, _ "
+                             f"and -, "
                              "at most 32 characters)")
         if tag not in tag_list:
             tag_list.append(tag)
     if len(tag_list) > MAX_TAGS:
         raise ValueError(f"a note has at most {MAX_TAGS} tags, got {len(tag_list)}")
     if isinstance(highlights, str) or not isinstance(highlights, Iterable):
-        raise ValueError(f"note highlights must be a list of slots, got {highlights!r}")
+        raise ValueError(f"note highlights must be a list of slots, got {quote(highlights)}")
     slots: set[int] = set()
     for slot in highlights:
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < grid_size:
-            raise ValueError(f"highlight {slot!r} is not a grid slot (0 to {grid_size - 1})")
+            raise ValueError(f"highlight {quote(slot)} is not a grid slot (0 to {grid_size - 1})")
         slots.add(slot)
     if not text.strip() and not slots:
         raise ValueError("a note needs text or highlighted slots")
@@ -276,7 +280,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in out:
             # Two values for one key: readers would disagree on which one counts.
-            raise ReplayFormatError(f"not valid replay JSON: the key {key!r} appears twice in "
+            raise ReplayFormatError(f"not valid replay JSON: the key {quote(key)} appears twice in "
                                     "one object", field=key)
         out[key] = value
     return out
@@ -286,20 +290,23 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
     """Reject what no field of the format holds: deep nesting, huge or fractional numbers,
     overlong strings. Runs before any field is read, so later code sees sane values."""
     if depth > MAX_DEPTH:
-        raise ReplayFormatError(f"field {path!r}: nesting is deeper than {MAX_DEPTH} levels",
+        raise ReplayFormatError(f"field {quote(path)}: nesting is deeper than {MAX_DEPTH} levels",
                                 field=path)
     if isinstance(value, str):
         if len(value) > MAX_NOTE_CHARS:
-            raise ReplayFormatError(f"field {path!r}: a string of {len(value)} characters; the "
+            raise ReplayFormatError(f"field {quote(path)}: a string of {len(value)} characters; "
+                                    f"the "
                                     f"limit is {MAX_NOTE_CHARS}", field=path)
     elif isinstance(value, bool) or value is None:
         pass
     elif isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:
-            raise ReplayFormatError(f"field {path!r}: the number {_short(value)} is out of range "
+            raise ReplayFormatError(f"field {quote(path)}: the number {quote(value)} is out of "
+                                    f"range "
                                     f"(at most {MAX_INT} in size)", field=path)
     elif isinstance(value, float):
-        raise ReplayFormatError(f"field {path!r}: {value!r} is not a whole number; the format "
+        raise ReplayFormatError(f"field {quote(path)}: {quote(value)} is not a whole number; the "
+                                f"format "
                                 "has no fractions", field=path)
     elif isinstance(value, list):
         for i, item in enumerate(value):
@@ -322,19 +329,19 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
             _check_tree(item, f"{path}.{key}" if path else key, depth + 1)
 
 
-def _short(value: object, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _deals(rules: Rules, seed: int, deck: Sequence[str]) -> bool:
+    """Whether dealing a game from ``seed`` gives exactly ``deck`` (top first)."""
+    return Game.new(players=1, seed=seed, rules=rules).initial_deck == tuple(deck)
 
 
 def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in data:
-        raise ReplayFormatError(f"field {where + key!r} is missing", field=where + key)
+        raise ReplayFormatError(f"field {quote(where + key)} is missing", field=where + key)
     value = data[key]
     if (isinstance(value, bool) and kind is int) or not isinstance(value, kind):
         want = {int: "an integer", str: "a string", list: "a list", dict: "an object"}
         name = want.get(kind, "a value") if isinstance(kind, type) else "a value"
-        raise ReplayFormatError(f"field {where + key!r} must be {name}, got {_short(value)}",
+        raise ReplayFormatError(f"field {quote(where + key)} must be {name}, got {quote(value)}",
                                 field=where + key)
     return value
 
@@ -374,7 +381,7 @@ class _Line:
         return self.start + len(self.own)
 
     def label(self) -> str:
-        return "the main line" if self.id == 0 else f"variation {self.id} ({_short(self.name, 40)})"
+        return "the main line" if self.id == 0 else f"variation {self.id} ({quote(self.name, 40)})"
 
 
 class _StepFailure(Exception):
@@ -428,6 +435,28 @@ class Replay:
         notes = sum(len(v) for line in self._lines() for v in line.notes.values())
         return (f"<Replay {len(self._players)}p, {len(self)} actions, {notes} notes, "
                 f"{len(self._vars)} variations>")
+
+    def _repr_html_(self, moves: int = 8) -> str:
+        """A notebook's rich display: who played, how it ended, and the first ``moves``."""
+        end = self.game_at(len(self))
+        game = self.game_at(0)
+        rows = []
+        for i, action in enumerate(self.actions[:moves]):
+            who = game.players[game.active_player]
+            fields = ", ".join(f"{k} {v}" for k, v in action.to_dict().items() if k != "type")
+            rows.append(f"<tr><td>{i + 1}</td><td>{escape(who)}</td><td>{game.turn}</td>"
+                        f"<td>{escape(action.type)}</td><td>{escape(fields)}</td></tr>")
+            game.apply(action)
+        more = len(self) - moves
+        tail = f"<tr><td colspan=5>&hellip; {more} more</td></tr>" if more > 0 else ""
+        outcome = (f"over ({escape(str(end.end_reason))}), scores "
+                   + ", ".join(f"{escape(n)} {s}" for n, s in zip(self._players, end.scores()))
+                   if end.is_over else f"in progress at turn {end.turn}")
+        return ('<div class="leyline-replay-summary" style="font-family:system-ui,sans-serif">'
+                f"<div><b>Leyline replay</b> of {escape(', '.join(self._players))}: "
+                f"{len(self)} actions, {len(self._vars)} variations; {outcome}</div>"
+                "<table><tr><th>step</th><th>player</th><th>turn</th><th>action</th>"
+                f"<th></th></tr>{''.join(rows)}{tail}</table></div>")
 
     @property
     def rules(self) -> Rules:
@@ -548,7 +577,8 @@ class Replay:
             return
         if isinstance(index, bool) or not isinstance(index, int) or not (
                 -len(notes) <= index < len(notes)):
-            raise StepError(f"step {step} has {len(notes)} note(s); there is no note {index!r}")
+            raise StepError(f"step {step} has {len(notes)} note(s); there is no note "
+                            f"{quote(index)}")
         del notes[index]
         if not notes:
             del line.notes[step]
@@ -812,8 +842,11 @@ class Replay:
             "generator": f"leyline_widget {__version__}",
             "rules": self._rules.to_dict(),
             "players": list(self._players),
-            # A seed too large for the format is dropped: the deck, not the seed, is the record.
-            "seed": self._seed if self._seed is not None and abs(self._seed) <= MAX_INT else None,
+            # A seed too large for the format, or one that does not deal this deck (a game
+            # given an explicit deck), is dropped: the deck, not the seed, is the record.
+            "seed": self._seed if self._seed is not None and abs(self._seed) <= MAX_INT and (
+                self._start is not None or _deals(self._rules, self._seed, self.initial_deck))
+            else None,
         }
         if self._start is not None:
             data["start_position"] = json.loads(json.dumps(self._start))
@@ -849,13 +882,29 @@ class Replay:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Replay:
-        """Read a replay file; see :meth:`from_json`."""
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            raise ReplayFormatError(f"the file is {size} bytes; the limit is {max_bytes} "
-                                    "(pass max_bytes= to allow more)")
-        with open(path, "rb") as f:
-            return cls.from_json(f.read(max_bytes + 1), max_bytes=max_bytes)
+        """Read a replay file; see :meth:`from_json`.
+
+        A path that is missing, a folder or unreadable is a :class:`ReplayFormatError`
+        naming it, as is a file that is not a replay.
+        """
+        where = os.fspath(path)
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size > max_bytes:
+                    raise ReplayFormatError(f"{where!r}: the file is {size} bytes; the "
+                                            f"limit is {max_bytes} (pass max_bytes= to allow "
+                                            "more)")
+                data = f.read(max_bytes + 1)
+        except FileNotFoundError:
+            raise ReplayFormatError(f"no replay file at {where!r}: the path does not "
+                                    "exist") from None
+        except IsADirectoryError:
+            raise ReplayFormatError(f"{where!r} is a folder, not a replay file") from None
+        except OSError as err:
+            raise ReplayFormatError(f"cannot read the replay file {where!r}: "
+                                    f"{err.strerror or err}") from None
+        return cls.from_json(data, max_bytes=max_bytes)
 
     @classmethod
     def from_json(cls, text: str | bytes, max_bytes: int = MAX_BYTES) -> Replay:
@@ -897,8 +946,8 @@ class Replay:
         if not isinstance(data, dict):
             raise ReplayFormatError(f"a replay is a JSON object, got {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise ReplayFormatError(f"field 'format' must be {FORMAT!r}, got "
-                                    f"{_short(data.get('format'))}: not a Leyline replay",
+            raise ReplayFormatError(f"field 'format' must be {quote(FORMAT)}, got "
+                                    f"{quote(data.get('format'))}: not a Leyline replay",
                                     field="format")
         version = _field(data, "version", int, "")
         if version > VERSION:
@@ -970,12 +1019,12 @@ class Replay:
         line = self._vars.get(id) if isinstance(id, int) and not isinstance(id, bool) else None
         if line is None:
             known = ", ".join(map(str, self._vars)) or "none"
-            raise VariationError(f"no variation {id!r}; variations are: {known}")
+            raise VariationError(f"no variation {quote(id)}; variations are: {known}")
         return line
 
     def _index(self, i: object, line: _Line) -> int:
         if isinstance(i, bool) or not isinstance(i, int):
-            raise StepError(f"a step is a whole number, got {i!r}")
+            raise StepError(f"a step is a whole number, got {quote(i)}")
         end = line.end
         step = i + end + 1 if i < 0 else i
         if not 0 <= step <= end:
@@ -985,7 +1034,7 @@ class Replay:
     def _own_step(self, i: object, line: _Line) -> int:
         step = self._index(i, line)
         if step < line.start:
-            raise StepError(f"step {step} lies before {line.label()} branches off at step "
+            raise StepError(f"step {quote(step)} lies before {line.label()} branches off at step "
                             f"{line.start}; annotate its parent line there")
         return step
 
@@ -1053,8 +1102,8 @@ class Replay:
             if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
                 raise ReplayFormatError(
-                    f"step 0 (set-up): state hash mismatch: the file has {expect[0]!r}, dealing "
-                    f"the game gives {first!r}; the rules, players or initial deck "
+                    f"step 0 (set-up): state hash mismatch: the file has {quote(expect[0])}, "
+                    f"dealing the game gives {quote(first)}; the rules, players or initial deck "
                     "were edited", field="hashes[0]", step=0)
         game = line.work
         own = line.own
@@ -1074,7 +1123,8 @@ class Replay:
                 line.forget()
                 raise ReplayFormatError(
                     f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file "
-                    f"has {expect[k + offset]!r}, replaying the actions gives {check!r}; an "
+                    f"has {quote(expect[k + offset])}, replaying the actions gives "
+                    f"{quote(check)}; an "
                     "action or a hash was edited", step=step,
                     variation=None if line.parent is None else line.id)
             line.hashes.append(digest)
@@ -1124,10 +1174,10 @@ class _Reader:
         if not 1 <= len(players) <= 4 or not all(isinstance(p, str) and p.strip()
                                                    for p in players):
             raise ReplayFormatError("field 'players' must list 1 to 4 non-empty names, got "
-                                    f"{_short(players)}", field="players")
+                                    f"{quote(players)}", field="players")
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ReplayFormatError(f"field 'seed' must be an integer or null, got {_short(seed)}",
+            raise ReplayFormatError(f"field 'seed' must be an integer or null, got {quote(seed)}",
                                     field="seed")
         deck: list[str] | None = None
         start: dict[str, Any] | None = None
@@ -1145,6 +1195,10 @@ class _Reader:
             except ValueError as err:
                 raise ReplayFormatError(f"field 'initial_deck': {err}",
                                         field="initial_deck") from None
+            if seed is not None and not _deals(rules, seed, deck):
+                raise ReplayFormatError(f"field 'seed': seed {quote(seed)} does not deal the "
+                                        "field 'initial_deck' (tampered with?); a replay of a "
+                                        "hand-dealt game has a null seed", field="seed")
         else:
             start = _field(data, "start_position", dict, "")
             try:
@@ -1182,7 +1236,7 @@ class _Reader:
             where = f"variations[{n}]."
             if not isinstance(item, dict):
                 raise ReplayFormatError(f"field 'variations[{n}]' must be an object, got "
-                                        f"{_short(item)}", field=f"variations[{n}]")
+                                        f"{quote(item)}", field=f"variations[{n}]")
             unknown = sorted(k for k in item if k not in _VARIATION_FIELDS)
             if unknown:
                 raise ReplayFormatError(f"field 'variations[{n}]': unknown field(s) "
@@ -1205,7 +1259,7 @@ class _Reader:
                     pid, bool) else None
                 if found is None:
                     raise ReplayFormatError(
-                        f"field '{where}parent': {_short(pid)} is not the id of an earlier "
+                        f"field '{where}parent': {quote(pid)} is not the id of an earlier "
                         "variation", field=where + "parent", variation=vid)
                 parent = found
             step = _field(item, "step", int, where)
@@ -1249,7 +1303,7 @@ class _Reader:
                 out.append(action)
             except ValueError as err:
                 raise ReplayFormatError(
-                    f"{prefix}step {start + k + 1}: action {_short(item, 120)} is malformed: "
+                    f"{prefix}step {start + k + 1}: action {quote(item)} is malformed: "
                     f"{err}", field=f"{where}actions[{k}]", step=start + k + 1,
                     variation=None if line is None else line.id) from None
         return out
@@ -1260,9 +1314,9 @@ class _Reader:
             raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
                                     f"per step), got {len(raw)}", field=where + "hashes")
         for k, h in enumerate(raw):
-            if not isinstance(h, str) or not _HASH.match(h):
+            if not isinstance(h, str) or not _HASH.fullmatch(h):
                 raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, got "
-                                        f"{_short(h)}", field=f"{where}hashes[{k}]")
+                                        f"{quote(h)}", field=f"{where}hashes[{k}]")
         return list(raw)
 
     def notes(self, data: Mapping[str, Any], where: str, grid: int, low: int, high: int,
@@ -1272,11 +1326,11 @@ class _Reader:
         for k, item in enumerate(raw):
             at = f"{where}annotations[{k}]"
             if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {at!r} must be an object, got {_short(item)}",
+                raise ReplayFormatError(f"field {quote(at)} must be an object, got {quote(item)}",
                                         field=at, variation=vid)
             unknown = sorted(key for key in item if key not in _NOTE_FIELDS)
             if unknown:
-                raise ReplayFormatError(f"field {at!r}: unknown field(s) "
+                raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
                                         f"{', '.join(map(repr, unknown))}", field=at,
                                         variation=vid)
             step = _field(item, "step", int, at + ".")
@@ -1290,7 +1344,7 @@ class _Reader:
             except ReplayFormatError:
                 raise
             except ValueError as err:
-                raise ReplayFormatError(f"field {at!r} (step {step}): {err}", field=at,
+                raise ReplayFormatError(f"field {quote(at)} (step {step}): {err}", field=at,
                                         step=step, variation=vid) from None
             out.setdefault(step, []).append(note)
         return out
@@ -1306,7 +1360,7 @@ class _Reader:
         for k, item in enumerate(raw):
             at = f"{where}glyphs[{k}]"
             if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {at!r} must be an object, got {_short(item)}",
+                raise ReplayFormatError(f"field {at!r} must be an object, got {quote(item)}",
                                         field=at, variation=vid)
             unknown = sorted(key for key in item if key not in ("step", "glyph"))
             if unknown:
@@ -1323,7 +1377,7 @@ class _Reader:
                                         field=at + ".step", step=step, variation=vid)
             glyph = _field(item, "glyph", str, at + ".")
             if glyph not in GLYPHS:
-                raise ReplayFormatError(f"field '{at}.glyph': {_short(glyph)} is not a glyph "
+                raise ReplayFormatError(f"field '{at}.glyph': {quote(glyph)} is not a glyph "
                                         f"({', '.join(GLYPHS)})", field=at + ".glyph",
                                         step=step, variation=vid)
             out[step] = glyph

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.echo import quote
 from .replay import (
     MAX_BYTES,
     MAX_NAME_CHARS,
@@ -34,7 +35,6 @@ from .replay import (
     _check_text,
     _object,
     _reject_constant,
-    _short,
 )
 
 __all__ = ["STUDY_FORMAT", "STUDY_VERSION", "Chapter", "Study"]
@@ -199,10 +199,10 @@ class Study:
             hint = " (a single replay: use Replay.from_json)" if data.get(
                 "format") == "leyline-replay" else ""
             raise ReplayFormatError(f"field 'format' must be {STUDY_FORMAT!r}, got "
-                                    f"{_short(data.get('format'))}{hint}", field="format")
+                                    f"{quote(data.get('format'))}{hint}", field="format")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ReplayFormatError(f"field 'version' must be an integer, got {_short(version)}",
+            raise ReplayFormatError(f"field 'version' must be an integer, got {quote(version)}",
                                     field="version")
         if version > STUDY_VERSION:
             raise ReplayFormatError(f"field 'version': this study has format version {version}, "
@@ -224,7 +224,7 @@ class Study:
             raise ReplayFormatError(f"field {which!r}: {err}", field=which) from None
         chapters = data.get("chapters")
         if not isinstance(chapters, list):
-            raise ReplayFormatError(f"field 'chapters' must be a list, got {_short(chapters)}",
+            raise ReplayFormatError(f"field 'chapters' must be a list, got {quote(chapters)}",
                                     field="chapters")
         if len(chapters) > MAX_CHAPTERS:
             raise ReplayFormatError(f"field 'chapters': {len(chapters)} chapters; the limit is "
@@ -232,7 +232,7 @@ class Study:
         for n, item in enumerate(chapters):
             at = f"chapters[{n}]"
             if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {at!r} must be an object, got {_short(item)}",
+                raise ReplayFormatError(f"field {at!r} must be an object, got {quote(item)}",
                                         field=at)
             unknown = sorted(k for k in item if k not in _CHAPTER_FIELDS)
             if unknown:
@@ -250,7 +250,7 @@ class Study:
                 replay = Replay.from_dict(item["replay"])
             except ReplayFormatError as err:
                 inner = f"{at}.replay" + ("" if err.field is None else f".{err.field}")
-                raise ReplayFormatError(f"chapter {n + 1} ({_short(name, 40)}): {err}",
+                raise ReplayFormatError(f"chapter {n + 1} ({quote(name, 40)}): {err}",
                                         field=inner, step=err.step,
                                         variation=err.variation) from None
             study._chapters.append(Chapter(name, notes, replay))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.rules import Rules
 from .lessons import Lesson, Step, activated, collected, game_over, token_on
 from .scenario import Scenario
@@ -489,7 +490,7 @@ def lesson(lesson_id: str) -> Lesson:
     """The built-in lesson with this id."""
     found = _BY_ID.get(lesson_id)
     if found is None:
-        raise ValueError(f"no lesson {lesson_id!r}; lessons are {', '.join(_BY_ID)}")
+        raise ValueError(f"no lesson {quote(lesson_id)}; lessons are {', '.join(_BY_ID)}")
     return found
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, parse_action, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -88,9 +89,9 @@ def _pattern(value: object, where: str) -> Pattern:
     if isinstance(value, Mapping):
         kind = value.get("type")
         if kind not in Action._registry:
-            raise ValueError(f"{where}: a move pattern needs a known 'type', got {kind!r}")
+            raise ValueError(f"{where}: a move pattern needs a known 'type', got {quote(kind)}")
         return dict(value)
-    raise ValueError(f"{where}: a move is an Action or a dict pattern, got {value!r}")
+    raise ValueError(f"{where}: a move is an Action or a dict pattern, got {quote(value)}")
 
 
 def _patterns(value: object, where: str) -> tuple[Pattern, ...]:
@@ -98,7 +99,7 @@ def _patterns(value: object, where: str) -> tuple[Pattern, ...]:
         return (_pattern(value, where),)
     if isinstance(value, Sequence) and not isinstance(value, str):
         return tuple(_pattern(v, where) for v in value)
-    raise ValueError(f"{where}: expected a move or a list of moves, got {value!r}")
+    raise ValueError(f"{where}: expected a move or a list of moves, got {quote(value)}")
 
 
 # ---------------------------------------------------------------------- checks
@@ -275,7 +276,7 @@ def _actions(value: object, where: str) -> tuple[Action, ...]:
     if isinstance(value, (Action, Mapping)):
         value = (value,)
     if not isinstance(value, Sequence) or isinstance(value, str):
-        raise ValueError(f"{where}: expected a list of actions, got {value!r}")
+        raise ValueError(f"{where}: expected a list of actions, got {quote(value)}")
     return tuple(v if isinstance(v, Action) else Action.from_dict(v) for v in value)
 
 
@@ -343,7 +344,7 @@ class Lesson:
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
         if not self.steps:
-            raise ValueError(f"lesson {self.id!r} has no steps")
+            raise ValueError(f"lesson {quote(self.id)} has no steps")
 
     def session(self) -> LessonSession:
         """A fresh run of this lesson."""
@@ -537,7 +538,8 @@ class LessonSession:
             feedback = self.try_action(action)
         self.mistakes = mistakes
         if feedback.get("kind") not in ("solved", "done"):
-            raise RuntimeError(f"lesson {self.lesson.id!r} step {self.index}: its solution does "
+            raise RuntimeError(f"lesson {quote(self.lesson.id)} step {self.index}: its solution "
+                               f"does "
                                f"not solve it ({feedback.get('text')})")
 
     def _remembered_text(self) -> str:

@@ -31,6 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.echo import quote
 from ..core.game import Game, Phase, player_names
 from ..core.rules import Rules
 
@@ -74,16 +75,17 @@ def parse_element(word: object, rules: Rules, field: str) -> str:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise ValueError(f"{field}: {word!r} is ambiguous ({', '.join(found)}); write more "
+            raise ValueError(f"{field}: {quote(word)} is ambiguous ({', '.join(found)}); write "
+                             f"more "
                              "letters")
     short = ", ".join(prefixes(els).values())
-    raise ValueError(f"{field}: {word!r} is not an element; write one of {', '.join(els)} "
+    raise ValueError(f"{field}: {quote(word)} is not an element; write one of {', '.join(els)} "
                      f"(or a unique prefix: {short})")
 
 
 def _count(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{field} must be a whole number of at least 0, got {value!r}")
+        raise ValueError(f"{field} must be a whole number of at least 0, got {quote(value)}")
     return value
 
 
@@ -107,7 +109,7 @@ class Scenario:
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ValueError(f"seed must be an integer or None, got {seed!r}")
+            raise ValueError(f"seed must be an integer or None, got {quote(seed)}")
         self.rules = rules
         self.players = player_names(players)
         self._seed = seed
@@ -136,14 +138,14 @@ class Scenario:
     def _slot(self, slot: object, field: str) -> int:
         size = self.rules.grid_size
         if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < size:
-            raise ValueError(f"{field}: slot {slot!r} does not exist; the grid has slots 0 to "
+            raise ValueError(f"{field}: slot {quote(slot)} does not exist; the grid has slots 0 to "
                              f"{size - 1}")
         return slot
 
     def _player(self, player: object, field: str) -> int:
         n = len(self.players)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"{field}: player {player!r} does not exist; players are 0 to "
+            raise ValueError(f"{field}: player {quote(player)} does not exist; players are 0 to "
                              f"{n - 1}")
         return player
 
@@ -244,7 +246,7 @@ class Scenario:
         """The same scenario with the cards it fills in (``?`` cells, the deck below the given
         top) dealt in another order: what a player has not seen changes, nothing else."""
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ValueError(f"seed must be an integer or None, got {seed!r}")
+            raise ValueError(f"seed must be an integer or None, got {quote(seed)}")
         return self._with(_seed=seed)
 
     def phase(self, phase: str | Phase) -> Scenario:
@@ -253,7 +255,7 @@ class Scenario:
             value = Phase(phase).value
         except ValueError:
             raise ValueError(f"phase must be one of {', '.join(p.value for p in Phase)}, got "
-                             f"{phase!r}") from None
+                             f"{quote(phase)}") from None
         return self._with(_extra={**self._extra, "phase": value})
 
     def turn(self, turn: int, active_player: int | None = None) -> Scenario:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from ..core.echo import quote
+
 __all__ = ["LessonWidget", "LeylineWidget", "ReplayWidget"]
 
 _LAZY = {"LeylineWidget": "play", "ReplayWidget": "replay", "LessonWidget": "lesson"}
@@ -17,5 +19,5 @@ _LAZY = {"LeylineWidget": "play", "ReplayWidget": "replay", "LessonWidget": "les
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module {quote(__name__)} has no attribute {quote(name)}")
     return getattr(import_module(f".{module}", __name__), name)

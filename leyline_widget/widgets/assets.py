@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core.echo import quote
+
 __all__ = ["STATIC", "asset", "repo_root"]
 
 _HERE = Path(__file__).resolve().parent
@@ -22,7 +24,8 @@ def asset(name: str) -> Path:
     path = STATIC / name
     if not path.is_file():
         raise FileNotFoundError(
-            f"front-end file {name!r} not found in {STATIC}; in a checkout run `npm run build`, "
+            f"front-end file {quote(name)} not found in {STATIC}; in a checkout run `npm run "
+            f"build`, "
             "else reinstall leyline_widget")
     return path
 

@@ -6,6 +6,7 @@ place that knows how a message from the page is received, checked and answered.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -13,13 +14,38 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
+from ..core.echo import names, quote
 from .assets import asset
 from .presenters import ACTIVE, sentence
 
-__all__ = ["BoardWidget", "Handler", "Message", "milliseconds", "only"]
+__all__ = ["MAX_ERROR", "BoardWidget", "Handler", "Message", "PageCheck", "count", "flag",
+           "milliseconds", "only", "refusal", "seat_or_none"]
 
 Message = dict[str, Any]
 Handler = Callable[[Message], None]
+#: A strict check of one raw value the page wrote: a ValueError (a sentence) refuses it.
+PageCheck = Callable[[str, object], None]
+
+
+def count(name: str, value: object) -> None:
+    """A page-written whole number from 0 up: ``True`` is not 1, ``1.0`` is not 1, no -5."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"the page set {name} to {quote(value)}; it takes a whole number "
+                         "from 0 up")
+
+
+def seat_or_none(name: str, value: object) -> None:
+    """A page-written seat number (0 up) or null; never a bool or a float."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                              or value < 0):
+        raise ValueError(f"the page set {name} to {quote(value)}; it takes a seat number "
+                         "or null")
+
+
+def flag(name: str, value: object) -> None:
+    """A page-written switch: ``true`` or ``false`` only (never 1 or "yes")."""
+    if not isinstance(value, bool):
+        raise ValueError(f"the page set {name} to {quote(value)}; it takes true or false")
 
 
 class BoardWidget(anywidget.AnyWidget):
@@ -44,33 +70,44 @@ class BoardWidget(anywidget.AnyWidget):
     reveal_ms = traitlets.Int(1500).tag(sync=True)
     ack = traitlets.Int(0).tag(sync=True)
 
-    #: Traits the front-end may change through state sync; the rest are the kernel's to say.
-    _client_writable: ClassVar[frozenset[str]] = frozenset()
+    #: Traits the front-end may change through state sync, each with the strict check of the
+    #: raw value it sends; the rest are the kernel's to say. The traits' own validators then
+    #: check the range (a seat that exists, a step on the line).
+    _page_writable: ClassVar[Mapping[str, PageCheck]] = {}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.on_msg(self._receive)
 
     def set_state(self, sync_data: dict[str, Any]) -> None:
-        """Accept front-end writes only to :attr:`_client_writable` traits.
+        """Accept a front-end write only when every value in it passes its strict check.
 
-        Anything else (a page setting ``view`` or ``legal``) is refused with an error and the
-        kernel's values are sent back, so the page cannot drift from the game.
+        Each raw value is checked against :attr:`_page_writable` before traitlets sees it:
+        traitlets re-validates only values that changed, and ``True == 1``, so a ``true``
+        written over 1 would otherwise be stored unchecked. A write to any other trait (a
+        page setting ``view`` or ``legal``), or one bad value, refuses the whole write: it
+        changes nothing, sets ``error``, and the kernel's values are sent back.
         """
-        allowed = {k: v for k, v in sync_data.items() if k in self._client_writable}
-        refused = sorted(str(k) for k in sync_data if k not in allowed)
+        table = self._page_writable
+        refused = sorted(str(k) for k in sync_data if k not in table)
         message = ""
         if refused:
-            message = f"the page may not change {', '.join(refused)}; only the kernel does"
-        with self.hold_sync():
-            if allowed:
+            message = f"the page may not change {names(refused)}; only the kernel does"
+        else:
+            for name, value in sync_data.items():
                 try:
-                    super().set_state(allowed)
+                    table[name](name, value)
+                except ValueError as err:
+                    message, refused = str(err), sorted(sync_data)
+                    break
+        with self.hold_sync():
+            if not message:
+                try:
+                    super().set_state(sync_data)
                 except traitlets.TraitError as err:
-                    message = message or str(err)
-                    refused += sorted(allowed)
+                    message, refused = str(err), sorted(sync_data)
             if message:
-                self.error = sentence(message)
+                self.error = refusal(message)
             known = [k for k in refused if k in self.keys]
             if known:
                 self.send_state(known)
@@ -89,7 +126,7 @@ class BoardWidget(anywidget.AnyWidget):
             try:
                 self._dispatch(content)
             except ValueError as err:  # IllegalActionError is a ValueError
-                self.error = sentence(str(err))
+                self.error = refusal(str(err))
             self.ack += 1
 
     def _dispatch(self, content: Any) -> None:
@@ -100,7 +137,7 @@ class BoardWidget(anywidget.AnyWidget):
         kind = content.get("type")
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise ValueError(f"unknown message type {kind!r}; this widget accepts "
+            raise ValueError(f"unknown message type {quote(kind)}; this widget accepts "
                              f"{', '.join(sorted(handlers))}")
         handler(dict(content))
 
@@ -112,22 +149,61 @@ class BoardWidget(anywidget.AnyWidget):
         self.events = {"seq": (seq if isinstance(seq, int) else 0) + 1, "step": step,
                        "items": items}
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._summary()}>"
+
+    def _summary(self) -> str:
+        view = self.view
+        return f"{self.mode}, turn {view.get('turn', '?')}, step {self.legal.get('step', '?')}"
+
     # -- export --------------------------------------------------------------------------
+    def static_state(self) -> dict[str, Any]:
+        """The synced state as a static page shows it: what the front-end holds now (so no
+        more than the viewer may see), JSON-safe, with nothing to click and no error."""
+        names = [n for n in self.trait_names(sync=True)
+                 if not n.startswith("_") and n not in _NOT_BOARD]
+        state: dict[str, Any] = json.loads(json.dumps(self.get_state(key=names)))
+        legal = self.legal
+        state["legal"] = {"actor": None,
+                          **{k: legal[k] for k in ("step", "variation") if k in legal}}
+        state["error"] = ""
+        return state
+
     def to_html(self, path: str | Path, *, title: str = "Leyline", assets: str = "inline") -> Path:
-        """Write a static HTML page of this widget (see :func:`~.export.widget_html`)."""
+        """Write a static HTML page of this widget (see :func:`~.export.widget_html`): by
+        default one self-contained offline page of the board, read-only."""
         from .export import widget_html
 
         return widget_html(self, path, title=title, assets=assets)
 
 
+#: The longest ``error`` a refusal sets: messages quote input short (``core.echo.quote``);
+#: this is the backstop for one that does not.
+MAX_ERROR = 600
+
+
+def refusal(message: str) -> str:
+    """``message`` as the ``error`` trait shows it: a sentence of at most MAX_ERROR characters.
+
+    >>> len(refusal("no " * 10**5)) == MAX_ERROR
+    True
+    """
+    text = sentence(message[:MAX_ERROR * 2])
+    return text if len(text) <= MAX_ERROR else text[:MAX_ERROR - 4].rstrip() + " ..."
+
+
+#: ipywidgets' own synced traits: not part of the board a static page shows.
+_NOT_BOARD = frozenset({"layout", "tabbable", "tooltip", "keys", "comm", "log"})
+
+
 def only(content: Message, kind: str, keys: tuple[str, ...]) -> None:
     extra = sorted(str(k) for k in content if k not in keys and k != "type")
     if extra:
-        raise ValueError(f"a {kind} message has unexpected field(s) {', '.join(extra)}")
+        raise ValueError(f"a {quote(kind)[1:-1]} message has unexpected field(s) {names(extra)}")
 
 
 def milliseconds(value: int, what: str) -> int:
     """A duration trait's value, or a TraitError naming it when outside 0 to 60000 ms."""
-    if not 0 <= value <= 60_000:
-        raise traitlets.TraitError(f"{what} must be from 0 to 60000 ms, got {value}")
+    if isinstance(value, bool) or not 0 <= value <= 60_000:
+        raise traitlets.TraitError(f"{what} must be from 0 to 60000 ms, got {quote(value)}")
     return int(value)

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from ..core.echo import quote
 from ..core.game import Game, visible_events
 from ..core.types import Event
 from ..replays.replay import Replay, StepError, VariationError
@@ -247,7 +248,7 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
     if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                or not 0 <= viewer < players):
         raise ValueError(f"viewer must be None (all-seeing) or a player from 0 to "
-                         f"{players - 1}, got {viewer!r}")
+                         f"{players - 1}, got {quote(viewer)}")
     if show_memory_of is not None:
         if viewer is not None:
             raise ValueError("show_memory_of needs the all-seeing page (viewer=None): the memory "
@@ -255,15 +256,15 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
         if isinstance(show_memory_of, bool) or not isinstance(show_memory_of, int) or not (
                 0 <= show_memory_of < players):
             raise ValueError(f"show_memory_of must be None or a player from 0 to {players - 1}, "
-                             f"got {show_memory_of!r}")
+                             f"got {quote(show_memory_of)}")
     vid = 0 if variation is None else variation
     lines = line_list(replay)
     if vid not in {line["id"] for line in lines}:
-        raise VariationError(f"no variation {variation!r}; variations are: "
+        raise VariationError(f"no variation {quote(variation)}; variations are: "
                              f"{', '.join(str(line['id']) for line in lines[1:]) or 'none'}")
     end = line_end(replay, vid)
     if isinstance(step, bool) or not isinstance(step, int) or not -end - 1 <= step <= end:
-        raise StepError(f"step {step!r} is outside the line shown, which has steps 0 to {end}")
+        raise StepError(f"step {quote(step)} is outside the line shown, which has steps 0 to {end}")
     step = step + end + 1 if step < 0 else step
     viewers: list[int | None] = [None, *range(players)] if viewer is None else [viewer]
     excluded = set(exclude_tags)

@@ -1,4 +1,10 @@
-"""Static HTML: a widget as it is now (the ipywidgets embed) and the standalone replay page.
+"""Static HTML: standalone offline pages of a widget as it is now and of a replay.
+
+The default page (:func:`widget_html`, ``LeylineWidget.to_html``) and the replay page
+(:func:`replay_html`) are one self-contained file each: the bundle ``static/widget.js`` inlined
+and imported from a Blob URL (as anywidget does in Jupyter), the CSS inlined, and the data in a
+JSON script element; no CDN, no npm, nothing fetched, so they work from a wheel install and
+offline. ``assets="cdn"`` (or ``"copy"``) still writes the ipywidgets embed instead.
 
 Nothing here imports anywidget or traitlets at module level: writing a replay page loads no
 Jupyter machinery.
@@ -15,13 +21,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..core.echo import quote
+from ..core.version import VERSION
 from ..replays.replay import Replay
 from ..replays.study import Study
 from .assets import asset, repo_root
 from .book import replay_book
 from .presenters import escape_html
 
-__all__ = ["replay_html", "study_html", "widget_html"]
+__all__ = ["board_html", "replay_html", "study_html", "widget_html"]
 
 _CDN = "https://cdn.jsdelivr.net/npm/"
 _LOADERS = {
@@ -56,18 +64,6 @@ def _node_modules() -> Path | None:
     return None
 
 
-def _anywidget_amd() -> str:
-    """anywidget's AMD bundle, named ``anywidget`` so a plain script tag can define it."""
-    import anywidget
-
-    source = (Path(anywidget.__file__).parent / "nbextension" / "index.js").read_text("utf-8")
-    anonymous = 'define(["@jupyter-widgets/base"]'
-    if anonymous not in source:
-        raise RuntimeError("this anywidget's nbextension bundle has an unexpected form; "
-                           "static HTML export supports anywidget 0.11")
-    return source.replace(anonymous, 'define("anywidget", ["@jupyter-widgets/base"]', 1)
-
-
 def _inline_script(code: str) -> str:
     # Only these sequences could end or confuse an inline script; both are no-ops in JS text.
     code = code.replace("</script", "<\\/script").replace("<!--", "<\\!--")
@@ -75,19 +71,26 @@ def _inline_script(code: str) -> str:
 
 
 def widget_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
-            assets: str = "inline", node_modules: str | Path | None = None) -> Path:
-    """Write a static HTML page showing ``widgets`` (one or a list) as they are now.
+                assets: str = "inline", node_modules: str | Path | None = None) -> Path:
+    """Write a static HTML page showing ``widgets`` as they are now; returns its path.
 
-    The page needs no kernel: it holds the widgets' state and the loaders (require.js, the
-    ipywidgets HTML manager and anywidget's AMD bundle). ``assets="inline"`` puts the loaders
-    in the page (one self-contained file); ``"copy"`` writes them to ``leyline-assets/`` next
-    to it; ``"cdn"`` links the jsDelivr CDN. Local loaders come from ``node_modules`` (the
-    repository's, by default), installed by ``npm install``.
+    ``assets="inline"`` (the default) writes one self-contained offline page of one widget
+    (:func:`board_html`): its board read-only, from the widget's synced state, with no
+    kernel, CDN or npm. ``"cdn"`` writes the ipywidgets embed (one widget or a list) linking
+    require.js and the HTML manager from the jsDelivr CDN; ``"copy"`` puts local copies of
+    them (from ``node_modules``, the repository's by default) in ``leyline-assets/``.
     """
+    if assets not in ("inline", "copy", "cdn"):
+        raise ValueError(f"assets must be 'inline', 'copy' or 'cdn', got {quote(assets)}")
+    if assets == "inline":
+        if isinstance(widgets, (list, tuple)):
+            if len(widgets) != 1:
+                raise ValueError("an inline page shows one widget; write one page each, or use "
+                                 "assets='cdn' for the ipywidgets embed of several")
+            widgets = widgets[0]
+        return board_html(widgets, path, title=title)
     from ipywidgets.embed import dependency_state, embed_data, escape_script
 
-    if assets not in ("inline", "copy", "cdn"):
-        raise ValueError(f"assets must be 'inline', 'copy' or 'cdn', got {assets!r}")
     views = list(widgets) if isinstance(widgets, (list, tuple)) else [widgets]
     path = Path(path)
     # Defaults must stay: anywidget models have no JS-side defaults for _esm or _view_name.
@@ -98,7 +101,9 @@ def widget_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
              f'{escape_script(json.dumps(spec))}\n</script>' for spec in data["view_specs"]]
     from ipywidgets._version import __html_manager_version__ as manager_version
 
-    amd = _anywidget_amd()
+    from .amd import anywidget_amd
+
+    amd = anywidget_amd()
     if assets == "cdn":
         scripts = [f'<script src="{_CDN}requirejs@2.3.7/require.js"></script>',
                    _inline_script(amd),
@@ -108,21 +113,16 @@ def widget_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
         folder = Path(node_modules) if node_modules is not None else _node_modules()
         if folder is None or not all((folder / rel).is_file() for rel in _LOADERS.values()):
             raise FileNotFoundError(
-                "static HTML needs local copies of require.js and @jupyter-widgets/html-manager "
-                "(run `npm install` in the repository, or pass node_modules=...); "
-                "assets='cdn' links them from the CDN instead")
-        if assets == "inline":
-            scripts = [_inline_script((folder / _LOADERS["require.js"]).read_text("utf-8")),
-                       _inline_script(amd),
-                       _inline_script((folder / _LOADERS["embed-amd.js"]).read_text("utf-8"))]
-        else:
-            target = path.parent / "leyline-assets"
-            target.mkdir(parents=True, exist_ok=True)
-            for name, rel in _LOADERS.items():
-                shutil.copyfile(folder / rel, target / name)
-            (target / "anywidget.js").write_text(amd, "utf-8")
-            scripts = [f'<script src="leyline-assets/{name}"></script>'
-                       for name in ("require.js", "anywidget.js", "embed-amd.js")]
+                "assets='copy' needs local copies of require.js and @jupyter-widgets/html-manager "
+                "(run `npm install` in the repository, or pass node_modules=...); the default "
+                "assets='inline' page needs neither")
+        target = path.parent / "leyline-assets"
+        target.mkdir(parents=True, exist_ok=True)
+        for name, rel in _LOADERS.items():
+            shutil.copyfile(folder / rel, target / name)
+        (target / "anywidget.js").write_text(amd, "utf-8")
+        scripts = [f'<script src="leyline-assets/{name}"></script>'
+                   for name in ("require.js", "anywidget.js", "embed-amd.js")]
     html = _HTML.format(title=escape_html(title), scripts="\n".join(scripts),
                         body="\n".join(body))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,32 +146,53 @@ _PAGE = """<!DOCTYPE html>
   color: #eee; }} }} .ll-pagenote {{ font-size: 0.85em; opacity: 0.75; }}</style>
 </head>
 <body>
-<noscript><p>This Leyline replay needs JavaScript to show the board.</p></noscript>
-<div id="leyline-replay"></div>
-<p class="ll-pagenote">{footer}</p>
-<script type="application/json" id="leyline-replay-book">{book}</script>
+<noscript><p>This Leyline {what} needs JavaScript to show the board.</p></noscript>
+<div id="{root}"></div>
+<p class="ll-pagenote" id="{root}-note">{footer}</p>
+<script type="application/json" id="{root}-{data}">{payload}</script>
 <script type="module">{boot}</script>
 </body>
 </html>
 """
 
 # The page runs widget.js from a Blob URL, exactly as anywidget does in Jupyter, over a
-# model that looks positions up in the book instead of asking a kernel.
+# model built in the page ({start}) instead of one that asks a kernel.
 _BOOT = """
-const root = document.getElementById("leyline-replay");
+const root = document.getElementById("{root}");
 try {{
   const source = {source};
   const url = URL.createObjectURL(new Blob([source], {{ type: "text/javascript" }}));
   const widget = await import(url);
   URL.revokeObjectURL(url);
-  const book = JSON.parse(document.getElementById("leyline-replay-book").textContent);
-  if (book.format === "leyline-study-page") widget.studyPage(book, root);
-  else widget.default.render({{ model: widget.bookModel(book), el: root }});
-  root.querySelector(".leyline").focus({{ preventScroll: true }}); // the arrow keys work at once
+  const data = JSON.parse(document.getElementById("{root}-{data}").textContent);
+  {start}
+  root.querySelector(".leyline")?.focus({{ preventScroll: true }}); // the arrow keys work at once
 }} catch (err) {{
-  root.textContent = "This replay could not be shown: " + err;
+  root.textContent = "This {what} could not be shown: " + err;
 }}
 """
+
+# A read-only model over the widget's synced state: the page may change its own choices
+# (set/save_changes), but nothing it sends can reach a kernel, and the note says so.
+_STATIC_MODEL = """const handlers = new Map();
+  const note = document.getElementById("{root}-note");
+  const fire = (name) => (handlers.get(name) || new Set()).forEach((cb) => cb());
+  const model = {{
+    get: (k) => data[k],
+    set(k, v) {{ data[k] = v; }},
+    save_changes() {{ fire("change"); }},
+    send() {{
+      note.textContent = "This is a static page of the board: clicks cannot reach a kernel, " +
+        "so nothing can be played here. Open the notebook to play on.";
+    }},
+    on(name, cb) {{ handlers.set(name, (handlers.get(name) || new Set()).add(cb)); }},
+    off(name, cb) {{ (handlers.get(name) || new Set()).delete(cb); }},
+  }};"""
+
+
+#: How a page with a model starts: the bundle's render over it.
+_RENDER = """{model}
+  widget.default.render({{ model, el: root }});"""
 
 
 def _script_json(value: Any) -> str:
@@ -192,9 +213,13 @@ def replay_html(replay: Replay, path: str | os.PathLike[str], viewer: int | None
     names = ", ".join(replay.players)
     who = ("all-seeing view (every card shown; players' views in the menu)" if viewer is None
            else f"{replay.players[viewer]}'s view only")
-    return _write_page(path, book, title if title is not None else f"Leyline replay: {names}",
-                       f"Leyline replay of {names}, {len(replay)} actions; {who}. "
-                       "Opens offline; arrow keys step through it.")
+    return _standalone(
+        path, what="replay", root="leyline-replay", data="book", payload=book,
+        start=_RENDER.format(model="const model = widget.bookModel(data);"),
+        generator=book["generator"],
+        title=title if title is not None else f"Leyline replay: {names}",
+        footer=f"Leyline replay of {names}, {len(replay)} actions; {who}. "
+               "Opens offline; arrow keys step through it.")
 
 
 def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = None, *,
@@ -215,35 +240,55 @@ def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = 
         chapters.append({"name": chapter.name, "notes": chapter.notes, "book": replay_book(
             chapter.replay, seat, hide_tags=hide_tags, exclude_tags=exclude_tags,
             reveal_ms=reveal_ms)})
-    from ..core.version import VERSION as __version__
-
-    data = {"format": "leyline-study-page", "version": 1,
-            "generator": f"leyline_widget {__version__}", "title": study.title,
+    generator = f"leyline_widget {VERSION}"
+    data = {"format": "leyline-study-page", "version": 1, "generator": generator,
+            "title": study.title,
             "notes": study.notes, "chapters": chapters,
             "downloads": ({"json": study.to_json()}
                           if viewer is None and not set(exclude_tags) else {})}
     who = "all-seeing view" if viewer is None else f"seat {viewer}'s view only"
-    return _write_page(path, data, title if title is not None else study.title,
-                       f"Leyline study: {study.title}, {len(study)} chapters; {who}. "
-                       "Opens offline.")
+    return _standalone(
+        path, what="study", root="leyline-replay", data="book", payload=data,
+        start="widget.studyPage(data, root);", generator=generator,
+        title=title if title is not None else study.title,
+        footer=f"Leyline study: {study.title}, {len(study)} chapters; {who}. Opens offline.")
 
 
-def _write_page(path: str | os.PathLike[str], book: dict[str, Any], title: str,
-                footer: str) -> Path:
+def board_html(widget: Any, path: str | os.PathLike[str], *, title: str = "Leyline") -> Path:
+    """Write one self-contained offline page of ``widget``'s board as it is now, read-only.
+
+    The page holds the widget's synced state (``view``, ``events``, ``info``, ... exactly what
+    its front-end already has, so no more than its viewer may see) with nothing clickable;
+    the bundle runs over a small static model. No kernel, CDN or npm is needed.
+    """
+    static = getattr(widget, "static_state", None)
+    if not callable(static):
+        raise ValueError(f"board_html shows a Leyline widget, got {type(widget).__name__}")
+    state = static()
+    return _standalone(
+        path, what="board", root="leyline-board", data="state", payload=state,
+        start=_RENDER.format(model=_STATIC_MODEL.format(root="leyline-board")),
+        generator=f"leyline_widget {VERSION}", title=title,
+        footer=f"{widget!r}: a static page of the board as it was when it was written; "
+               "clicks cannot reach a kernel. Opens offline.")
+
+
+def _standalone(path: str | os.PathLike[str], *, what: str, root: str, data: str,
+                payload: Any, start: str, generator: str, title: str, footer: str) -> Path:
     css = asset("widget.css").read_text("utf-8")
     if "</" in css:
         raise RuntimeError("widget.css must not contain '</': it is inlined in a <style> element")
-    boot = _BOOT.format(source=_script_json(asset("widget.js").read_text("utf-8")))
+    boot = _BOOT.format(source=_script_json(asset("widget.js").read_text("utf-8")), root=root,
+                        data=data, start=start, what=what)
     digest = base64.b64encode(hashlib.sha256(boot.encode("utf-8")).digest()).decode("ascii")
     # Only this page's own script runs (by its hash) and the module it imports from a Blob
     # URL; nothing can be fetched, so the page works offline and a note that smuggled in
-    # markup could neither run a script nor load an image. Downloads are Blob URLs the page
-    # makes from its own book.
+    # markup could neither run a script nor load an image.
     csp = (f"default-src 'none'; script-src 'sha256-{digest}' blob:; "
            "style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'")
-    page = _PAGE.format(
-        csp=csp, generator=escape_html(book["generator"]), title=escape_html(title),
-        css=css, book=_script_json(book), boot=boot, footer=escape_html(footer))
+    page = _PAGE.format(csp=csp, generator=escape_html(generator), title=escape_html(title),
+                        css=css, what=what, root=root, data=data, payload=_script_json(payload),
+                        boot=boot, footer=escape_html(footer))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(page, "utf-8")

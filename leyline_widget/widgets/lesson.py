@@ -40,6 +40,7 @@ from typing import Any, cast
 import traitlets
 
 from ..core.actions import Action
+from ..core.echo import quote
 from ..core.game import Game
 from ..teach.course import COURSE
 from ..teach.course import lesson as course_lesson
@@ -55,7 +56,7 @@ def _resolve(item: object, field: str) -> Lesson:
         return item
     if isinstance(item, str):
         return course_lesson(item)
-    raise ValueError(f"{field} must be a Lesson or the id of a built-in lesson, got {item!r}")
+    raise ValueError(f"{field} must be a Lesson or the id of a built-in lesson, got {quote(item)}")
 
 
 class LessonWidget(BoardWidget):
@@ -96,7 +97,7 @@ class LessonWidget(BoardWidget):
             raise ValueError(f"lessons lists {', '.join(twice)} more than once")
         start = resolved[0] if first is None else first
         if start.id not in ids:
-            raise ValueError(f"lesson {start.id!r} is not among lessons ({', '.join(ids)})")
+            raise ValueError(f"lesson {quote(start.id)} is not among lessons ({', '.join(ids)})")
         self._course: tuple[Lesson, ...] = tuple(resolved)
         self._sessions: dict[str, LessonSession] = {}
         self._epoch = 0
@@ -219,7 +220,7 @@ class LessonWidget(BoardWidget):
         wanted = _resolve(lesson, "lesson")
         found = next((lsn for lsn in self._course if lsn.id == wanted.id), None)
         if found is None:
-            raise ValueError(f"lesson {wanted.id!r} is not in this widget's course; it has "
+            raise ValueError(f"lesson {quote(wanted.id)} is not in this widget's course; it has "
                              f"{', '.join(lsn.id for lsn in self._course)}")
         self.session = self._session_for(found)
         # The lesson's last move is old news there: no brief reveal replays on the way in.
@@ -261,9 +262,10 @@ class LessonWidget(BoardWidget):
         if "step" in content:
             step = content["step"]
             if isinstance(step, bool) or not isinstance(step, int):
-                raise ValueError(f"an action message needs an integer 'step', got {step!r}")
+                raise ValueError(f"an action message needs an integer 'step', got {quote(step)}")
             if step != self.game.step:
-                raise ValueError(f"that click was for step {step}, but the lesson has moved on "
+                raise ValueError(f"that click was for step {quote(step)}, but the lesson has moved "
+                                 "on "
                                  f"to step {self.game.step}; try again")
         if "action" not in content:
             raise ValueError("an action message needs an 'action' object")
@@ -273,5 +275,5 @@ class LessonWidget(BoardWidget):
         only(content, "goto", ("lesson",))
         target = content.get("lesson")
         if not isinstance(target, str):
-            raise ValueError(f"a goto message needs the 'lesson' id, got {target!r}")
+            raise ValueError(f"a goto message needs the 'lesson' id, got {quote(target)}")
         self.goto(target)

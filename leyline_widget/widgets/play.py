@@ -39,17 +39,18 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import traitlets
 
 from ..agents.bots import Bot, BotSeat, make_bot
 from ..core.actions import Action
+from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
-from .base import BoardWidget, Handler, Message, milliseconds, only
+from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
 from .presenters import ACTIVE, TEACHER, game_info, game_log, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
@@ -99,7 +100,8 @@ class LeylineWidget(BoardWidget):
     handoff = traitlets.Dict().tag(sync=True)
     deal_ms = traitlets.Int(5000).tag(sync=True)
     session: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
-    _client_writable = frozenset({"bot_delay_ms", "show_memory_of"})
+    _page_writable: ClassVar[dict[str, PageCheck]] = {"bot_delay_ms": count,
+                                                      "show_memory_of": seat_or_none}
 
     def __init__(self, game: Game | None = None, *, players: int | Sequence[str] | None = None,
                  seed: int | None = None, rules: Rules | None = None,
@@ -119,10 +121,10 @@ class LeylineWidget(BoardWidget):
         for seat, bot in (bots or {}).items():
             if isinstance(seat, bool) or not isinstance(seat, int) or not (
                     0 <= seat < len(game.players)):
-                raise ValueError(f"bots: seat {seat!r} does not exist; seats are 0 to "
+                raise ValueError(f"bots: seat {quote(seat)} does not exist; seats are 0 to "
                                  f"{len(game.players) - 1}")
             if not isinstance(bot, (str, Bot)):
-                raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {bot!r}")
+                raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {quote(bot)}")
             seats[seat] = bot
         self._bot_seed = bot_seed
         self._seat_specs = seats
@@ -172,7 +174,7 @@ class LeylineWidget(BoardWidget):
         n = len(self.game.players)
         if isinstance(viewer, bool) or not isinstance(viewer, int) or not 0 <= viewer < n:
             raise ValueError(f"viewer must be 'active', None ('teacher') or a seat from 0 to "
-                             f"{n - 1}, got {viewer!r}")
+                             f"{n - 1}, got {quote(viewer)}")
         return viewer
 
     @traitlets.validate("viewer")
@@ -197,7 +199,7 @@ class LeylineWidget(BoardWidget):
         n = len(self.game.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise ValueError(f"the memory panel (show_memory_of) takes None or a seat from 0 "
-                             f"to {n - 1}, got {seat!r}")
+                             f"to {n - 1}, got {quote(seat)}")
         if viewer is not None:
             # The panel names every hidden card: only the all-seeing teacher may see it.
             raise ValueError("the memory panel (show_memory_of) needs the teacher view "
@@ -218,6 +220,24 @@ class LeylineWidget(BoardWidget):
     @traitlets.validate("bot_delay_ms")
     def _check_delay(self, proposal: Any) -> int:
         return milliseconds(proposal["value"], "the bot pace (bot_delay_ms)")
+
+    def _summary(self) -> str:
+        """``2p turn 3 Ada to play, viewer active`` (see :meth:`__repr__`).
+
+        >>> LeylineWidget(players=["Ada", "greedy"], seed=1)
+        <LeylineWidget 2p turn 1 Ada to play, viewer active>
+        """
+        game = self.game
+        if game.is_over:
+            now = f"turn {game.turn}, game over ({game.end_reason})"
+        else:
+            who = game.players[game.active_player]
+            bot = " (bot)" if game.active_player in self._bots else ""
+            now = f"turn {game.turn} {who}{bot} to play"
+        viewer = self.viewer
+        eyes = ("teacher" if viewer is None else viewer if isinstance(viewer, str)
+                else f"{game.players[viewer]} (seat {viewer})")
+        return f"{len(game.players)}p {now}, viewer {eyes}"
 
     @property
     def bots(self) -> dict[int, Bot]:
@@ -416,11 +436,16 @@ class LeylineWidget(BoardWidget):
             raise ValueError(f"pass the board to {name} first: {name} clicks when ready")
 
     def _stale(self, content: Message, kind: str) -> bool:
+        """Whether the message's ``step`` is not the game's (another view already moved on).
+
+        A step that is not a whole number from 0 up is refused.
+        """
         if "step" not in content:
             return False
         step = content["step"]
-        if isinstance(step, bool) or not isinstance(step, int):
-            raise ValueError(f"a {kind} message needs an integer 'step', got {step!r}")
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise ValueError(f"a {kind} message needs an integer 'step' from 0 up, got "
+                             f"{quote(step)}")
         return step != self.game.step
 
     def _on_action(self, content: Message) -> None:
@@ -442,7 +467,12 @@ class LeylineWidget(BoardWidget):
         only(content, "bot_step", ("step",))
         if "step" not in content:
             raise ValueError("a bot_step message needs the integer 'step' it continues from")
+        if not self._bots:
+            raise ValueError("it is not a bot's turn: this widget has no bot seat")
         if self._stale(content, "bot_step"):
+            if content["step"] > self.game.step:
+                raise ValueError(f"a bot_step message names step {quote(content['step'])}, but "
+                                 f"the game is only at step {self.game.step}")
             return  # another view of this widget already asked for this move
         seat = self._bots.get(self.game.active_player)
         if seat is None or self.game.is_over:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..agents.bots import BOT_KINDS
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.types import Event
 
@@ -143,7 +144,7 @@ def parse_seats(players: int | Sequence[str]) -> tuple[list[str] | int, dict[int
     (2, {})
     """
     if isinstance(players, str):
-        raise ValueError(f"players must be a count or a list of names, got {players!r}")
+        raise ValueError(f"players must be a count or a list of names, got {quote(players)}")
     if isinstance(players, int):
         return players, {}  # Game.new validates counts and rejects a bare string
     names: list[str] = []

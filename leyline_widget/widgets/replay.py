@@ -61,15 +61,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import traitlets
 
 from ..core.actions import Action
+from ..core.echo import quote
 from ..core.game import Game, IllegalActionError
 from ..replays.replay import Note, Replay, StepError, VariationError, make_note
 from ..teach.memory import memory_report
-from .base import BoardWidget, Handler, Message, only
+from .base import BoardWidget, Handler, Message, PageCheck, count, flag, only, seat_or_none
 from .book import (
     chain,
     glyph_entries,
@@ -128,7 +129,9 @@ class ReplayWidget(BoardWidget):
     train = traitlets.Any(None).tag(sync=True)
     training = traitlets.Dict().tag(sync=True)
     export = traitlets.Dict().tag(sync=True)
-    _client_writable = frozenset({"step", "variation", "viewer", "show_memory_of", "explore"})
+    _page_writable: ClassVar[dict[str, PageCheck]] = {
+        "step": count, "variation": count, "viewer": seat_or_none, "show_memory_of": seat_or_none,
+        "explore": flag}
 
     def __init__(self, replay: Replay, *, step: int = 0, variation: int | None = None,
                  viewer: int | str | None = TEACHER, allow_all_seeing: bool = True,
@@ -235,7 +238,7 @@ class ReplayWidget(BoardWidget):
         step, for the shown viewer (the all-seeing page holds every player's view too)."""
         if assets != "inline":
             raise ValueError(f"a replay page is always one self-contained file (assets='inline'), "
-                             f"got assets={assets!r}")
+                             f"got assets={quote(assets)}")
         memory_of = self.show_memory_of if self.viewer is None else None
         from .export import replay_html
 
@@ -243,6 +246,15 @@ class ReplayWidget(BoardWidget):
                                  variation=main_or(self.variation), title=title,
                                  hide_tags=self.hide_tags, show_memory_of=memory_of,
                                  reveal_ms=self.reveal_ms)
+
+    def _summary(self) -> str:
+        """``2p step 3 of 6, main line, viewer teacher`` (see :meth:`__repr__`)."""
+        line = "main line" if self.variation == 0 else f"variation {self.variation}"
+        viewer = self.viewer
+        eyes = ("teacher" if viewer is None
+                else f"{self.replay.players[viewer]} (seat {viewer})")
+        return (f"{len(self.replay.players)}p step {self.step} of "
+                f"{line_end(self.replay, self.variation)}, {line}, viewer {eyes}")
 
     # -- traits --------------------------------------------------------------------------
     def _viewer_menu(self) -> list[int | None]:
@@ -273,7 +285,7 @@ class ReplayWidget(BoardWidget):
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
             raise traitlets.TraitError(f"viewer must be a player from 0 to {n - 1} or None "
-                                       f"('teacher', all-seeing), got {value!r}")
+                                       f"('teacher', all-seeing), got {quote(value)}")
         return value
 
     @traitlets.validate("variation")
@@ -294,7 +306,8 @@ class ReplayWidget(BoardWidget):
         end = line_end(self.replay, self.variation)
         if not -end - 1 <= value <= end:
             where = "the main line" if self.variation == 0 else f"variation {self.variation}"
-            raise traitlets.TraitError(f"step {value} is outside {where}, which has steps 0 to "
+            raise traitlets.TraitError(f"step {quote(value)} is outside {where}, which has "
+                                       "steps 0 to "
                                        f"{end}")
         return int(value + end + 1 if value < 0 else value)
 
@@ -305,7 +318,7 @@ class ReplayWidget(BoardWidget):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 0 <= value < n):
             raise traitlets.TraitError(f"the memory panel (show_memory_of) shows a player from "
-                                       f"0 to {n - 1}, or nobody (None); got {value!r}")
+                                       f"0 to {n - 1}, or nobody (None); got {quote(value)}")
         return value
 
     @traitlets.observe("step", "variation", "viewer", "show_memory_of", "explore")
@@ -381,7 +394,7 @@ class ReplayWidget(BoardWidget):
         step = content["step"]
         end = line_end(self.replay, self.variation)
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= end:
-            raise StepError(f"a {kind} message needs a step from 0 to {end}, got {step!r}")
+            raise StepError(f"a {kind} message needs a step from 0 to {end}, got {quote(step)}")
         return step
 
     def _note_at(self, content: Message, kind: str) -> tuple[int, int | None, list[Note], int]:
@@ -392,14 +405,14 @@ class ReplayWidget(BoardWidget):
         if isinstance(owner, bool) or owner not in ids:
             raise VariationError(f"a {kind} message needs the 'variation' owning the note, one "
                                  f"of the lines shown ({', '.join(map(str, ids))}), got "
-                                 f"{owner!r}")
+                                 f"{quote(owner)}")
         line = main_or(owner)
         notes = (self.replay.annotations if line is None
                  else self.replay.variation(line).annotations).get(step, [])
         index = content.get("index")
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(notes):
             raise StepError(f"step {step} has {len(notes)} note(s) there; there is no note "
-                            f"{index!r} (was it removed meanwhile?)")
+                            f"{quote(index)} (was it removed meanwhile?)")
         return step, line, notes, index
 
     def _on_annotate(self, content: Message) -> None:
