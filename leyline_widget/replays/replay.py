@@ -384,7 +384,7 @@ def _text(value: object, at: str, limit: int) -> str:
 
 def _action(value: object, at: str) -> dict[str, Any]:
     try:
-        return Action.from_dict(value).to_dict()  # type: ignore[arg-type]
+        return Action.from_dict(value).to_dict()
     except (ValueError, TypeError, KeyError) as err:
         raise ReplayFormatError(f"field {at!r}: {_short(value, 120)} is not an action: {err}",
                                 field=at) from None
@@ -706,9 +706,9 @@ class Replay:
         found = self._analyses.get(player) if isinstance(player, int) else None
         return None if found is None else json.loads(json.dumps(found))
 
-    def set_analysis(self, player: int, review: Mapping[str, Any] | None) -> None:
+    def set_analysis(self, player: int, review: Any) -> None:
         """Attach seat ``player``'s review of the main line: ``review.to_dict()`` of
-        ``analyse(replay, player)`` (None removes it). It is checked as a file's is (each move
+        ``analyse(replay, player)``, or that Review itself (None removes it). It is checked as a file's is (each move
         at an action of that seat, played as recorded; a ReplayFormatError names the field).
         Promoting a variation into the main line drops the reviews (their moves changed).
 

@@ -271,8 +271,9 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
     stores its first position and the patches to each next one (see :func:`diff`); the page
     only looks positions up, it never applies a rule. ``show_memory_of`` (all-seeing books
     only) adds that player's memory report for every step. Notes carrying a tag of
-    ``exclude_tags`` are left out of the book. Each line also carries its ``glyphs`` and
-    ``scores`` (the score graph) and its ``analyses`` (:func:`analysis_entries`); with ``downloads`` the book holds the page's downloads: the
+    ``exclude_tags`` are left out of the book. Each line also carries its ``glyphs``, its
+    ``scores`` (the score graph) and its ``analyses`` (:func:`analysis_entries`: for a player's
+    page that seat's review only); with ``downloads`` the book holds the page's downloads: the
     Markdown of the start line (public words only), and on the all-seeing page the replay
     file itself (it names every card, so a player's page never holds it).
     """

@@ -59,8 +59,8 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
