@@ -31,7 +31,12 @@ Synced traits, besides the board's (``view``, ``legal``, ``info``, ``error``):
   actions at the shown step while exploring or training (``[]`` otherwise);
 - ``train``: the seat a learner plays in "guess the move" (``ReplayWidget(replay, train=seat)``,
   viewer locked to that seat), with ``training`` (``seat``, ``right``, ``total``, ``last``);
-- ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``).
+- ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``);
+- ``analyses``: the coach's reviews the viewer may see (:func:`~.book.analysis_entries`: a
+  player's view shows that seat's own review only; none while guessing the move), drawn as the
+  evaluation graph, verdict marks in the move list and "Best was" at each reviewed move;
+  ``analysis_progress``: the run started by :meth:`ReplayWidget.analyse` or the Analyse button
+  (``seat``, ``done``, ``total``, ``running``, ``error``).
 
 Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights``),
 ``edit_note`` and ``remove_note`` (``step``, ``variation``, ``index``, and for an edit the new
@@ -39,7 +44,9 @@ Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights
 (``action``, ``step``: a move while exploring); ``promote``, ``rename`` (``name``) and
 ``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
 training; ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
-``viewer``: a seat or null). The replay validates each; a refusal sets ``error``.
+``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
+background thread; a player's view may analyse only its own seat). The replay validates each;
+a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
