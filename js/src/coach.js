@@ -4,7 +4,7 @@
 // its analyses in the book and runs nothing). Reviews are per seat; the kernel and the book
 // already filter them to what the viewer may see (a player sees only its own seat's review).
 // Reason text is data: it only ever becomes a text node.
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { describeAction, playerName } from "./words.js";
 
 /** @typedef {import("./types").ReplayState} ReplayState */
@@ -112,31 +112,6 @@ export function analyseBar(doc, st) {
     }) : null,
     running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : " analysed"}`) : null,
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null);
-}
-
-/**
- * The SVG namespace, read off the parser (the bundle spells no URL).
- * @param {Document} doc
- * @returns {string}
- */
-function svgNamespace(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
-}
-
-/**
- * @param {Document} doc
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Element | string | null)} children
- * @returns {Element}
- */
-function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
 }
 
 /**

@@ -5,7 +5,7 @@
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
 import { reviewedMoves, verdictBadge } from "./coach.js";
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -235,31 +235,6 @@ export function glyphBar(doc, st, shown) {
       "data-glyph": g, "aria-pressed": current === g ? "true" : "false", title: `${g} ${name}`,
     }, g)),
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null);
-}
-
-/**
- * The SVG namespace, read off the parser (the bundle spells no URL: the offline pages hold none).
- * @param {Document} doc
- * @returns {string}
- */
-function svgNamespace(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
-}
-
-/**
- * @param {Document} doc
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Element | string | null)} children
- * @returns {Element}
- */
-function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
 }
 
 /**

@@ -71,6 +71,20 @@ function listen(node, handlers) {
     for (const [type, handler] of pairs) node.removeEventListener(type, handler);
   };
 }
+function svgNamespace(doc) {
+  const box = doc.createElement("div");
+  box.innerHTML = "<svg></svg>";
+  return (
+    /** @type {Element} */
+    box.firstElementChild.namespaceURI || ""
+  );
+}
+function svg(doc, tag, attrs, ...children) {
+  const node = doc.createElementNS(svgNamespace(doc), tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
+  return node;
+}
 
 // js/src/mount.js
 function mount(model, el, className, setup) {
@@ -1763,20 +1777,6 @@ function analyseBar(doc, st) {
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
 }
-function svgNamespace(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return (
-    /** @type {Element} */
-    box.firstElementChild.namespaceURI || ""
-  );
-}
-function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
-}
 function evalGraph(doc, st, shown) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
   const last = Math.max(1, (st.line || []).length - 1);
@@ -2064,20 +2064,6 @@ function glyphBar(doc, st, shown) {
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null
   );
 }
-function svgNamespace2(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return (
-    /** @type {Element} */
-    box.firstElementChild.namespaceURI || ""
-  );
-}
-function svg2(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace2(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
-}
 function scoreGraph(doc, st, shown) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
@@ -2097,15 +2083,15 @@ function scoreGraph(doc, st, shown) {
       if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
       pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
     }
-    parts.push(svg2(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS2[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
+    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS2[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
   }
   for (const [k, g] of Object.entries(st.glyphs || {})) {
     const n = Number(k);
     if (n <= upto && (g.startsWith("?") || g === "!!" || g === "!")) {
-      parts.push(svg2(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
+      parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
     }
   }
-  parts.push(svg2(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
+  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
   const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(
     doc,
     "span",
@@ -2124,7 +2110,7 @@ function scoreGraph(doc, st, shown) {
     "aria-valuemax": last,
     "aria-valuenow": shown
   });
-  box.append(svg2(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, ...parts));
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, ...parts));
   return h(
     doc,
     "section",
