@@ -10,10 +10,15 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    Lab,
     browser,  # noqa: F401  (a pytest fixture)
+    lab_fixture,
     new_page,
+    open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
+    run_all_cells,
 )
+from browser_support import notebook_json as make_notebook
 from support import lively
 
 from leyline_widget import Game, Replay, analyse, replay_html
@@ -86,3 +91,44 @@ def test_a_players_page_holds_its_own_review_only(browser: Any, output_dir: Path
     assert steps == [m["step"] + 1 for m in (replay.analysis(1) or {})["moves"]]
     root.screenshot(path=str(output_dir / "coach-bo.png"))
     assert not page.errors, page.errors
+
+
+# ---------------------------------------------------------------------------- JupyterLab
+COACH_NOTEBOOK = make_notebook([
+    "import random\n"
+    "from leyline_widget import Game, Replay, ReplayWidget\n"
+    "game = Game.new(players=['Ada', 'Bo'], seed=5)\n"
+    "rng = random.Random(5)\n"
+    "while game.step < 60 and not game.is_over:\n"
+    "    game.apply(rng.choice(game.legal_actions()))\n"
+    "replay = Replay.from_game(game)",
+    "r = ReplayWidget(replay, step=10, viewer=1, analysis_budget=24)\nr",
+], markdown="# The coach in the studio (test notebook)")
+
+lab = lab_fixture({"coach.ipynb": COACH_NOTEBOOK})
+
+
+@pytest.mark.jupyter
+def test_analyse_button_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, lab, "coach.ipynb", height=1800)
+    page.context.set_default_timeout(30_000)
+    run_all_cells(page, widgets=1)
+    root = page.locator(".leyline.ll-replay").first
+    root.scroll_into_view_if_needed()
+    button = root.locator("[data-act=analyse]")
+    assert button.get_attribute("data-seat") == "1", "a player's page analyses its own seat"
+    button.click()
+    # Progress reaches the page while the kernel works (a background thread).
+    page.wait_for_selector(".ll-analyseprogress", timeout=30_000)
+    page.wait_for_function(
+        "(el) => el.querySelectorAll('.ll-evalgraph .ll-gpoint').length > 0",
+        arg=root.element_handle(), timeout=120_000)
+    done = lab.kernel_json("coach.ipynb", "[r.analysis_progress, len(r.replay.analysis(1)['moves'])"
+                           ", sorted(r.replay.analyses)]")
+    assert done[0]["running"] is False and done[0]["error"] == ""
+    assert done[0]["done"] == done[0]["total"] == done[1] > 0 and done[2] == [1]
+    assert root.locator(".ll-evalgraph .ll-gpoint").count() == done[1]
+    assert "decisions analysed" in (root.locator(".ll-analyse").text_content() or "")
+    root.screenshot(path=str(output_dir / "lab-analysed.png"))
+    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not widget_errors, widget_errors

@@ -112,6 +112,8 @@ class ReplayWidget(BoardWidget):
     all-seeing view off the menu (for sharing with students: the kernel refuses it, whatever
     the page asks). ``show_memory_of`` (a player) adds the teacher's memory panel to the
     all-seeing view. Notes tagged with one of ``hide_tags`` start hidden in the page.
+    ``analysis_budget`` is the coach's rollouts per decision when the page's Analyse button runs
+    it (:meth:`analyse`).
 
     After changing the replay from Python (``replay.annotate``, moves on a game from
     ``replay.branch``), call :meth:`refresh`; :meth:`annotate` and :meth:`branch` refresh for
@@ -146,7 +148,8 @@ class ReplayWidget(BoardWidget):
                  viewer: int | str | None = TEACHER, allow_all_seeing: bool = True,
                  show_memory_of: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
                  reveal_ms: int = 1500, allow_explore: bool | None = None,
-                 explore: bool = False, train: int | None = None) -> None:
+                 explore: bool = False, train: int | None = None,
+                 analysis_budget: int = ANALYSIS_BUDGET) -> None:
         if not isinstance(replay, Replay):
             raise ValueError(f"replay must be a Replay, got {type(replay).__name__} (a Game's "
                              "is Replay.from_game(game); a file's is Replay.load(path))")
@@ -171,6 +174,8 @@ class ReplayWidget(BoardWidget):
                          info=game_info(replay.game_at(0), {}))
         self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
         self._analysing: threading.Thread | None = None
+        #: Rollouts per decision when the page's Analyse button asks (no budget of its own).
+        self.analysis_budget = analysis_budget
         self.train = train
         with self.hold_sync():
             self.allow_explore = bool(allow_explore)
@@ -694,6 +699,6 @@ class ReplayWidget(BoardWidget):
     def _on_analyse(self, content: Message) -> None:
         only(content, "analyse", ("seat", "budget"))
         seat = content.get("seat", self.viewer)
-        budget = content.get("budget", ANALYSIS_BUDGET)
+        budget = content.get("budget", self.analysis_budget)
         self.analyse(seat, budget)
         self.error = ""
