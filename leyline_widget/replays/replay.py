@@ -708,8 +708,9 @@ class Replay:
 
     def set_analysis(self, player: int, review: Any) -> None:
         """Attach seat ``player``'s review of the main line: ``review.to_dict()`` of
-        ``analyse(replay, player)``, or that Review itself (None removes it). It is checked as a file's is (each move
-        at an action of that seat, played as recorded; a ReplayFormatError names the field).
+        ``analyse(replay, player)``, or that Review itself (None removes it). It is checked as
+        a file's is (each move at an action of that seat, played as recorded; a
+        ReplayFormatError names the field).
         Promoting a variation into the main line drops the reviews (their moves changed).
 
         >>> from leyline_widget import Game
