@@ -109,7 +109,7 @@ def test_json_top_level_and_save_load(tmp_path: Any) -> None:
     game = played(seed=2, limit=60)
     replay = Replay.from_game(game)
     data = json.loads(replay.to_json())
-    assert data["format"] == "leyline-replay" and data["version"] == 2
+    assert data["format"] == "leyline-replay" and data["version"] == 3
     assert len(data["hashes"]) == len(data["actions"]) + 1 == 61
     assert data["initial_deck"] == list(game.initial_deck)
     path = tmp_path / "game.json"

@@ -72,9 +72,9 @@ def test_empty_and_non_object_files_are_refused() -> None:
 @pytest.mark.parametrize(("change", "fragments"), [
     (lambda d: d.update(format="chess-pgn"), ("field 'format'", "not a Leyline replay")),
     (lambda d: d.pop("format"), ("field 'format'",)),
-    (lambda d: d.update(version=3), ("version 3", "newer", "upgrade")),
+    (lambda d: d.update(version=4), ("version 4", "newer", "upgrade")),
     (lambda d: d.update(version=99, rules="from the future"), ("version 99", "newer")),
-    (lambda d: d.update(version=0), ("field 'version' must be from 1 to 2",)),
+    (lambda d: d.update(version=0), ("field 'version' must be from 1 to 3",)),
     (lambda d: d.update(version="1"), ("field 'version' must be an integer",)),
     (lambda d: d.update(version=True), ("field 'version' must be an integer",)),
     (lambda d: d.update(version=1.0), ("field 'version' must be an integer",)),

@@ -75,7 +75,7 @@ def test_promote_moves_glyphs_with_their_moves() -> None:
 
 
 # ---------------------------------------------------------------------------- migration
-def test_version_1_files_still_load_and_save_as_version_2() -> None:
+def test_version_1_files_still_load_and_save_as_the_current_version() -> None:
     replay = Replay.from_game(played(limit=50))
     replay.annotate(4, "old note", tags=["hint"])
     replay.add_variation(20, [replay.game_at(20).legal_actions()[-1]], name="old side")
@@ -84,7 +84,7 @@ def test_version_1_files_still_load_and_save_as_version_2() -> None:
     assert loaded.actions == replay.actions and loaded.annotations[4][0].text == "old note"
     assert [v.name for v in loaded.variations] == ["old side"]
     again = json.loads(loaded.to_json())
-    assert again["version"] == VERSION == 2
+    assert again["version"] == VERSION == 3
     assert again["hashes"] == [replay.state_hash(i) for i in range(len(replay) + 1)]
     # A version-1 file carrying version-2 hashes (or edited ones) is refused.
     bad = json.loads(old)

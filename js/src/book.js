@@ -172,6 +172,8 @@ export function bookModel(book) {
     state.annotations = (book.notes || {})[line.id] || [];
     state.glyphs = (book.glyphs || {})[line.id] || {};
     state.scores = (book.scores || {})[line.id] || [];
+    // A player's view shows that seat's review alone (a teacher's book holds every seat's).
+    state.analyses = ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer);
     state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
     for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
   }
@@ -194,7 +196,7 @@ export function bookModel(book) {
     },
     save_changes() {
       derive();
-      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores"];
+      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores", "analyses"];
       dirty.clear();
       fire(keys);
     },

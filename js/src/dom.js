@@ -80,3 +80,28 @@ export function listen(node, handlers) {
     for (const [type, handler] of pairs) node.removeEventListener(type, handler);
   };
 }
+
+/**
+ * The SVG namespace, read off the parser (the bundle spells no URL: the offline pages hold none).
+ * @param {Document} doc
+ * @returns {string}
+ */
+function svgNamespace(doc) {
+  const box = doc.createElement("div");
+  box.innerHTML = "<svg></svg>";
+  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
+}
+
+/**
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {...(Element | string | null)} children
+ * @returns {Element}
+ */
+export function svg(doc, tag, attrs, ...children) {
+  const node = doc.createElementNS(svgNamespace(doc), tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
+  return node;
+}

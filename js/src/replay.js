@@ -11,6 +11,7 @@ import { newUi } from "./play.js";
 import {
   download, explorePanel, exportBar, glyphBar, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
+import { coachPanel, evalGraph } from "./coach.js";
 import { describeEvent, describeStep, listSlots, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Info} Info */
@@ -301,10 +302,11 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) 
     for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown) || "");
+    scoreGraph(doc, st, shown) || "", evalGraph(doc, st, shown) || "");
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
   part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
-  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
+  part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui),
+    coachPanel(doc, st, shown) || "", notesPanel(doc, st, ui)),
     exportBar(doc, st));
   return board;
 }
@@ -339,7 +341,8 @@ export function replayMode({ model, el }) {
       glyphs: model.get("glyphs") || {}, scores: model.get("scores") || [], explore: !!model.get("explore"),
       allow_explore: !!model.get("allow_explore"), choices: model.get("choices") || [],
       train: model.get("train") === undefined ? null : model.get("train"), training: model.get("training") || undefined,
-      downloads: model.get("downloads") || null,
+      downloads: model.get("downloads") || null, analyses: model.get("analyses") || [],
+      analysis_progress: model.get("analysis_progress") || null,
     });
 
     /**
@@ -592,6 +595,12 @@ export function replayMode({ model, el }) {
             const v = button.getAttribute("data-viewer");
             model.send({ type: "export", kind, ...(v === null ? {} : { viewer: v === "all" ? null : Number(v) }) });
           }
+          break;
+        }
+        case "analyse": {
+          const menu = /** @type {HTMLSelectElement | null} */ (m.root().querySelector("[data-act=analyse-seat]"));
+          const seat = Number(button.getAttribute("data-seat") ?? (menu ? menu.value : NaN));
+          if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
           break;
         }
         case "ready": ui.dealt = true; break;

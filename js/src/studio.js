@@ -4,7 +4,8 @@
 // from state, except `download` and `studyPage`, which touch the page. Names, notes and
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
-import { h } from "./dom.js";
+import { reviewedMoves, verdictBadge } from "./coach.js";
+import { h, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -168,6 +169,9 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
   const noted = new Set((st.annotations || []).map((n) => n.step));
   const glyphs = st.glyphs || {};
+  const reviewed = reviewedMoves(st);
+  /** @param {number} k */
+  const verdictOf = (k) => (reviewed.get(k) || { verdict: "" }).verdict;
   const line = st.line || [];
   // Training: the moves still to come are the learner's to guess; list only those played.
   const upto = st.train === null || st.train === undefined ? line.length - 1 : shown;
@@ -178,7 +182,7 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
     // The row's key covers everything it shows, so an unchanged row is not morphed again.
     const cur = row.steps.includes(shown) ? shown : -1;
     const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` +
-      row.steps.map((k) => `${glyphs[String(k)] || ""}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
+      row.steps.map((k) => `${glyphs[String(k)] || ""}${verdictOf(k)}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
     if (painted[items.length] === rowKey) {
       items.push(h(doc, "li", { "data-key": rowKey }));
     } else items.push(h(doc, "li", { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
@@ -188,6 +192,7 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
         "data-act": "goto", "data-step": k, "aria-current": k === shown ? "step" : null,
         title: `Step ${k}`,
       }, shorts[k] || "", glyphs[String(k)] ? h(doc, "b", { class: "ll-glyph" }, glyphs[String(k)]) : null,
+      verdictBadge(doc, verdictOf(k)),
       noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, "✎") : null)))));
     const branchSteps = row.steps.filter((k) => branchesAt(st, k).length || (chain.length > 1 && chain.slice(1).some((l) => l.start === k)));
     for (const k of branchSteps) {
@@ -230,31 +235,6 @@ export function glyphBar(doc, st, shown) {
       "data-glyph": g, "aria-pressed": current === g ? "true" : "false", title: `${g} ${name}`,
     }, g)),
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null);
-}
-
-/**
- * The SVG namespace, read off the parser (the bundle spells no URL: the offline pages hold none).
- * @param {Document} doc
- * @returns {string}
- */
-function svgNamespace(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
-}
-
-/**
- * @param {Document} doc
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @param {...(Element | string | null)} children
- * @returns {Element}
- */
-function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
 }
 
 /**

@@ -313,6 +313,34 @@ export interface NoteWhere {
   index: number;
 }
 
+/** One reviewed decision of the coach, keyed by the step it led to (widgets/book.py). */
+export interface AnalysisMove {
+  step: number;
+  played: Action;
+  best: Action;
+  loss: number;
+  verdict: string;
+  reason: string;
+  best_value: number | null;
+  played_value: number | null;
+}
+
+/** One seat's review of the shown line. */
+export interface Analysis {
+  player: number;
+  budget?: number;
+  moves: AnalysisMove[];
+}
+
+/** The kernel's analysis run (ReplayWidget.analysis_progress). */
+export interface AnalysisProgress {
+  seat?: number;
+  done?: number;
+  total?: number;
+  running?: boolean;
+  error?: string;
+}
+
 /** What the replay page renders from. */
 export interface ReplayState extends BoardState {
   step: number;
@@ -338,6 +366,9 @@ export interface ReplayState extends BoardState {
   training?: Training;
   /** A standalone page's files (from its book); absent in Jupyter, where the kernel builds them. */
   downloads?: { json?: string; markdown?: string } | null;
+  /** The coach: the reviews the viewer may see; the kernel's run (absent on a standalone page). */
+  analyses?: Analysis[];
+  analysis_progress?: AnalysisProgress | null;
 }
 
 export interface Training {
@@ -397,6 +428,7 @@ export interface Book {
   memory?: { player: number; lines: Record<number, Stream<MemoryReport>> } | null;
   glyphs?: Record<number, Record<string, string>>;
   scores?: Record<number, number[][]>;
+  analyses?: Record<number, Analysis[]>;
   downloads?: { json?: string; markdown?: string };
 }
 

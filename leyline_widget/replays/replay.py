@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -44,14 +45,21 @@ from ..core.rules import Rules
 from ..core.types import Event, Observation
 
 __all__ = [
-    "FORMAT", "GLYPHS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport", "Step",
-    "StepError", "Variation", "VariationError",
+    "FORMAT", "GLYPHS", "VERDICTS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport",
+    "Step", "StepError", "Variation", "VariationError", "check_analysis",
 ]
 
 FORMAT = "leyline-replay"
 #: The format version this module writes and the newest it reads. Version 2 added glyphs and
-#: changed the state-hash recipe (``Game.state_hash(2)``); version-1 files still load.
-VERSION = 2
+#: changed the state-hash recipe (``Game.state_hash(2)``); version 3 added ``analyses`` (the
+#: coach's reviews of the main line). Version-1 and version-2 files still load.
+VERSION = 3
+
+#: The coach's verdicts, best to worst (``leyline_widget.agents.analysis.VERDICTS``; the replay
+#: layer stores reviews as plain JSON and cannot import the coach).
+VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
+MAX_OPTIONS = 512  # options of one reviewed decision
+MAX_REASON_CHARS = 2_000
 
 #: The move glyphs of PGN and Lichess, best to worst: brilliant, good, interesting, dubious,
 #: mistake, blunder.
@@ -81,7 +89,8 @@ _HASH = re.compile(r"[0-9a-f]{32}")
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TOP_FIELDS = ("format", "version", "generator", "rules", "players", "seed", "initial_deck",
-               "start_position", "actions", "hashes", "annotations", "variations", "glyphs")
+               "start_position", "actions", "hashes", "annotations", "variations", "glyphs",
+               "analyses")
 _VARIATION_FIELDS = ("id", "name", "parent", "step", "actions", "hashes", "annotations",
                      "glyphs")
 _NOTE_FIELDS = ("step", "text", "tags", "highlights")
@@ -286,9 +295,10 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _check_tree(value: Any, path: str, depth: int = 0) -> None:
+def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False) -> None:
     """Reject what no field of the format holds: deep nesting, huge or fractional numbers,
-    overlong strings. Runs before any field is read, so later code sees sane values."""
+    overlong strings. Runs before any field is read, so later code sees sane values. Only
+    ``analyses`` (``fractions``) holds fractions: finite ones."""
     if depth > MAX_DEPTH:
         raise ReplayFormatError(f"field {quote(path)}: nesting is deeper than {MAX_DEPTH} levels",
                                 field=path)
@@ -305,8 +315,10 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
                                     f"range "
                                     f"(at most {MAX_INT} in size)", field=path)
     elif isinstance(value, float):
+        if fractions and math.isfinite(value) and abs(value) <= MAX_INT:
+            return
         raise ReplayFormatError(f"field {quote(path)}: {quote(value)} is not a whole number; the "
-                                f"format "
+                                "format "
                                 "has no fractions", field=path)
     elif isinstance(value, list):
         for i, item in enumerate(value):
@@ -323,10 +335,11 @@ def _check_tree(value: Any, path: str, depth: int = 0) -> None:
                         break
                 else:
                     continue
-            _check_tree(item, f"{path}[{i}]", depth + 1)
+            _check_tree(item, f"{path}[{i}]", depth + 1, fractions)
     else:  # dict
         for key, item in value.items():
-            _check_tree(item, f"{path}.{key}" if path else key, depth + 1)
+            _check_tree(item, f"{path}.{key}" if path else key, depth + 1,
+                        fractions or (not path and key == "analyses"))
 
 
 def _deals(rules: Rules, seed: int, deck: Sequence[str]) -> bool:
@@ -344,6 +357,133 @@ def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], whe
         raise ReplayFormatError(f"field {quote(where + key)} must be {name}, got {quote(value)}",
                                 field=where + key)
     return value
+
+
+# ---------------------------------------------------------------------- analyses
+def _number(value: object, at: str, low: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
+            value) or value < low or abs(value) > MAX_INT:
+        want = "a finite number" + (" >= 0" if low == 0.0 else "")
+        raise ReplayFormatError(f"field {at!r} must be {want}, got {quote(value)}", field=at)
+    return float(value)
+
+
+def _int_field(data: Mapping[str, Any], key: str, at: str, low: int, high: int) -> int:
+    value = _field(data, key, int, at + ".")
+    if not low <= value <= high:
+        raise ReplayFormatError(f"field '{at}.{key}': {value} is not from {low} to {high}",
+                                field=f"{at}.{key}")
+    return int(value)
+
+
+def _text(value: object, at: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise ReplayFormatError(f"field {at!r} must be a string, got {quote(value)}", field=at)
+    if len(value) > limit:
+        raise ReplayFormatError(f"field {at!r}: {len(value)} characters; the limit is {limit}",
+                                field=at)
+    bad = _CONTROL.search(value)
+    if bad:
+        raise ReplayFormatError(f"field {at!r} contains the control character {bad.group()!r}",
+                                field=at)
+    return value
+
+
+def _action(value: object, at: str) -> dict[str, Any]:
+    try:
+        return Action.from_dict(value).to_dict()
+    except (ValueError, TypeError, KeyError) as err:
+        raise ReplayFormatError(f"field {at!r}: {quote(value, 120)} is not an action: {err}",
+                                field=at) from None
+
+
+def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int],
+                   players: int, where: str = "analyses[0]") -> dict[str, Any]:
+    """A checked copy of one seat's review (``Review.to_dict()`` of the coach) of the main line
+    ``actions`` (``actors[i]`` the seat that played ``actions[i]``), or a ReplayFormatError
+    naming the field: each move's ``step`` indexes an action of that seat, in order, ``played``
+    is the action there, ``best`` an action, ``loss`` a finite number >= 0, ``verdict`` one of
+    :data:`VERDICTS`, ``reason`` a line of text; ``options`` (optional) hold ``key``,
+    ``label``, ``actions``, a finite ``value`` and a ``rollouts`` count.
+    """
+    at = where
+    if not isinstance(data, Mapping):
+        raise ReplayFormatError(f"field {at!r} must be an object (a review), got {quote(data)}",
+                                field=at)
+    unknown = sorted(str(k) for k in data if k not in ("player", "seed", "budget", "moves"))
+    if unknown:
+        raise ReplayFormatError(f"field {at!r}: unknown field(s) {', '.join(map(repr, unknown))}",
+                                field=f"{at}.{unknown[0]}")
+    player = _int_field(data, "player", at, 0, players - 1)
+    seed = _field(data, "seed", int, at + ".")
+    budget = _int_field(data, "budget", at, 1, MAX_INT)
+    raw = _field(data, "moves", list, at + ".")
+    if len(raw) > len(actions):
+        raise ReplayFormatError(f"field '{at}.moves': {len(raw)} moves for a line of "
+                                f"{len(actions)} actions", field=at + ".moves")
+    moves: list[dict[str, Any]] = []
+    last = -1
+    for k, m in enumerate(raw):
+        mat = f"{at}.moves[{k}]"
+        if not isinstance(m, Mapping):
+            raise ReplayFormatError(f"field {mat!r} must be an object, got {quote(m)}",
+                                    field=mat)
+        extra = sorted(str(x) for x in m if x not in (
+            "step", "player", "played", "best", "loss", "verdict", "reason", "options"))
+        if extra:
+            raise ReplayFormatError(f"field {mat!r}: unknown field(s) "
+                                    f"{', '.join(map(repr, extra))}", field=f"{mat}.{extra[0]}")
+        step = _int_field(m, "step", mat, 0, max(0, len(actions) - 1))
+        if not actions:
+            raise ReplayFormatError(f"field '{mat}.step': the main line has no actions",
+                                    field=mat + ".step")
+        if step <= last:
+            raise ReplayFormatError(f"field '{mat}.step': step {step} is not after the previous "
+                                    f"move's ({last})", field=mat + ".step", step=step)
+        last = step
+        if _int_field(m, "player", mat, 0, players - 1) != player:
+            raise ReplayFormatError(f"field '{mat}.player' must be the review's player {player}",
+                                    field=mat + ".player", step=step)
+        if actors[step] != player:
+            raise ReplayFormatError(f"field '{mat}.step': action {step} was played by seat "
+                                    f"{actors[step]}, not by seat {player}", field=mat + ".step",
+                                    step=step)
+        played = _action(m.get("played"), mat + ".played")
+        if played != actions[step].to_dict():
+            raise ReplayFormatError(f"field '{mat}.played': {quote(played)} is not the action at "
+                                    f"step {step} ({actions[step].to_dict()})",
+                                    field=mat + ".played", step=step)
+        best = _action(m.get("best"), mat + ".best")
+        loss = _number(m.get("loss"), mat + ".loss")
+        verdict = m.get("verdict")
+        if verdict not in VERDICTS:
+            raise ReplayFormatError(f"field '{mat}.verdict': {quote(verdict)} is not one of "
+                                    f"{', '.join(VERDICTS)}", field=mat + ".verdict", step=step)
+        reason = _text(m.get("reason"), mat + ".reason", MAX_REASON_CHARS)
+        opts = m.get("options", [])
+        if not isinstance(opts, list) or len(opts) > MAX_OPTIONS:
+            raise ReplayFormatError(f"field '{mat}.options' must be a list of at most "
+                                    f"{MAX_OPTIONS} options", field=mat + ".options", step=step)
+        options: list[dict[str, Any]] = []
+        for j, o in enumerate(opts):
+            oat = f"{mat}.options[{j}]"
+            if not isinstance(o, Mapping) or sorted(o) != ["actions", "key", "label", "rollouts",
+                                                            "value"]:
+                raise ReplayFormatError(f"field {oat!r} must be an object with key, label, "
+                                        "actions, value and rollouts", field=oat, step=step)
+            plan = o["actions"]
+            if not isinstance(plan, list) or len(plan) > 64:
+                raise ReplayFormatError(f"field '{oat}.actions' must be a list of at most 64 "
+                                        "actions", field=oat + ".actions", step=step)
+            options.append({
+                "key": _text(o["key"], oat + ".key", MAX_NAME_CHARS),
+                "label": _text(o["label"], oat + ".label", MAX_REASON_CHARS),
+                "actions": [_action(a, f"{oat}.actions[{i}]") for i, a in enumerate(plan)],
+                "value": _number(o["value"], oat + ".value", -math.inf),
+                "rollouts": _int_field(o, "rollouts", oat, 0, MAX_INT)})
+        moves.append({"step": step, "player": player, "played": played, "best": best,
+                      "loss": loss, "verdict": verdict, "reason": reason, "options": options})
+    return {"player": player, "seed": seed, "budget": budget, "moves": moves}
 
 
 # ---------------------------------------------------------------------- lines
@@ -419,6 +559,7 @@ class Replay:
         self._main = _Line(0, "main line", None, 0, [])
         self._vars: dict[int, _Line] = {}
         self._next_id = 1
+        self._analyses: dict[int, dict[str, Any]] = {}
 
     @classmethod
     def from_game(cls, game: Game) -> Replay:
@@ -582,6 +723,65 @@ class Replay:
         del notes[index]
         if not notes:
             del line.notes[step]
+
+    # ------------------------------------------------------------------ analyses
+    @property
+    def analyses(self) -> dict[int, dict[str, Any]]:
+        """The coach's reviews of the main line: seat -> review dict (copies)."""
+        return {p: json.loads(json.dumps(a)) for p, a in sorted(self._analyses.items())}
+
+    def analysis(self, player: int) -> dict[str, Any] | None:
+        """Seat ``player``'s review of the main line (``Review.to_dict()`` form), or None.
+        ``Review.from_dict(replay.analysis(0))`` makes it a Review again."""
+        found = self._analyses.get(player) if isinstance(player, int) else None
+        return None if found is None else json.loads(json.dumps(found))
+
+    def set_analysis(self, player: int, review: Any) -> None:
+        """Attach seat ``player``'s review of the main line: ``review.to_dict()`` of
+        ``analyse(replay, player)``, or that Review itself (None removes it). It is checked as
+        a file's is (each move at an action of that seat, played as recorded; a
+        ReplayFormatError names the field).
+        Promoting a variation into the main line drops the reviews (their moves changed).
+
+        >>> from leyline_widget import Game
+        >>> game = Game.new(players=2, seed=4)
+        >>> _ = game.apply(game.legal_actions()[-1])
+        >>> replay = Replay.from_game(game)
+        >>> replay.set_analysis(0, {"player": 0, "seed": 0, "budget": 8, "moves": [
+        ...     {"step": 0, "player": 0, "played": {"type": "end_phase"}, "reason": "Passing.",
+        ...      "best": {"type": "activate", "slot": 0}, "loss": 2.0, "verdict": "blunder"}]})
+        >>> replay.analysis(0)["moves"][0]["verdict"], list(replay.analyses)
+        ('blunder', [0])
+        """
+        n = len(self._players)
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+        if review is None:
+            self._analyses.pop(player, None)
+            return
+        if hasattr(review, "to_dict") and not isinstance(review, Mapping):
+            review = review.to_dict()
+        data = json.loads(json.dumps(review))  # JSON-safe, and no shared structure
+        _check_tree(data, "analyses", 1, True)
+        checked = check_analysis(data, self._main.own, self._actors(), n, "analysis")
+        if checked["player"] != player:
+            raise ReplayFormatError(f"field 'analysis.player': this review is of seat "
+                                    f"{checked['player']}, not of seat {player}",
+                                    field="analysis.player")
+        self._analyses[player] = checked
+
+    def _actors(self) -> list[int]:
+        """The seat that played each action of the main line (read off its events)."""
+        game = self.game_at(len(self._main.own))
+        origin = self.game_at(0)
+        player = origin.active_player
+        out: list[int] = []
+        for events in game.event_log[1:]:
+            out.append(player)
+            for ev in events:
+                if ev["type"] == "turn":
+                    player = ev["player"]
+        return out
 
     # ------------------------------------------------------------------ glyphs
     @property
@@ -765,6 +965,8 @@ class Replay:
             if child.parent is line:
                 child.parent = parent
         parent.own = parent.own[:cut] + line.own
+        if parent is self._main:
+            self._analyses = {}  # reviews of moves no longer on the main line
         parent.notes = {k: v for k, v in parent.notes.items() if k <= s}
         parent.glyphs = {k: v for k, v in parent.glyphs.items() if k <= s}
         parent.glyphs.update(line.glyphs)
@@ -869,6 +1071,9 @@ class Replay:
                 "glyphs": _glyphs_out(line.glyphs),
             })
         data["variations"] = variations
+        if self._analyses:
+            data["analyses"] = [json.loads(json.dumps(self._analyses[p]))
+                                for p in sorted(self._analyses)]
         return data
 
     def to_json(self, indent: int | None = None) -> str:
@@ -1277,7 +1482,26 @@ class _Reader:
             self.verify(replay, line, hashes)
             replay._vars[vid] = line
         replay._next_id = max(replay._vars, default=0) + 1
+        self.analyses(replay)
         return replay
+
+    def analyses(self, replay: Replay) -> None:
+        data = self.data
+        if "analyses" not in data:
+            return
+        if data.get("version", 0) < 3:
+            raise ReplayFormatError(f"field 'analyses' is new in format version 3; this file says "
+                                    f"version {data.get('version')}", field="analyses")
+        raw = _field(data, "analyses", list, "")
+        actors = replay._actors()
+        n = len(replay._players)
+        for k, item in enumerate(raw):
+            checked = check_analysis(item, replay._main.own, actors, n, f"analyses[{k}]")
+            if checked["player"] in replay._analyses:
+                raise ReplayFormatError(f"field 'analyses[{k}].player': seat "
+                                        f"{checked['player']} has two analyses",
+                                        field=f"analyses[{k}].player")
+            replay._analyses[checked["player"]] = checked
 
     def actions(self, data: Mapping[str, Any], where: str, start: int,
                 line: _Line | None) -> list[Action]:

@@ -20,6 +20,7 @@ from .presenters import game_info
 __all__ = [
     "BOOK_FORMAT",
     "BOOK_VERSION",
+    "analysis_entries",
     "chain",
     "diff",
     "glyph_entries",
@@ -147,6 +148,38 @@ def glyph_entries(replay: Replay, variation: int) -> dict[str, str]:
     return out
 
 
+def analysis_entries(replay: Replay, variation: int, viewer: int | None) -> list[dict[str, Any]]:
+    """The coach's reviews a page shows on a line, one per analysed seat: for a player
+    viewer only that seat's own (a review names what its seat knew), for the all-seeing
+    viewer every seat's. Reviews cover the main line; a variation shows the moves before it
+    leaves the main line. Each move is keyed by the step it led to (as glyphs are): ``step``
+    (the action's index + 1), ``played``, ``best``, ``loss``, ``verdict``, ``reason``, and
+    ``best_value`` / ``played_value``: the seat's expected final score margin (own score minus
+    the best opponent's) with the best option and with the move played (the eval graph).
+    """
+    links = chain(replay, variation)
+    below = links[1][1] if len(links) > 1 else len(replay)
+    out: list[dict[str, Any]] = []
+    for seat, review in replay.analyses.items():
+        if viewer is not None and seat != viewer:
+            continue
+        moves = []
+        for m in review["moves"]:
+            if m["step"] + 1 > below:
+                continue
+            options = m.get("options") or []
+            holding = [o["value"] for o in options if m["best"] in o["actions"]]
+            values = holding or [o["value"] for o in options]
+            best_value = max(values) if values else None
+            moves.append({"step": m["step"] + 1, "played": m["played"], "best": m["best"],
+                          "loss": m["loss"], "verdict": m["verdict"], "reason": m["reason"],
+                          "best_value": best_value,
+                          "played_value": None if best_value is None
+                          else best_value - m["loss"]})
+        out.append({"player": seat, "budget": review["budget"], "moves": moves})
+    return out
+
+
 def score_series(replay: Replay, variation: int) -> list[list[int]]:
     """Each seat's score (cards in its Study: public) at every step of a line, in one walk:
     what the score graph draws. An analysis can add its own series beside it later."""
@@ -239,8 +272,9 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
     stores its first position and the patches to each next one (see :func:`diff`); the page
     only looks positions up, it never applies a rule. ``show_memory_of`` (all-seeing books
     only) adds that player's memory report for every step. Notes carrying a tag of
-    ``exclude_tags`` are left out of the book. Each line also carries its ``glyphs`` and
-    ``scores`` (the score graph); with ``downloads`` the book holds the page's downloads: the
+    ``exclude_tags`` are left out of the book. Each line also carries its ``glyphs``, its
+    ``scores`` (the score graph) and its ``analyses`` (:func:`analysis_entries`: for a player's
+    page that seat's review only); with ``downloads`` the book holds the page's downloads: the
     Markdown of the start line (public words only), and on the all-seeing page the replay
     file itself (it names every card, so a player's page never holds it).
     """
@@ -330,5 +364,8 @@ def replay_book(replay: Replay, viewer: int | None = None, *, step: int = 0,
         "reveal_ms": reveal_ms,
         "glyphs": {str(line["id"]): glyph_entries(replay, line["id"]) for line in lines},
         "scores": {str(line["id"]): score_series(replay, line["id"]) for line in lines},
+        # A player's book holds that seat's review alone; the all-seeing one every seat's.
+        "analyses": {str(line["id"]): analysis_entries(replay, line["id"], viewer)
+                     for line in lines},
         "downloads": files,
     }

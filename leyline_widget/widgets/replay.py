@@ -31,7 +31,12 @@ Synced traits, besides the board's (``view``, ``legal``, ``info``, ``error``):
   actions at the shown step while exploring or training (``[]`` otherwise);
 - ``train``: the seat a learner plays in "guess the move" (``ReplayWidget(replay, train=seat)``,
   viewer locked to that seat), with ``training`` (``seat``, ``right``, ``total``, ``last``);
-- ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``).
+- ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``);
+- ``analyses``: the coach's reviews the viewer may see (:func:`~.book.analysis_entries`: a
+  player's view shows that seat's own review only; none while guessing the move), drawn as the
+  evaluation graph, verdict marks in the move list and "Best was" at each reviewed move;
+  ``analysis_progress``: the run started by :meth:`ReplayWidget.analyse` or the Analyse button
+  (``seat``, ``done``, ``total``, ``running``, ``error``).
 
 Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights``),
 ``edit_note`` and ``remove_note`` (``step``, ``variation``, ``index``, and for an edit the new
@@ -39,7 +44,9 @@ Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights
 (``action``, ``step``: a move while exploring); ``promote``, ``rename`` (``name``) and
 ``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
 training; ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
-``viewer``: a seat or null). The replay validates each; a refusal sets ``error``.
+``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
+background thread; a player's view may analyse only its own seat). The replay validates each;
+a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
@@ -59,12 +66,14 @@ False
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
 import traitlets
 
+from ..agents.analysis import ANALYSIS_BUDGET, analyse
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError
@@ -72,6 +81,7 @@ from ..replays.replay import Note, Replay, StepError, VariationError, make_note
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, PageCheck, count, flag, only, seat_or_none
 from .book import (
+    analysis_entries,
     chain,
     glyph_entries,
     line_end,
@@ -81,7 +91,7 @@ from .book import (
     score_series,
     step_entries,
 )
-from .presenters import TEACHER, game_info, legal_summary
+from .presenters import TEACHER, game_info, legal_summary, sentence
 
 __all__ = ["ReplayWidget"]
 
@@ -103,6 +113,8 @@ class ReplayWidget(BoardWidget):
     all-seeing view off the menu (for sharing with students: the kernel refuses it, whatever
     the page asks). ``show_memory_of`` (a player) adds the teacher's memory panel to the
     all-seeing view. Notes tagged with one of ``hide_tags`` start hidden in the page.
+    ``analysis_budget`` is the coach's rollouts per decision when the page's Analyse button runs
+    it (:meth:`analyse`).
 
     After changing the replay from Python (``replay.annotate``, moves on a game from
     ``replay.branch``), call :meth:`refresh`; :meth:`annotate` and :meth:`branch` refresh for
@@ -129,6 +141,8 @@ class ReplayWidget(BoardWidget):
     train = traitlets.Any(None).tag(sync=True)
     training = traitlets.Dict().tag(sync=True)
     export = traitlets.Dict().tag(sync=True)
+    analyses: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    analysis_progress = traitlets.Dict().tag(sync=True)
     _page_writable: ClassVar[dict[str, PageCheck]] = {
         "step": count, "variation": count, "viewer": seat_or_none, "show_memory_of": seat_or_none,
         "explore": flag}
@@ -137,7 +151,8 @@ class ReplayWidget(BoardWidget):
                  viewer: int | str | None = TEACHER, allow_all_seeing: bool = True,
                  show_memory_of: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
                  reveal_ms: int = 1500, allow_explore: bool | None = None,
-                 explore: bool = False, train: int | None = None) -> None:
+                 explore: bool = False, train: int | None = None,
+                 analysis_budget: int = ANALYSIS_BUDGET) -> None:
         if not isinstance(replay, Replay):
             raise ValueError(f"replay must be a Replay, got {type(replay).__name__} (a Game's "
                              "is Replay.from_game(game); a file's is Replay.load(path))")
@@ -161,6 +176,9 @@ class ReplayWidget(BoardWidget):
         super().__init__(mode="replay", reveal_ms=reveal_ms,
                          info=game_info(replay.game_at(0), {}))
         self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
+        self._analysing: threading.Thread | None = None
+        #: Rollouts per decision when the page's Analyse button asks (no budget of its own).
+        self.analysis_budget = analysis_budget
         self.train = train
         with self.hold_sync():
             self.allow_explore = bool(allow_explore)
@@ -348,6 +366,12 @@ class ReplayWidget(BoardWidget):
         self.annotations = note_entries(self.replay, self.variation)
         self.glyphs = glyph_entries(self.replay, self.variation)
         self.scores = score_series(self.replay, self.variation)
+        self._show_analyses()
+
+    def _show_analyses(self) -> None:
+        # A player's view shows that seat's review only; guess the move shows none (spoilers).
+        self.analyses = ([] if self.train is not None
+                         else analysis_entries(self.replay, self.variation, self.viewer))
 
     def _show_step(self) -> None:
         game = self.game
@@ -382,7 +406,7 @@ class ReplayWidget(BoardWidget):
         out: dict[str, Handler] = {
             "glyph": self._on_glyph, "action": self._on_action, "promote": self._on_promote,
             "rename": self._on_rename, "delete_variation": self._on_delete,
-            "guess": self._on_guess, "export": self._on_export}
+            "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse}
         if self.editable:
             out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
                         "remove_note": self._on_remove})
@@ -623,4 +647,71 @@ class ReplayWidget(BoardWidget):
         else:
             raise ValueError(f"an export is 'json', 'markdown' or 'html', got {kind!r}")
         self.export = {"seq": seq, "kind": kind, **out}
+        self.error = ""
+
+    # -- the coach -----------------------------------------------------------------------
+    def analyse(self, seat: int, budget: int = ANALYSIS_BUDGET, seed: int = 0,
+                wait: bool = False) -> threading.Thread:
+        """Run the coach (:func:`~leyline_widget.agents.analysis.analyse`) on ``seat``'s moves of
+        the main line in a background thread, so the page keeps drawing: ``analysis_progress``
+        (``seat``, ``done``, ``total``, ``running``, ``error``) follows it, and when it is done
+        the review is attached to the replay (``replay.set_analysis``) and shown. Returns the
+        thread (``wait=True`` joins it first). A player's page analyses only its own seat.
+        """
+        n = len(self.replay.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"an analysis is of a seat from 0 to {n - 1}, got {seat!r}")
+        if self.train is not None:
+            raise ValueError("no analysis while guessing the move (it would tell the answers)")
+        if self.viewer is not None and seat != self.viewer:
+            raise ValueError(f"this page shows seat {self.viewer}'s view: it may analyse only "
+                             "that seat")
+        if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 10_000:
+            raise ValueError(f"budget must be a whole number of rollouts from 1 to 10000, got "
+                             f"{budget!r}")
+        if self._analysing is not None and self._analysing.is_alive():
+            raise ValueError("an analysis is already running; wait for it to finish")
+        start = self.replay.game_at(0)
+        actions = self.replay.actions
+
+        class _Snapshot:  # what analyse reads, fixed now: the thread never touches the replay
+            def __init__(self) -> None:
+                self.actions = actions
+
+            def game_at(self, i: int) -> Game:
+                return start.clone()
+
+        self.analysis_progress = {"seat": seat, "done": 0, "total": 0, "running": True,
+                                  "error": ""}
+
+        def progress(done: int, total: int) -> None:
+            self.analysis_progress = {"seat": seat, "done": done, "total": total,
+                                      "running": True, "error": ""}
+
+        def run() -> None:
+            error = ""
+            try:
+                review = analyse(_Snapshot(), seat, seed=seed, budget=budget, progress=progress)
+                if self.replay.actions == actions:  # the main line did not change meanwhile
+                    self.replay.set_analysis(seat, review.to_dict())
+                    self._show_analyses()
+                else:
+                    error = "the main line changed during the analysis; analyse again"
+            except Exception as err:  # shown on the page, not lost in a thread
+                error = sentence(str(err))
+            done = dict(self.analysis_progress)
+            self.analysis_progress = {**done, "running": False, "error": error}
+
+        thread = threading.Thread(target=run, name=f"leyline-analyse-{seat}", daemon=True)
+        self._analysing = thread
+        thread.start()
+        if wait:
+            thread.join()
+        return thread
+
+    def _on_analyse(self, content: Message) -> None:
+        only(content, "analyse", ("seat", "budget"))
+        seat = content.get("seat", self.viewer)
+        budget = content.get("budget", self.analysis_budget)
+        self.analyse(seat, budget)
         self.error = ""

@@ -71,6 +71,20 @@ function listen(node, handlers) {
     for (const [type, handler] of pairs) node.removeEventListener(type, handler);
   };
 }
+function svgNamespace(doc) {
+  const box = doc.createElement("div");
+  box.innerHTML = "<svg></svg>";
+  return (
+    /** @type {Element} */
+    box.firstElementChild.namespaceURI || ""
+  );
+}
+function svg(doc, tag, attrs, ...children) {
+  const node = doc.createElementNS(svgNamespace(doc), tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
+  return node;
+}
 
 // js/src/looks.js
 var ELEMENT_LOOKS = {
@@ -2008,6 +2022,7 @@ function bookModel(book) {
     state.annotations = (book.notes || {})[line.id] || [];
     state.glyphs = (book.glyphs || {})[line.id] || {};
     state.scores = (book.scores || {})[line.id] || [];
+    state.analyses = ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer);
     state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
     for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
   }
@@ -2025,7 +2040,7 @@ function bookModel(book) {
     },
     save_changes() {
       derive();
-      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores"];
+      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores", "analyses"];
       dirty.clear();
       fire(keys);
     },
@@ -2044,6 +2059,193 @@ function bookModel(book) {
   };
 }
 
+// js/src/coach.js
+var VERDICT_MARKS = (
+  /** @type {Record<string, string>} */
+  { inaccuracy: "?!", mistake: "?", blunder: "??" }
+);
+var VERDICT_COLOURS = (
+  /** @type {Record<string, string>} */
+  {
+    best: "#009e73",
+    good: "#56b4e9",
+    inaccuracy: "#e69f00",
+    mistake: "#d55e00",
+    blunder: "#cc0000"
+  }
+);
+var SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
+function reviewedMoves(st) {
+  const out = /* @__PURE__ */ new Map();
+  const upto = st.train === null || st.train === void 0 ? Infinity : st.step;
+  for (const a of st.analyses || []) {
+    for (const m of a.moves || []) if (m.step <= upto) out.set(m.step, { ...m, player: a.player });
+  }
+  return out;
+}
+function verdictBadge(doc, verdict) {
+  const mark = VERDICT_MARKS[verdict];
+  if (!mark) return null;
+  return h(doc, "span", {
+    class: `ll-verdict ll-verdict-${verdict}`,
+    role: "img",
+    "aria-label": verdict,
+    title: `Coach: ${verdict}`,
+    style: `background:${VERDICT_COLOURS[verdict]}`
+  }, mark);
+}
+var signed = (v) => `${v > 0 ? "+" : ""}${v.toFixed(1)}`;
+function coachPanel(doc, st, shown) {
+  const m = reviewedMoves(st).get(shown);
+  const tools = analyseBar(doc, st);
+  if (!m && !tools) return null;
+  const body = [];
+  if (m) {
+    const who = playerName(st.info, m.player);
+    const same = JSON.stringify(m.best) === JSON.stringify(m.played);
+    body.push(h(doc, "p", { class: "ll-coachverdict" }, verdictBadge(doc, m.verdict), ` ${who}: ${describeAction(m.played, st.info)}: ${m.verdict}` + (m.loss > 5e-3 ? ` (${m.loss.toFixed(1)} cards of expected margin lost)` : "") + "."));
+    if (!same) body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(m.best, st.info)}.`));
+    body.push(h(doc, "p", { class: "ll-coachreason" }, m.reason));
+    if (typeof m.best_value === "number" && typeof m.played_value === "number") {
+      body.push(h(doc, "p", { class: "ll-note" }, `Expected final margin: ${signed(m.played_value)} played, ${signed(m.best_value)} best.`));
+    }
+  } else if ((st.analyses || []).length) {
+    body.push(h(doc, "p", { class: "ll-note" }, shown ? `The coach did not review move ${shown} (not a decision of an analysed seat).` : "Step through the game to see the coach's word on each decision."));
+  }
+  return h(
+    doc,
+    "section",
+    { class: "ll-coach", "aria-label": "The coach" },
+    h(doc, "div", { class: "ll-h" }, shown ? `Coach on move ${shown}` : "Coach"),
+    body,
+    tools
+  );
+}
+function analyseBar(doc, st) {
+  const p = st.analysis_progress;
+  if (!p || st.train !== null && st.train !== void 0) return null;
+  const seats = st.viewer === null ? (st.viewers || []).filter((v) => v !== null) : [st.viewer];
+  const running = !!p.running;
+  const total = Number(p.total) || 0;
+  const done = Number(p.done) || 0;
+  return h(
+    doc,
+    "div",
+    { class: "ll-analyse", role: "group", "aria-label": "Analyse with the coach" },
+    seats.length > 1 ? h(
+      doc,
+      "select",
+      { "data-act": "analyse-seat", "aria-label": "Seat to analyse" },
+      seats.map((s) => h(doc, "option", { value: String(s), selected: s === p.seat }, playerName(
+        st.info,
+        /** @type {number} */
+        s
+      )))
+    ) : null,
+    h(doc, "button", {
+      type: "button",
+      class: `ll-btn ll-small ll-primary${running ? " ll-pending" : ""}`,
+      "data-act": "analyse",
+      "aria-disabled": running ? "true" : null,
+      "data-seat": seats.length === 1 ? String(seats[0]) : null
+    }, running ? "Analysing…" : seats.length === 1 ? `Analyse ${playerName(
+      st.info,
+      /** @type {number} */
+      seats[0]
+    )}'s moves` : "Analyse"),
+    running || total ? h(doc, "progress", {
+      class: "ll-analyseprogress",
+      max: Math.max(1, total),
+      value: done,
+      "aria-label": "Analysis progress"
+    }) : null,
+    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : " analysed"}`) : null,
+    p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
+  );
+}
+function evalGraph(doc, st, shown) {
+  const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
+  const last = Math.max(1, (st.line || []).length - 1);
+  if (!analyses.length) return null;
+  const W = 600;
+  const H = 90;
+  const upto = st.train === null || st.train === void 0 ? last : shown;
+  const values = analyses.flatMap((a) => a.moves.flatMap((m) => [m.played_value, m.best_value])).filter((v) => typeof v === "number");
+  const span = Math.max(1, ...values.map((v) => Math.abs(
+    /** @type {number} */
+    v
+  )));
+  const x = (k) => k / last * W;
+  const y = (v) => H / 2 - v / span * (H / 2 - 6);
+  const parts = [svg(doc, "line", { x1: 0, x2: W, y1: y(0).toFixed(1), y2: y(0).toFixed(1), class: "ll-gzero", stroke: "#999", "stroke-width": 1 })];
+  for (const a of analyses) {
+    const moves = a.moves.filter((m) => typeof m.played_value === "number" && m.step <= upto);
+    const colour = SEAT_COLOURS[a.player % 4];
+    parts.push(svg(doc, "polyline", {
+      points: moves.map((m) => `${x(m.step).toFixed(1)},${y(
+        /** @type {number} */
+        m.played_value
+      ).toFixed(1)}`).join(" "),
+      fill: "none",
+      stroke: colour,
+      "stroke-width": 1.5,
+      class: `ll-geval ll-geval${a.player}`
+    }));
+    for (const m of moves) {
+      const px = x(m.step).toFixed(1);
+      if (typeof m.best_value === "number" && m.loss > 5e-3) {
+        parts.push(svg(doc, "line", { x1: px, x2: px, y1: y(m.best_value).toFixed(1), y2: y(
+          /** @type {number} */
+          m.played_value
+        ).toFixed(1), stroke: VERDICT_COLOURS[m.verdict], "stroke-width": 1, class: "ll-gloss" }));
+      }
+      parts.push(svg(doc, "circle", {
+        cx: px,
+        cy: y(
+          /** @type {number} */
+          m.played_value
+        ).toFixed(1),
+        r: VERDICT_MARKS[m.verdict] ? 4 : 2.5,
+        fill: VERDICT_COLOURS[m.verdict] || colour,
+        class: `ll-gpoint ll-verdict-${m.verdict}`,
+        "data-act": "goto",
+        "data-step": m.step
+      }, svg(doc, "title", {}, `Move ${m.step}: ${m.verdict}, margin ${signed(
+        /** @type {number} */
+        m.played_value
+      )}`)));
+    }
+  }
+  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
+  const box = h(doc, "div", {
+    class: "ll-graph ll-evalgraph",
+    "data-act": "graph",
+    "data-last": last,
+    role: "slider",
+    tabindex: -1,
+    "aria-label": "Evaluation graph: click to go to that step",
+    "aria-valuemin": 0,
+    "aria-valuemax": last,
+    "aria-valuenow": shown
+  });
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H }, ...parts));
+  const legend = h(doc, "div", { class: "ll-glegend" }, analyses.map((a) => h(
+    doc,
+    "span",
+    { class: "ll-glegenditem" },
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[a.player % 4]}` }),
+    ` ${playerName(st.info, a.player)}: expected final margin (own score minus the best opponent's)`
+  )));
+  return h(
+    doc,
+    "section",
+    { class: "ll-evals", "aria-label": "The coach's evaluation over the game" },
+    h(doc, "div", { class: "ll-h" }, "Evaluation"),
+    box,
+    legend
+  );
+}
+
 // js/src/studio.js
 var GLYPHS = [
   ["!!", "brilliant"],
@@ -2053,7 +2255,7 @@ var GLYPHS = [
   ["?", "mistake"],
   ["??", "blunder"]
 ];
-var SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
+var SEAT_COLOURS2 = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 var cap = (el) => el ? el.charAt(0).toUpperCase() + el.slice(1) : "";
 function shortStep(entry, info) {
   const a = entry.action;
@@ -2155,13 +2357,15 @@ function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
   const noted = new Set((st.annotations || []).map((n) => n.step));
   const glyphs = st.glyphs || {};
+  const reviewed = reviewedMoves(st);
+  const verdictOf = (k) => (reviewed.get(k) || { verdict: "" }).verdict;
   const line = st.line || [];
   const upto = st.train === null || st.train === void 0 ? line.length - 1 : shown;
   const items = [];
   for (const row of turnRows(line.slice(0, upto + 1))) {
     const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
     const cur = row.steps.includes(shown) ? shown : -1;
-    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` + row.steps.map((k) => `${glyphs[String(k)] || ""}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
+    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` + row.steps.map((k) => `${glyphs[String(k)] || ""}${verdictOf(k)}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
     if (painted[items.length] === rowKey) {
       items.push(h(doc, "li", { "data-key": rowKey }));
     } else items.push(h(
@@ -2182,6 +2386,7 @@ function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
         },
         shorts[k] || "",
         glyphs[String(k)] ? h(doc, "b", { class: "ll-glyph" }, glyphs[String(k)]) : null,
+        verdictBadge(doc, verdictOf(k)),
         noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, "✎") : null
       )))
     ));
@@ -2245,20 +2450,6 @@ function glyphBar(doc, st, shown) {
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null
   );
 }
-function svgNamespace(doc) {
-  const box = doc.createElement("div");
-  box.innerHTML = "<svg></svg>";
-  return (
-    /** @type {Element} */
-    box.firstElementChild.namespaceURI || ""
-  );
-}
-function svg(doc, tag, attrs, ...children) {
-  const node = doc.createElementNS(svgNamespace(doc), tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const c of children) if (c !== null) node.append(typeof c === "string" ? doc.createTextNode(c) : c);
-  return node;
-}
 function scoreGraph(doc, st, shown) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
@@ -2278,7 +2469,7 @@ function scoreGraph(doc, st, shown) {
       if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
       pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
     }
-    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
+    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS2[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
   }
   for (const [k, g] of Object.entries(st.glyphs || {})) {
     const n = Number(k);
@@ -2291,7 +2482,7 @@ function scoreGraph(doc, st, shown) {
     doc,
     "span",
     { class: "ll-glegenditem" },
-    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[p % 4]}` }),
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS2[p % 4]}` }),
     ` ${playerName(st.info, p)} ${scores[Math.min(shown, last)][p]}`
   )));
   const box = h(doc, "div", {
@@ -2761,12 +2952,20 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
     transportBar(doc, st, ui),
     pickers(doc, st),
     glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown) || ""
+    scoreGraph(doc, st, shown) || "",
+    evalGraph(doc, st, shown) || ""
   );
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
   part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
   part(".ll-main").after(
-    h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui), notesPanel(doc, st, ui)),
+    h(
+      doc,
+      "div",
+      { class: "ll-panels" },
+      happenedPanel(doc, st, entry, ui),
+      coachPanel(doc, st, shown) || "",
+      notesPanel(doc, st, ui)
+    ),
     exportBar(doc, st)
   );
   return board;
@@ -2808,7 +3007,9 @@ function replayMode({ model, el }) {
       choices: model.get("choices") || [],
       train: model.get("train") === void 0 ? null : model.get("train"),
       training: model.get("training") || void 0,
-      downloads: model.get("downloads") || null
+      downloads: model.get("downloads") || null,
+      analyses: model.get("analyses") || [],
+      analysis_progress: model.get("analysis_progress") || null
     });
     function request(patch) {
       for (const [k, v] of Object.entries(patch)) model.set(k, v);
@@ -3077,6 +3278,15 @@ function replayMode({ model, el }) {
             const v = button.getAttribute("data-viewer");
             model.send({ type: "export", kind, ...v === null ? {} : { viewer: v === "all" ? null : Number(v) } });
           }
+          break;
+        }
+        case "analyse": {
+          const menu = (
+            /** @type {HTMLSelectElement | null} */
+            m.root().querySelector("[data-act=analyse-seat]")
+          );
+          const seat = Number(button.getAttribute("data-seat") ?? (menu ? menu.value : NaN));
+          if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
           break;
         }
         case "ready":

@@ -1,0 +1,134 @@
+"""The coach on the offline replay page in real Chromium: the evaluation graph, verdict marks in
+the move list and "Best was" at a reviewed move, from the book alone (file://, offline); a
+player's page shows that seat's review only. Screenshots go to test-output/<test>/."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import (
+    Lab,
+    browser,  # noqa: F401  (a pytest fixture)
+    lab_fixture,
+    new_page,
+    open_notebook,
+    output_dir,  # noqa: F401  (a pytest fixture)
+    run_all_cells,
+)
+from browser_support import notebook_json as make_notebook
+from support import lively
+
+from leyline_widget import Game, Replay, analyse, replay_html
+
+pytestmark = pytest.mark.browser
+
+
+def _analysed() -> Replay:
+    game = Game.new(players=["Ada", "Bo"], seed=3)
+    rng = random.Random(3)
+    while not game.is_over and game.step < 80:
+        game.apply(lively(game, rng))
+    replay = Replay.from_game(game)
+    for seat in (0, 1):
+        replay.set_analysis(seat, analyse(replay, seat, budget=4).to_dict())
+    return replay
+
+
+def _open(browser: Any, path: Path) -> Any:  # noqa: F811
+    page = new_page(browser, width=1200, height=1700)
+    page.context.set_offline(True)
+    page.goto(path.resolve().as_uri())
+    page.wait_for_selector(".leyline.ll-replay .ll-grid", timeout=30_000)
+    return page
+
+
+def test_offline_page_shows_the_coach(browser: Any, output_dir: Path) -> None:  # noqa: F811
+    replay = _analysed()
+    review = replay.analysis(0)
+    assert review is not None
+    marked = [m for m in review["moves"] if m["verdict"] in ("inaccuracy", "mistake", "blunder")]
+    assert marked, "the sample game needs a slip to show"
+    target = marked[0]["step"] + 1  # the step the move led to
+    path = replay_html(replay, output_dir / "coach.html", step=target)
+    page = _open(browser, path)
+    root = page.locator(".leyline").first
+    graph = root.locator(".ll-evalgraph")
+    assert graph.is_visible()
+    assert root.locator(".ll-evalgraph .ll-gpoint").count() == sum(
+        len(a["moves"]) for a in replay.analyses.values())
+    badge = root.locator(f'.ll-move[data-step="{target}"] .ll-verdict')
+    assert badge.is_visible() and badge.get_attribute("aria-label") == marked[0]["verdict"]
+    coach = root.locator(".ll-coach")
+    assert marked[0]["reason"] in (coach.text_content() or "")
+    assert "Best was:" in (coach.text_content() or "") or marked[0]["best"] == marked[0]["played"]
+    root.screenshot(path=str(output_dir / "coach-teacher.png"))
+    # A click on the graph seeks: a point goes to its step, elsewhere by position.
+    other = review["moves"][-1]["step"] + 1
+    root.locator(f'.ll-evalgraph .ll-gpoint[data-step="{other}"]').first.click(force=True)
+    page.wait_for_function("([el, s]) => Number(el.dataset.step) === s",
+                           arg=[root.element_handle(), other], timeout=15_000)
+    box = graph.bounding_box()
+    graph.click(position={"x": 2, "y": box["height"] - 3})
+    page.wait_for_function("(el) => Number(el.dataset.step) <= 2", arg=root.element_handle(),
+                           timeout=15_000)
+    assert not page.errors, page.errors
+
+
+def test_a_players_page_holds_its_own_review_only(browser: Any, output_dir: Path) -> None:  # noqa: F811
+    replay = _analysed()
+    path = replay_html(replay, output_dir / "bo.html", viewer=1, step=len(replay))
+    text = path.read_text("utf-8")
+    own = {m["reason"] for m in (replay.analysis(1) or {})["moves"]}
+    theirs = {m["reason"] for m in (replay.analysis(0) or {})["moves"]} - own
+    assert theirs and not any(r in text for r in theirs), "Ada's review is not in Bo's page"
+    page = _open(browser, path)
+    root = page.locator(".leyline").first
+    steps = root.evaluate("(el) => [...el.querySelectorAll('.ll-evalgraph .ll-gpoint')]"
+                          ".map((p) => Number(p.dataset.step))")
+    assert steps == [m["step"] + 1 for m in (replay.analysis(1) or {})["moves"]]
+    root.screenshot(path=str(output_dir / "coach-bo.png"))
+    assert not page.errors, page.errors
+
+
+# ---------------------------------------------------------------------------- JupyterLab
+COACH_NOTEBOOK = make_notebook([
+    "import random\n"
+    "from leyline_widget import Game, Replay, ReplayWidget\n"
+    "game = Game.new(players=['Ada', 'Bo'], seed=5)\n"
+    "rng = random.Random(5)\n"
+    "while game.step < 60 and not game.is_over:\n"
+    "    game.apply(rng.choice(game.legal_actions()))\n"
+    "replay = Replay.from_game(game)",
+    "r = ReplayWidget(replay, step=10, viewer=1, analysis_budget=24)\nr",
+], markdown="# The coach in the studio (test notebook)")
+
+lab = lab_fixture({"coach.ipynb": COACH_NOTEBOOK})
+
+
+@pytest.mark.jupyter
+def test_analyse_button_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, lab, "coach.ipynb", height=1800)
+    page.context.set_default_timeout(30_000)
+    run_all_cells(page, widgets=1)
+    root = page.locator(".leyline.ll-replay").first
+    root.scroll_into_view_if_needed()
+    button = root.locator("[data-act=analyse]")
+    assert button.get_attribute("data-seat") == "1", "a player's page analyses its own seat"
+    button.click()
+    # Progress reaches the page while the kernel works (a background thread).
+    page.wait_for_selector(".ll-analyseprogress", timeout=30_000)
+    page.wait_for_function(
+        "(el) => el.querySelectorAll('.ll-evalgraph .ll-gpoint').length > 0",
+        arg=root.element_handle(), timeout=120_000)
+    done = lab.kernel_json("coach.ipynb", "[r.analysis_progress, len(r.replay.analysis(1)['moves'])"
+                           ", sorted(r.replay.analyses)]")
+    assert done[0]["running"] is False and done[0]["error"] == ""
+    assert done[0]["done"] == done[0]["total"] == done[1] > 0 and done[2] == [1]
+    assert root.locator(".ll-evalgraph .ll-gpoint").count() == done[1]
+    assert "decisions analysed" in (root.locator(".ll-analyse").text_content() or "")
+    root.screenshot(path=str(output_dir / "lab-analysed.png"))
+    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not widget_errors, widget_errors
