@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { elementLook } from "./looks.js";
 import { memoryPanel } from "./memory.js";
 import {
-  END_REASONS, MARK_WORDS, PHASE_TITLES, RULES_SHORT, SOURCE_WORDS, endLabel, listSlots, mySeat, playerName, plural,
+  END_REASONS, MARK_WORDS, PHASE_TITLES, RULES_SHORT, SOURCE_WORDS, describeAction, endLabel, listSlots, mySeat, playerName, plural,
   powerOf, promptFor,
 } from "./words.js";
 
@@ -554,6 +554,23 @@ function paceMenu(doc, st, ui) {
 }
 
 /**
+ * The coach's suggestion for the seat on the board, while its position stands (the kernel
+ * drops it at the next step or a change of seat: it names what that seat knew).
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement | null}
+ */
+export function coachHint(doc, st) {
+  const hint = st.hint;
+  const s = hint && hint.suggestion;
+  if (!hint || !s || hint.seat !== st.view.viewer) return null;
+  const used = (hint.used || [])[hint.seat ?? 0] || 0;
+  return h(doc, "section", { class: "ll-coach-hint", "aria-label": "Coach's hint", "aria-live": "polite" },
+    h(doc, "strong", {}, "Hint: "), `${describeAction(s.action, st.info)} (${s.label}). `,
+    h(doc, "span", { class: "ll-note" }, `${s.reason} Hints used this game: ${used}.`));
+}
+
+/**
  * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
  * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
  * focus, log). Pure: no side effects, no model access.
@@ -600,6 +617,10 @@ export function renderBoard(st, ui, doc, now = 0) {
     bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null,
     canAct && legal.undo ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "undo",
       title: "Take back the Binding tokens placed this turn (until End turn)" }, "Undo tokens") : null,
+    canAct && st.hint && st.hint.enabled ? h(doc, "button", {
+      type: "button", class: "ll-btn", "data-act": "hint",
+      title: "The coach's move from what you have been shown (each hint is counted in the log)",
+    }, "Hint") : null,
     h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false" },
       ui.rules ? "Hide rules" : "Rules"));
   const cards = view.grid.filter((c) => c.card !== "empty").length;
@@ -622,7 +643,7 @@ export function renderBoard(st, ui, doc, now = 0) {
   },
   status, prompt, errorBox, deal,
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
-  ui.rules ? rulesPanel(doc, st) : null,
+  ui.rules ? rulesPanel(doc, st) : null, coachHint(doc, st),
   powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
   studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
 }

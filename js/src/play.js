@@ -230,7 +230,7 @@ export function playMode({ model, el }) {
       info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
       log: model.get("log"), log_past: model.get("log_past"), handoff: model.get("handoff"), session: model.get("session"),
-      deal_ms: model.get("deal_ms"),
+      deal_ms: model.get("deal_ms"), hint: model.get("hint"),
     });
 
     /** @param {number} now */
@@ -479,6 +479,9 @@ export function playMode({ model, el }) {
         button.classList.add("ll-pending");
         ui.source = null;
         model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+      } else if (act === "hint") {
+        button.classList.add("ll-pending");
+        model.send({ type: "hint" });
       } else if (act === "rules") {
         ui.rules = !ui.rules;
         schedule();

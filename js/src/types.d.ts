@@ -193,6 +193,17 @@ export interface BoardState {
   handoff?: { to?: number; from?: number | null };
   session?: SessionGame[];
   deal_ms?: number;
+  /** The coach's Hint button (`hint` trait): off when empty. */
+  hint?: CoachHint;
+}
+
+/** The `hint` trait: hints used per seat and the suggestion for `seat` at `step`. */
+export interface CoachHint {
+  enabled?: boolean;
+  used?: number[];
+  seat?: number;
+  step?: number;
+  suggestion?: { action: Action; label: string; reason: string; value: number };
 }
 
 /** The `log` trait: the game in words for this viewer, by turn (widgets/presenters.game_log). */

@@ -37,11 +37,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, UsePower
+from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.game import Game, visible_events
 from ..core.rules import Rules
 from .bots import GreedyBot
-from .expert import Evaluation, Option, search
+from .expert import QUICK_BUDGET, Evaluation, Option, search
 
 #: Rollouts per decision in an analysis.
 ANALYSIS_BUDGET = 96
@@ -362,10 +362,89 @@ __all__ = [
     "ANALYSIS_BUDGET",
     "THRESHOLDS",
     "VERDICTS",
+    "Hint",
     "MoveReview",
     "Review",
     "analyse",
+    "hint",
     "verdict",
 ]
 
 _ = (Deactivate, field)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The coach's suggestion for the seat to move: the first ``action`` of its best plan
+    (``label``, in words), why, and the plan's expected final score margin in cards."""
+
+    action: Action
+    label: str
+    reason: str
+    value: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action.to_dict(), "label": self.label, "reason": self.reason,
+                "value": round(self.value, 2)}
+
+
+def hint(game: Game, seat: int, budget: int = QUICK_BUDGET, seed: int = 0) -> Hint:
+    """What the expert would play now as ``seat``, from that seat's information alone.
+
+    The seat's knowledge is folded from the events it was shown since set-up (as a bot's is),
+    so the hint knows no more than a player with a perfect memory would; the unseen deck is
+    determinized from ``(seed, step)``. For the Hint button (``QUICK_BUDGET``: well under a
+    second).
+
+    >>> from leyline_widget import Game
+    >>> h = hint(Game.new(players=2, seed=4), seat=0, budget=4)
+    >>> h.action in Game.new(players=2, seed=4).legal_actions()
+    True
+    """
+    n = len(game.players)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"seat must be from 0 to {n - 1}, got {seat!r}")
+    if game.is_over:
+        raise ValueError("the game is over: there is no move to suggest")
+    if game.active_player != seat:
+        raise ValueError(f"it is {game.players[game.active_player]}'s turn, not "
+                         f"{game.players[seat]}'s")
+    fold = GreedyBot(seed=0)
+    fold.start(game.rules, seat)
+    fold.observe(visible_events(game.events_since(0), seat))
+    legal = game.legal_actions()
+    obs = game.observation(seat)
+    rng = random.Random(f"hint:{seed}:{game.step}")
+    ev = search(obs, fold.known(), legal, game.rules, seat, rng, budget)
+    best = ev.best_option()
+    value = ev.values.get(best.key, 0.0)
+    first = best.actions[0] if best.actions else legal[0]
+    if first not in legal:  # the plan's first step is always legal; keep the promise anyway
+        first = legal[0]
+    label = _plan_words(best.actions, game.rules)
+    reason = (f"The coach's plan, from what you have been shown: {label}. Expected final "
+              f"margin {value:+.1f} cards against the best opponent.")
+    return Hint(first, label, reason, value)
+
+
+def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
+    """A plan in words that name slots, never a card's element: the hint travels in synced
+    state, which must not hold what an inert card is (the player clicks the slots named)."""
+    acts = [a.slot for a in actions if isinstance(a, Activate)]
+    parts = [f"activate {_slots(acts)}"] if acts else []
+    for a in actions:
+        if isinstance(a, PlaceToken):
+            parts.append(f"place a {_el(a.element)} token on slot {a.slot} (from the "
+                         f"{a.source})")
+        elif isinstance(a, Refill):
+            parts.append(f"refill slot {a.slot}")
+        elif isinstance(a, UsePower):
+            pw = next((p for p in rules.powers if p.element == a.element and p.tier == a.tier),
+                      None)
+            name = pw.name if pw else f"{a.element} {a.tier}"
+            parts.append(f"use {name}" + (f" on {_slots(list(a.targets))}" if a.targets else ""))
+        elif isinstance(a, EndPhase) and not parts:
+            parts.append("end the phase (pass)")
+    if acts:
+        parts.append("then end the phase")
+    return ", ".join(parts) if parts else "end the phase"

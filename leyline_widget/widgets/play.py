@@ -100,6 +100,9 @@ class LeylineWidget(BoardWidget):
     handoff = traitlets.Dict().tag(sync=True)
     deal_ms = traitlets.Int(5000).tag(sync=True)
     session: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    #: The coach's Hint button: ``{}`` when off; else ``enabled``, ``used`` (hints per seat)
+    #: and, while the position it answers stands, the ``suggestion`` for that ``seat``.
+    hint = traitlets.Dict().tag(sync=True)
     _page_writable: ClassVar[dict[str, PageCheck]] = {"bot_delay_ms": count,
                                                       "show_memory_of": seat_or_none}
 
@@ -107,7 +110,8 @@ class LeylineWidget(BoardWidget):
                  seed: int | None = None, rules: Rules | None = None,
                  viewer: int | str | None = ACTIVE, bots: Mapping[int, str | Bot] | None = None,
                  bot_seed: int | None = None, reveal_ms: int = 1500, deal_ms: int | None = None,
-                 bot_delay_ms: int = 800, show_memory_of: int | None = None) -> None:
+                 bot_delay_ms: int = 800, show_memory_of: int | None = None,
+                 hints: bool = False) -> None:
         kinds: dict[int, str] = {}
         if game is None:
             names, kinds = parse_seats(1 if players is None else players)
@@ -131,6 +135,10 @@ class LeylineWidget(BoardWidget):
         self._auto_deal = deal_ms is None
         bot_kinds = self._seat_bots(seats, game.seed if bot_seed is None else bot_seed)
         self._last_batch: list[Event] = list(game.event_log[-1])
+        if not isinstance(hints, bool):
+            raise ValueError(f"hints must be True or False, got {quote(hints)}")
+        self._hints_on = hints
+        self._hints: list[tuple[int, int]] = []  # (turn, seat) of each hint asked for
         self._binding_at: Game | None = None
         self._recorded = game.is_over
         viewer = self._viewer_value(viewer)
@@ -284,6 +292,7 @@ class LeylineWidget(BoardWidget):
             self.legal = legal
             log = game_log(game, seat)
             turns = log.pop("turns")
+            self._log_hints(turns)
             # Finished turns never change (game_log's rule): they go out once per turn.
             self.log_past = turns[:-1]
             self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1}
@@ -357,6 +366,7 @@ class LeylineWidget(BoardWidget):
         self._seat_specs = specs
         bot_kinds = self._seat_bots(specs, new_seed if self._bot_seed is None else self._bot_seed)
         self._binding_at = None
+        self._hints = []
         self._recorded = False
         with self.hold_sync():
             self.info = game_info(game, bot_kinds)
@@ -400,7 +410,59 @@ class LeylineWidget(BoardWidget):
     def _handlers(self) -> dict[str, Handler]:
         return {"action": self._on_action, "bot_step": self._on_bot_step,
                 "shown": self._on_shown, "ready": self._on_ready, "undo": self._on_undo,
-                "new_game": self._on_new_game, "rematch": self._on_rematch}
+                "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint}
+
+    # -- the coach's hint ------------------------------------------------------------------
+    def ask_hint(self) -> dict[str, Any]:
+        """The expert's move for the seat to act, from that seat's information (the Hint
+        button; needs ``hints=True``). Each hint is counted, and the log says so."""
+        if not self._hints_on:
+            raise ValueError("hints are off: make the widget with hints=True to use the coach")
+        self._waiting_for_handoff()
+        seat = self.actor()
+        if seat is None:
+            raise ValueError("a hint is for the player whose turn it is, on their turn")
+        from ..agents.analysis import hint
+
+        suggestion = hint(self.game, seat, seed=self._bot_seed or 0).to_dict()
+        self._hints.append((self.game.turn, seat))
+        with self.hold_sync():
+            self.hint = {**self._hint_base(), "seat": seat, "step": self.game.step,
+                         "suggestion": suggestion}
+            self.error = ""
+            self._sync(None)
+        return suggestion
+
+    def _hint_base(self) -> dict[str, Any]:
+        used = [0] * len(self.game.players)
+        for _, seat in self._hints:
+            used[seat] += 1
+        return {"enabled": True, "used": used}
+
+    def _log_hints(self, turns: list[dict[str, Any]]) -> None:
+        """Count the hints in the log, and drop a suggestion once its position has gone (or
+        the board shows another seat): it names what that seat knew then."""
+        if not self._hints_on:
+            if self.hint:
+                self.hint = {}
+            return
+        names = self.game.players
+        asked: dict[tuple[int, int], int] = {}
+        for key in self._hints:
+            asked[key] = asked.get(key, 0) + 1
+        for entry in turns:
+            for (turn, seat), k in asked.items():
+                if entry["turn"] == turn and entry["player"] == seat:
+                    entry["lines"] = [*entry["lines"], f"{names[seat]} asked the coach for "
+                                      + ("a hint" if k == 1 else f"{k} hints")]
+        current = self.hint
+        keep = (current.get("step") == self.game.step and current.get("seat") == self.seat()
+                and "suggestion" in current)
+        self.hint = current if keep else self._hint_base()
+
+    def _on_hint(self, content: Message) -> None:
+        only(content, "hint", ())
+        self.ask_hint()
 
     def _on_shown(self, content: Message) -> None:
         only(content, "shown", ("seq",))

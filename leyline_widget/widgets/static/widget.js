@@ -1036,6 +1036,20 @@ function paceMenu(doc, st, ui) {
     )
   );
 }
+function coachHint(doc, st) {
+  const hint = st.hint;
+  const s = hint && hint.suggestion;
+  if (!hint || !s || hint.seat !== st.view.viewer) return null;
+  const used = (hint.used || [])[hint.seat ?? 0] || 0;
+  return h(
+    doc,
+    "section",
+    { class: "ll-coach-hint", "aria-label": "Coach's hint", "aria-live": "polite" },
+    h(doc, "strong", {}, "Hint: "),
+    `${describeAction(s.action, st.info)} (${s.label}). `,
+    h(doc, "span", { class: "ll-note" }, `${s.reason} Hints used this game: ${used}.`)
+  );
+}
 function renderBoard(st, ui, doc, now = 0) {
   const { view, legal, info } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
@@ -1101,6 +1115,12 @@ function renderBoard(st, ui, doc, now = 0) {
       "data-act": "undo",
       title: "Take back the Binding tokens placed this turn (until End turn)"
     }, "Undo tokens") : null,
+    canAct && st.hint && st.hint.enabled ? h(doc, "button", {
+      type: "button",
+      class: "ll-btn",
+      "data-act": "hint",
+      title: "The coach's move from what you have been shown (each hint is counted in the log)"
+    }, "Hint") : null,
     h(
       doc,
       "button",
@@ -1152,6 +1172,7 @@ function renderBoard(st, ui, doc, now = 0) {
     deal,
     h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
     ui.rules ? rulesPanel(doc, st) : null,
+    coachHint(doc, st),
     powerInfo(doc, st, ui),
     bindingPanel(doc, st, ui),
     gameOverPanel(doc, st),
@@ -1406,7 +1427,8 @@ function playMode({ model, el }) {
       log_past: model.get("log_past"),
       handoff: model.get("handoff"),
       session: model.get("session"),
-      deal_ms: model.get("deal_ms")
+      deal_ms: model.get("deal_ms"),
+      hint: model.get("hint")
     });
     function draw(now) {
       m.show(renderBoard(state(), ui, m.doc, now));
@@ -1631,6 +1653,9 @@ function playMode({ model, el }) {
         button.classList.add("ll-pending");
         ui.source = null;
         model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+      } else if (act === "hint") {
+        button.classList.add("ll-pending");
+        model.send({ type: "hint" });
       } else if (act === "rules") {
         ui.rules = !ui.rules;
         schedule();
