@@ -280,6 +280,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _rules(args: argparse.Namespace) -> Rules:
+    """The rules of ``--set FIELD=VALUE`` (repeatable) over the defaults."""
+    changes = dict(_pair(s, "--set") for s in args.set)
+    try:
+        return Rules.default().replace(**{k: _value(v, True) for k, v in changes.items()})
+    except ValueError as err:
+        raise UsageError(f"--set: {err}") from None
+
+
 def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
@@ -294,11 +303,7 @@ def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str
     seats = [_seat(s) for s in args.seat] or [("greedy", {}), ("greedy", {})]
     if len(seats) > 4:
         raise UsageError(f"a game has 1 to 4 seats, got {len(seats)} --seat options")
-    changes = dict(_pair(s, "--set") for s in args.set)
-    try:
-        rules = Rules.default().replace(**{k: _value(v, True) for k, v in changes.items()})
-    except ValueError as err:
-        raise UsageError(f"--set: {err}") from None
+    rules = _rules(args)
     return seats, rules
 
 
@@ -373,6 +378,16 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_report(path: str, markdown: str, data: dict[str, Any]) -> None:
+    """Write a report as ``.json`` (``data``) or Markdown, by the path's ending."""
+    with open(path, "w", encoding="utf-8") as f:
+        if path.endswith(".json"):
+            json.dump(data, f, indent=1)
+            f.write("\n")
+        else:
+            f.write(markdown)
+
+
 def _balance(args: argparse.Namespace) -> int:
     seats, rules = _seats_and_rules(args)
     if len(seats) < 2:
@@ -388,12 +403,7 @@ def _balance(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     text = report.to_markdown()
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            if args.out.endswith(".json"):
-                json.dump(report.to_dict(), f, indent=1)
-                f.write("\n")
-            else:
-                f.write(text)
+        _write_report(args.out, text, report.to_dict())
     print(text, end="")
     print(f"{report.games} games in {elapsed:.1f} s"
           + (f"; report written to {args.out}" if args.out else ""))
@@ -406,11 +416,7 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     entrants = [_seat(s) for s in args.seat] or default_entrants()
-    changes = dict(_pair(s, "--set") for s in args.set)
-    try:
-        rules = Rules.default().replace(**{k: _value(v, True) for k, v in changes.items()})
-    except ValueError as err:
-        raise UsageError(f"--set: {err}") from None
+    rules = _rules(args)
     if args.out:
         check_out(args.out, REPORT_FORMATS)
     if args.plot and not args.plot.endswith(".png"):
@@ -428,12 +434,7 @@ def _ladder(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     text = table.to_markdown()
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            if args.out.endswith(".json"):
-                json.dump(table.to_dict(), f, indent=1)
-                f.write("\n")
-            else:
-                f.write(text)
+        _write_report(args.out, text, table.to_dict())
     if args.plot:
         import matplotlib
 

@@ -46,7 +46,7 @@ from ..core.types import Event, Observation
 
 __all__ = [
     "FORMAT", "GLYPHS", "VERDICTS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport",
-    "Step", "StepError", "Variation", "VariationError", "check_analysis",
+    "Step", "StepError", "Variation", "VariationError", "check_analysis", "parse_json",
 ]
 
 FORMAT = "leyline-replay"
@@ -528,6 +528,35 @@ class _StepFailure(Exception):
     def __init__(self, line: _Line, step: int, action: Action, error: IllegalActionError) -> None:
         super().__init__(str(error))
         self.line, self.step, self.action, self.error = line, step, action, error
+
+
+def parse_json(text: str | bytes, max_bytes: int, what: str) -> Any:
+    """Parse a replay or study file's JSON text, within ``max_bytes``, or raise
+    :class:`ReplayFormatError` saying what is wrong with it (``what`` names the file kind)."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > max_bytes:
+            raise ReplayFormatError(f"the {what} is {len(text)} bytes; the limit is "
+                                    f"{max_bytes} (pass max_bytes= to allow more)")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ReplayFormatError(f"the {what} is not UTF-8 text: {err}") from None
+    if not isinstance(text, str):
+        raise ReplayFormatError(f"a {what} is JSON text, got {type(text).__name__}")
+    if len(text) > max_bytes:
+        raise ReplayFormatError(f"the {what} is {len(text)} characters; the limit is "
+                                f"{max_bytes} (pass max_bytes= to allow more)")
+    try:
+        return json.loads(text, object_pairs_hook=_object, parse_constant=_reject_constant)
+    except ReplayFormatError:
+        raise
+    except RecursionError:
+        raise ReplayFormatError(f"not valid {what} JSON: nesting is too deep") from None
+    except json.JSONDecodeError as err:
+        raise ReplayFormatError(f"not valid JSON (truncated or damaged?): {err.msg} at line "
+                                f"{err.lineno} column {err.colno}") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ReplayFormatError(f"not valid {what} JSON: {err}") from None
 
 
 # ---------------------------------------------------------------------- the replay
@@ -1119,30 +1148,7 @@ class Replay:
         :class:`ReplayFormatError` naming the field or the step; nothing half-loaded is
         returned.
         """
-        if isinstance(text, (bytes, bytearray)):
-            if len(text) > max_bytes:
-                raise ReplayFormatError(f"the replay is {len(text)} bytes; the limit is "
-                                        f"{max_bytes} (pass max_bytes= to allow more)")
-            try:
-                text = bytes(text).decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise ReplayFormatError(f"the replay is not UTF-8 text: {err}") from None
-        if not isinstance(text, str):
-            raise ReplayFormatError(f"a replay is JSON text, got {type(text).__name__}")
-        if len(text) > max_bytes:
-            raise ReplayFormatError(f"the replay is {len(text)} characters; the limit is "
-                                    f"{max_bytes} (pass max_bytes= to allow more)")
-        try:
-            data = json.loads(text, object_pairs_hook=_object, parse_constant=_reject_constant)
-        except ReplayFormatError:
-            raise
-        except RecursionError:
-            raise ReplayFormatError("not valid replay JSON: nesting is too deep") from None
-        except json.JSONDecodeError as err:
-            raise ReplayFormatError(f"not valid JSON (truncated or damaged?): {err.msg} at line "
-                                    f"{err.lineno} column {err.colno}") from None
-        except ValueError as err:  # e.g. an integer of thousands of digits
-            raise ReplayFormatError(f"not valid replay JSON: {err}") from None
+        data = parse_json(text, max_bytes, "replay")
         return cls.from_dict(data)
 
     @classmethod

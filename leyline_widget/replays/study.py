@@ -33,8 +33,7 @@ from .replay import (
     Replay,
     ReplayFormatError,
     _check_text,
-    _object,
-    _reject_constant,
+    parse_json,
 )
 
 __all__ = ["STUDY_FORMAT", "STUDY_VERSION", "Chapter", "Study"]
@@ -165,30 +164,7 @@ class Study:
 
         Anything wrong raises :class:`ReplayFormatError` naming the chapter and the field.
         """
-        if isinstance(text, (bytes, bytearray)):
-            if len(text) > max_bytes:
-                raise ReplayFormatError(f"the study is {len(text)} bytes; the limit is "
-                                        f"{max_bytes} (pass max_bytes= to allow more)")
-            try:
-                text = bytes(text).decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise ReplayFormatError(f"the study is not UTF-8 text: {err}") from None
-        if not isinstance(text, str):
-            raise ReplayFormatError(f"a study is JSON text, got {type(text).__name__}")
-        if len(text) > max_bytes:
-            raise ReplayFormatError(f"the study is {len(text)} characters; the limit is "
-                                    f"{max_bytes} (pass max_bytes= to allow more)")
-        try:
-            data = json.loads(text, object_pairs_hook=_object, parse_constant=_reject_constant)
-        except ReplayFormatError:
-            raise
-        except RecursionError:
-            raise ReplayFormatError("not valid study JSON: nesting is too deep") from None
-        except json.JSONDecodeError as err:
-            raise ReplayFormatError(f"not valid JSON (truncated or damaged?): {err.msg} at line "
-                                    f"{err.lineno} column {err.colno}") from None
-        except ValueError as err:
-            raise ReplayFormatError(f"not valid study JSON: {err}") from None
+        data = parse_json(text, max_bytes, "study")
         return cls.from_dict(data)
 
     @classmethod
