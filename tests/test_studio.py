@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -265,3 +266,10 @@ def test_score_series_and_book_fields() -> None:
     assert book["glyphs"]["0"] == {"5": "!"} and book["scores"]["0"] == scores
     assert "json" not in book["downloads"] and book["downloads"]["markdown"].startswith("#")
     assert "json" in replay_book(replay)["downloads"]
+
+
+def test_study_load_names_a_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(ReplayFormatError, match="no study file at"):
+        Study.load(tmp_path / "nope.json")
+    with pytest.raises(ReplayFormatError, match="is a folder, not a study file"):
+        Study.load(tmp_path)

@@ -46,7 +46,8 @@ from ..core.types import Event, Observation
 
 __all__ = [
     "FORMAT", "GLYPHS", "VERDICTS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport",
-    "Step", "StepError", "Variation", "VariationError", "check_analysis", "parse_json",
+    "Step", "StepError", "Variation", "VariationError", "check_analysis", "dump_json",
+    "parse_json", "read_file",
 ]
 
 FORMAT = "leyline-replay"
@@ -528,6 +529,34 @@ class _StepFailure(Exception):
     def __init__(self, line: _Line, step: int, action: Action, error: IllegalActionError) -> None:
         super().__init__(str(error))
         self.line, self.step, self.action, self.error = line, step, action, error
+
+
+def dump_json(data: Any, indent: int | None) -> str:
+    """A file's JSON text: compact, or indented for people (ASCII only either way)."""
+    return json.dumps(data, indent=indent, separators=(
+        (",", ":") if indent is None else (",", ": ")))
+
+
+def read_file(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
+    """The bytes of a replay or study file, or a :class:`ReplayFormatError` naming the path
+    when it is missing, a folder, unreadable or larger than ``max_bytes``."""
+    where = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > max_bytes:
+                raise ReplayFormatError(f"{where!r}: the file is {size} bytes; the "
+                                        f"limit is {max_bytes} (pass max_bytes= to allow "
+                                        "more)")
+            return f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise ReplayFormatError(f"no {what} file at {where!r}: the path does not "
+                                "exist") from None
+    except IsADirectoryError:
+        raise ReplayFormatError(f"{where!r} is a folder, not a {what} file") from None
+    except OSError as err:
+        raise ReplayFormatError(f"cannot read the {what} file {where!r}: "
+                                f"{err.strerror or err}") from None
 
 
 def parse_json(text: str | bytes, max_bytes: int, what: str) -> Any:
@@ -1107,8 +1136,7 @@ class Replay:
 
     def to_json(self, indent: int | None = None) -> str:
         """The replay as JSON text (ASCII only); :meth:`from_json` reads it back."""
-        return json.dumps(self.to_dict(), indent=indent, separators=(
-            (",", ":") if indent is None else (",", ": ")))
+        return dump_json(self.to_dict(), indent)
 
     def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -1121,23 +1149,7 @@ class Replay:
         A path that is missing, a folder or unreadable is a :class:`ReplayFormatError`
         naming it, as is a file that is not a replay.
         """
-        where = os.fspath(path)
-        try:
-            with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                if size > max_bytes:
-                    raise ReplayFormatError(f"{where!r}: the file is {size} bytes; the "
-                                            f"limit is {max_bytes} (pass max_bytes= to allow "
-                                            "more)")
-                data = f.read(max_bytes + 1)
-        except FileNotFoundError:
-            raise ReplayFormatError(f"no replay file at {where!r}: the path does not "
-                                    "exist") from None
-        except IsADirectoryError:
-            raise ReplayFormatError(f"{where!r} is a folder, not a replay file") from None
-        except OSError as err:
-            raise ReplayFormatError(f"cannot read the replay file {where!r}: "
-                                    f"{err.strerror or err}") from None
+        data = read_file(path, max_bytes, "replay")
         return cls.from_json(data, max_bytes=max_bytes)
 
     @classmethod

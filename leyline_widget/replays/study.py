@@ -19,7 +19,6 @@ as ``Replay.to_dict`` writes them; ``docs/replay-format.md`` documents it.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +32,9 @@ from .replay import (
     Replay,
     ReplayFormatError,
     _check_text,
+    dump_json,
     parse_json,
+    read_file,
 )
 
 __all__ = ["STUDY_FORMAT", "STUDY_VERSION", "Chapter", "Study"]
@@ -142,8 +143,7 @@ class Study:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent, separators=(
-            (",", ":") if indent is None else (",", ": ")))
+        return dump_json(self.to_dict(), indent)
 
     def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
         with open(path, "w", encoding="utf-8") as f:
@@ -151,12 +151,9 @@ class Study:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Study:
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            raise ReplayFormatError(f"the file is {size} bytes; the limit is {max_bytes} "
-                                    "(pass max_bytes= to allow more)")
-        with open(path, "rb") as f:
-            return cls.from_json(f.read(max_bytes + 1), max_bytes=max_bytes)
+        """Read a study file; a missing, unreadable or oversized path is a ReplayFormatError
+        naming it."""
+        return cls.from_json(read_file(path, max_bytes, "study"), max_bytes=max_bytes)
 
     @classmethod
     def from_json(cls, text: str | bytes, max_bytes: int = MAX_BYTES) -> Study:
