@@ -192,6 +192,11 @@ class Soak:
         where = f"game {g} ({players}p, viewer {viewer})"
         self.scan_play(w, where)
         while not w.game.is_over:
+            if isinstance(w.handoff.get("to"), int):
+                # Hot-seat: the board waits, hidden, until the next player takes the seat.
+                self.send(w, {"type": "ready"})
+                self.scan_play(w, f"{where} hand-off at step {w.game.step}")
+                continue
             if w.legal.get("bot"):
                 self.send(w, {"type": "bot_step", "step": w.game.step})
             else:
