@@ -370,7 +370,6 @@ __all__ = [
     "verdict",
 ]
 
-_ = (Deactivate, field)
 
 
 @dataclass(frozen=True)

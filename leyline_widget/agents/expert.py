@@ -31,7 +31,7 @@ The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determi
    collection the expert does not pass while it can collect, so expert games end.
 
 >>> from leyline_widget import Game
->>> from leyline_widget.agents.bots import BotSeat
+>>> from leyline_widget.agents.bots import BotSeat, make_bot
 >>> game = Game.new(players=2, seed=3)
 >>> seats = [BotSeat(ExpertBot(seed=1, budget=8), 0), BotSeat(make_bot("greedy", seed=2), 1)]
 >>> for _ in range(12):
@@ -45,7 +45,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +53,7 @@ from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, R
 from ..core.game import Game, IllegalActionError, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
-from .bots import BOT_KINDS, GreedyBot, make_bot
+from .bots import BOT_KINDS, GreedyBot
 
 #: Rollouts per decision by default (about 0.1 s on one core in mid-game).
 DEFAULT_BUDGET = 48
@@ -546,6 +546,7 @@ class ExpertBot(GreedyBot):
     rollouts after that many turns (None: to the end of the game). ``win_weight`` adds that
     many cards to a rollout's value for a win, so that a sure win beats a bigger gamble.
 
+    >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
     20
     >>> ExpertBot(budget="quick").budget == QUICK_BUDGET
@@ -633,5 +634,3 @@ _register()
 __all__ = ["DEFAULT_BUDGET", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option", "determinize",
            "evaluate", "rollout", "search"]
 
-# ``make_bot`` is re-exported for the doctest above.
-_ = (make_bot, Callable)
