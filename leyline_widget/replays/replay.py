@@ -45,9 +45,23 @@ from ..core.rules import Rules
 from ..core.types import Event, Observation
 
 __all__ = [
-    "FORMAT", "GLYPHS", "VERDICTS", "VERSION", "Note", "Replay", "ReplayFormatError", "RerunReport",
-    "Step", "StepError", "Variation", "VariationError", "check_analysis", "dump_json",
-    "parse_json", "read_file",
+    "FORMAT",
+    "GLYPHS",
+    "VERDICTS",
+    "VERSION",
+    "JsonFile",
+    "Note",
+    "Replay",
+    "ReplayFormatError",
+    "RerunReport",
+    "Step",
+    "StepError",
+    "Variation",
+    "VariationError",
+    "check_analysis",
+    "dump_json",
+    "parse_json",
+    "read_file",
 ]
 
 FORMAT = "leyline-replay"
@@ -589,7 +603,22 @@ def parse_json(text: str | bytes, max_bytes: int, what: str) -> Any:
 
 
 # ---------------------------------------------------------------------- the replay
-class Replay:
+class JsonFile:
+    """What a replay and a study share as files: JSON text from :meth:`to_dict`, and saving."""
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The file's JSON text (ASCII only); ``from_json`` reads it back."""
+        return dump_json(self.to_dict(), indent)
+
+    def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json(indent))
+
+
+class Replay(JsonFile):
     """A recorded game: its start, its main line of actions, notes and variations.
 
     Make one with ``Replay.from_game(game)``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
@@ -1134,13 +1163,6 @@ class Replay:
                                 for p in sorted(self._analyses)]
         return data
 
-    def to_json(self, indent: int | None = None) -> str:
-        """The replay as JSON text (ASCII only); :meth:`from_json` reads it back."""
-        return dump_json(self.to_dict(), indent)
-
-    def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json(indent))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Replay:
@@ -1561,25 +1583,32 @@ class _Reader:
                                         f"{quote(h)}", field=f"{where}hashes[{k}]")
         return list(raw)
 
+    @staticmethod
+    def step_item(item: object, at: str, fields: Sequence[str], low: int, high: int,
+                  vid: int | None, what: str) -> int:
+        """Check one per-step entry (a note, a glyph): an object of ``fields`` whose ``step``
+        is from ``low`` to ``high``; returns the step."""
+        if not isinstance(item, dict):
+            raise ReplayFormatError(f"field {quote(at)} must be an object, got {quote(item)}",
+                                    field=at, variation=vid)
+        unknown = sorted(key for key in item if key not in fields)
+        if unknown:
+            raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
+                                    f"{', '.join(map(repr, unknown))}", field=at, variation=vid)
+        step = _field(item, "step", int, at + ".")
+        if not low <= step <= high:
+            raise ReplayFormatError(f"field '{at}.step': step {step} is not {what} "
+                                    f"(steps {low} to {high})", field=at + ".step",
+                                    step=step, variation=vid)
+        return step
+
     def notes(self, data: Mapping[str, Any], where: str, grid: int, low: int, high: int,
               vid: int | None) -> dict[int, list[Note]]:
         raw = _field(data, "annotations", list, where) if "annotations" in data else []
         out: dict[int, list[Note]] = {}
         for k, item in enumerate(raw):
             at = f"{where}annotations[{k}]"
-            if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {quote(at)} must be an object, got {quote(item)}",
-                                        field=at, variation=vid)
-            unknown = sorted(key for key in item if key not in _NOTE_FIELDS)
-            if unknown:
-                raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
-                                        f"{', '.join(map(repr, unknown))}", field=at,
-                                        variation=vid)
-            step = _field(item, "step", int, at + ".")
-            if not low <= step <= high:
-                raise ReplayFormatError(f"field '{at}.step': step {step} is not on this line "
-                                        f"(steps {low} to {high})", field=at + ".step",
-                                        step=step, variation=vid)
+            step = self.step_item(item, at, _NOTE_FIELDS, low, high, vid, "on this line")
             try:
                 note = make_note(_field(item, "text", str, at + "."), item.get("tags", []),
                                  item.get("highlights", []), grid)
@@ -1601,19 +1630,8 @@ class _Reader:
         out: dict[int, str] = {}
         for k, item in enumerate(raw):
             at = f"{where}glyphs[{k}]"
-            if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {at!r} must be an object, got {quote(item)}",
-                                        field=at, variation=vid)
-            unknown = sorted(key for key in item if key not in ("step", "glyph"))
-            if unknown:
-                raise ReplayFormatError(f"field {at!r}: unknown field(s) "
-                                        f"{', '.join(map(repr, unknown))}", field=at,
-                                        variation=vid)
-            step = _field(item, "step", int, at + ".")
-            if not low <= step <= high:
-                raise ReplayFormatError(f"field '{at}.step': step {step} is not a move of this "
-                                        f"line (steps {low} to {high})", field=at + ".step",
-                                        step=step, variation=vid)
+            step = self.step_item(item, at, ("step", "glyph"), low, high, vid,
+                                  "a move of this line")
             if step in out:
                 raise ReplayFormatError(f"field '{at}.step': step {step} has two glyphs",
                                         field=at + ".step", step=step, variation=vid)

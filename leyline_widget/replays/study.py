@@ -29,10 +29,10 @@ from .replay import (
     MAX_BYTES,
     MAX_NAME_CHARS,
     MAX_NOTE_CHARS,
+    JsonFile,
     Replay,
     ReplayFormatError,
     _check_text,
-    dump_json,
     parse_json,
     read_file,
 )
@@ -63,7 +63,7 @@ class Chapter:
     replay: Replay
 
 
-class Study:
+class Study(JsonFile):
     """A lesson of several games: ``title``, ``notes`` and :attr:`chapters`, saved as one file.
 
     Names and notes are untrusted text (files are shared between strangers), limited like a
@@ -142,12 +142,6 @@ class Study:
                          for c in self._chapters],
         }
 
-    def to_json(self, indent: int | None = None) -> str:
-        return dump_json(self.to_dict(), indent)
-
-    def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json(indent))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], max_bytes: int = MAX_BYTES) -> Study:
