@@ -1595,7 +1595,7 @@ class _Reader:
         if unknown:
             raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
                                     f"{', '.join(map(repr, unknown))}", field=at, variation=vid)
-        step = _field(item, "step", int, at + ".")
+        step: int = _field(item, "step", int, at + ".")
         if not low <= step <= high:
             raise ReplayFormatError(f"field '{at}.step': step {step} is not {what} "
                                     f"(steps {low} to {high})", field=at + ".step",
