@@ -2,7 +2,7 @@
 
 :func:`analyse` replays a game, feeds the seat the events it was shown
 (:func:`~leyline_widget.core.game.visible_events`) into the same memory fold the bots use
-(:class:`~leyline_widget.agents.bots.GreedyBot`'s), and at each of the seat's decisions (an
+(:class:`~leyline_widget.core.knowledge.Knowledge`), and at each of the seat's decisions (an
 action of that seat where more than one action was legal) runs the expert's search
 (:func:`~leyline_widget.agents.expert.search`) on the seat's observation and memory alone. The
 determinizations are drawn from ``(seed, step)`` only, so re-dealing every card the seat never
@@ -39,8 +39,8 @@ from typing import Any, Protocol
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.game import Game, visible_events
+from ..core.knowledge import Knowledge
 from ..core.rules import Rules
-from .bots import GreedyBot
 from .expert import QUICK_BUDGET, Evaluation, Option, search
 
 #: Rollouts per decision in an analysis.
@@ -147,10 +147,6 @@ def _slots(slots: Sequence[int]) -> str:
 
 def _el(el: str) -> str:
     return el.capitalize()
-
-
-def _option_words(o: Option) -> str:
-    return o.label
 
 
 def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat: int,
@@ -319,11 +315,7 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
     if progress:
         progress(0, total)
     rules = start.rules
-    fold = GreedyBot(seed=0)
-    fold.start(rules, player)
-    if known:
-        fold.observe([{"type": "reveal", "slot": s, "element": el, "cause": "known",
-                       "visible_to": [player]} for s, el in sorted(known.items())])
+    fold = Knowledge(player, known)
     fed = 0
     g = start.clone()
     moves: list[MoveReview] = []
@@ -336,7 +328,7 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
             fold.observe(visible_events(g.events_since(fed), player))
             fed = g.step + 1
             obs = g.observation(player)
-            memory = fold.known()
+            memory = dict(fold.known)
             legal = g.legal_actions()
             rng = random.Random(f"analyse:{seed}:{i}")
             ev: Evaluation | None = None
@@ -408,13 +400,12 @@ def hint(game: Game, seat: int, budget: int = QUICK_BUDGET, seed: int = 0) -> Hi
     if game.active_player != seat:
         raise ValueError(f"it is {game.players[game.active_player]}'s turn, not "
                          f"{game.players[seat]}'s")
-    fold = GreedyBot(seed=0)
-    fold.start(game.rules, seat)
+    fold = Knowledge(seat)
     fold.observe(visible_events(game.events_since(0), seat))
     legal = game.legal_actions()
     obs = game.observation(seat)
     rng = random.Random(f"hint:{seed}:{game.step}")
-    ev = search(obs, fold.known(), legal, game.rules, seat, rng, budget)
+    ev = search(obs, dict(fold.known), legal, game.rules, seat, rng, budget)
     best = ev.best_option()
     value = ev.values.get(best.key, 0.0)
     first = best.actions[0] if best.actions else legal[0]
