@@ -253,10 +253,10 @@ def _check_text(value: object, what: str, limit: int) -> str:
     return value
 
 
-def _check_name(value: object) -> str:
-    name = _check_text(value, "a variation name", MAX_NAME_CHARS)
+def _check_name(value: object, what: str = "a variation name") -> str:
+    name = _check_text(value, what, MAX_NAME_CHARS)
     if not name.strip() or "\n" in name:
-        raise ValueError(f"a variation name must be one non-empty line, got {quote(name)}")
+        raise ValueError(f"{what} must be one non-empty line, got {quote(name)}")
     return name
 
 
@@ -392,16 +392,10 @@ def _int_field(data: Mapping[str, Any], key: str, at: str, low: int, high: int) 
 
 
 def _text(value: object, at: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise ReplayFormatError(f"field {at!r} must be a string, got {quote(value)}", field=at)
-    if len(value) > limit:
-        raise ReplayFormatError(f"field {at!r}: {len(value)} characters; the limit is {limit}",
-                                field=at)
-    bad = _CONTROL.search(value)
-    if bad:
-        raise ReplayFormatError(f"field {at!r} contains the control character {bad.group()!r}",
-                                field=at)
-    return value
+    try:
+        return _check_text(value, f"field {quote(at)}", limit)
+    except ValueError as err:
+        raise ReplayFormatError(str(err), field=at) from None
 
 
 def _action(value: object, at: str) -> dict[str, Any]:

@@ -27,11 +27,11 @@ from typing import Any
 from ..core.echo import quote
 from .replay import (
     MAX_BYTES,
-    MAX_NAME_CHARS,
     MAX_NOTE_CHARS,
     JsonFile,
     Replay,
     ReplayFormatError,
+    _check_name,
     _check_text,
     parse_json,
     read_file,
@@ -45,13 +45,6 @@ STUDY_VERSION = 1
 MAX_CHAPTERS = 64
 _TOP_FIELDS = ("format", "version", "generator", "title", "notes", "chapters")
 _CHAPTER_FIELDS = ("name", "notes", "replay")
-
-
-def _name(value: object, what: str) -> str:
-    name = _check_text(value, what, MAX_NAME_CHARS)
-    if not name.strip() or "\n" in name:
-        raise ValueError(f"{what} must be one non-empty line, got {name!r}")
-    return name
 
 
 @dataclass
@@ -72,7 +65,7 @@ class Study(JsonFile):
     """
 
     def __init__(self, title: str = "Leyline study", notes: str = "") -> None:
-        self.title = _name(title, "a study title")
+        self.title = _check_name(title, "a study title")
         self.notes = _check_text(notes, "study notes", MAX_NOTE_CHARS)
         self._chapters: list[Chapter] = []
 
@@ -97,7 +90,7 @@ class Study(JsonFile):
         if len(self._chapters) >= MAX_CHAPTERS:
             raise ValueError(f"a study holds at most {MAX_CHAPTERS} chapters")
         chapter = Chapter(
-            _name(f"Chapter {len(self._chapters) + 1}" if name is None else name,
+            _check_name(f"Chapter {len(self._chapters) + 1}" if name is None else name,
                   "a chapter name"),
             _check_text(notes, "chapter notes", MAX_NOTE_CHARS), replay)
         self._chapters.append(chapter)
@@ -108,7 +101,7 @@ class Study(JsonFile):
 
     def rename(self, index: int, name: str) -> Chapter:
         chapter = self.chapter(index)
-        chapter.name = _name(name, "a chapter name")
+        chapter.name = _check_name(name, "a chapter name")
         return chapter
 
     def set_notes(self, index: int, notes: str) -> Chapter:
@@ -185,10 +178,13 @@ class Study(JsonFile):
         if not isinstance(data.get("generator", ""), str):
             raise ReplayFormatError("field 'generator' must be a string", field="generator")
         try:
-            study = cls(data.get("title", "Leyline study"), data.get("notes", ""))
+            title = _check_name(data.get("title", "Leyline study"), "a study title")
         except ValueError as err:
-            which = "title" if "title" in str(err) else "notes"
-            raise ReplayFormatError(f"field {which!r}: {err}", field=which) from None
+            raise ReplayFormatError(f"field 'title': {err}", field="title") from None
+        try:
+            study = cls(title, data.get("notes", ""))
+        except ValueError as err:
+            raise ReplayFormatError(f"field 'notes': {err}", field="notes") from None
         chapters = data.get("chapters")
         if not isinstance(chapters, list):
             raise ReplayFormatError(f"field 'chapters' must be a list, got {quote(chapters)}",
@@ -207,7 +203,7 @@ class Study(JsonFile):
                                         f"{', '.join(map(repr, unknown))}", field=at)
             name = item.get("name", f"Chapter {n + 1}")
             try:
-                name = _name(name, "a chapter name")
+                name = _check_name(name, "a chapter name")
                 notes = _check_text(item.get("notes", ""), "chapter notes", MAX_NOTE_CHARS)
             except ValueError as err:
                 raise ReplayFormatError(f"field {at!r}: {err}", field=at) from None
