@@ -289,9 +289,10 @@ def _rules(args: argparse.Namespace) -> Rules:
         raise UsageError(f"--set: {err}") from None
 
 
-def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
+def _check_common(args: argparse.Namespace, least_games: int = 1, what: str = "") -> None:
+    """The checks every command's shared flags get (``_common``), before any game is played."""
+    if args.games < least_games:
+        raise UsageError(f"--games{what} must be at least {least_games}, got {args.games}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.dask_workers is not None and not 1 <= args.dask_workers <= (os.cpu_count() or 1):
@@ -300,6 +301,10 @@ def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str
     if args.scheduler is not None and "://" not in args.scheduler:
         raise UsageError(f"--scheduler expects an address such as tcp://host:8786, "
                          f"got {args.scheduler!r}")
+
+
+def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
+    _check_common(args)
     seats = [_seat(s) for s in args.seat] or [("greedy", {}), ("greedy", {})]
     if len(seats) > 4:
         raise UsageError(f"a game has 1 to 4 seats, got {len(seats)} --seat options")
@@ -411,10 +416,7 @@ def _balance(args: argparse.Namespace) -> int:
 
 
 def _ladder(args: argparse.Namespace) -> int:
-    if args.games < 2:
-        raise UsageError(f"--games (per pair) must be at least 2, got {args.games}")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    _check_common(args, least_games=2, what=" (per pair)")
     entrants = [_seat(s) for s in args.seat] or default_entrants()
     rules = _rules(args)
     if args.out:

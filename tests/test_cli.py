@@ -274,3 +274,11 @@ def test_ladder_refuses_nonsense_with_exit_2(args: list[str], message: str,
         main(["ladder", *args, "--jobs", "1"])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_ladder_checks_the_dask_flags_like_the_other_commands(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["ladder", "--seat", "greedy", "--seat", "random", "--scheduler", "localhost"])
+    assert stop.value.code == 2
+    assert "--scheduler expects an address" in capsys.readouterr().err
