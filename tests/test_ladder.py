@@ -52,3 +52,9 @@ def test_the_ladder_puts_memory_above_random_and_is_deterministic() -> None:
 def test_the_ladder_refuses_nonsense(entrants: list[str], games: int, message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         ladder(entrants, games=games, jobs=1)
+
+
+def test_the_ladder_is_the_same_on_one_pool_of_workers() -> None:
+    one = ladder(["random", "greedy", ("memory", {"capacity": 2})], games=6, seed=5, jobs=1)
+    two = ladder(["random", "greedy", ("memory", {"capacity": 2})], games=6, seed=5, jobs=2)
+    assert one.to_dict() == two.to_dict()

@@ -16,16 +16,17 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.rules import Rules
 from .bots import BOT_KINDS
-from .simulate import SeatSpec, parse_seat, seat_label, simulate
+from .simulate import SeatSpec, parse_seat, seat_label, simulate, worker_count
 
 __all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRow", "bradley_terry", "ladder"]
 
@@ -150,6 +151,20 @@ def bradley_terry(names: Sequence[str], results: Mapping[tuple[str, str], tuple[
     return {n: 400.0 * (math.log10(s[idx[n]]) - base) for n in names}
 
 
+def _pair_points(rules: Rules, a: SeatSpec, b: SeatSpec, name_a: str, games: int, seed: int,
+                 executor: Executor | None, jobs: int | None) -> list[float]:
+    """The points of ``a`` in each of ``games`` games against ``b``, seats alternated: 1 for a
+    win, 1/k for a victory shared by k, 0 for a loss."""
+    rows = simulate(rules, [a, b], games=games, seed=seed, rotate=True, executor=executor,
+                    jobs=jobs)
+    points = []
+    for row in rows:
+        seat_of_a = 0 if row["seats"].split(",")[0] == name_a else 1
+        winners = row["winners"]
+        points.append(1.0 / len(winners) if seat_of_a in winners else 0.0)
+    return points
+
+
 def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: int = 1,
            rules: Rules | None = None, *, executor: Executor | None = None,
            jobs: int | None = None,
@@ -168,18 +183,16 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     rules = Rules.default() if rules is None else rules
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_game: dict[tuple[str, str], list[float]] = {}
-    for done, (i, j) in enumerate(pairs):
-        rows = simulate(rules, [specs[i], specs[j]], games=games, seed=seed * 1_000 + done,
-                        rotate=True, executor=executor, jobs=jobs)
-        a, b = names[i], names[j]
-        points = []
-        for row in rows:
-            seat_of_a = 0 if row["seats"].split(",")[0] == a else 1
-            winners = row["winners"]
-            points.append(1.0 / len(winners) if seat_of_a in winners else 0.0)
-        per_game[(a, b)] = points
-        if progress is not None:
-            progress(done + 1, len(pairs))
+    with contextlib.ExitStack() as stack:
+        if executor is None and worker_count(jobs, games) > 1:
+            # One pool for every pair, not one started and stopped per pair.
+            executor = stack.enter_context(
+                ProcessPoolExecutor(max_workers=worker_count(jobs, games)))
+        for done, (i, j) in enumerate(pairs):
+            per_game[(names[i], names[j])] = _pair_points(
+                rules, specs[i], specs[j], names[i], games, seed * 1_000 + done, executor, jobs)
+            if progress is not None:
+                progress(done + 1, len(pairs))
     totals = {pair: (sum(p), len(p)) for pair, p in per_game.items()}
     ratings = bradley_terry(names, totals)
     rng = random.Random(f"ladder:{seed}")
