@@ -467,10 +467,12 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
     """
     options, covers = options_for(obs, known, legal, rules, seat)
     if obs["phase"] == "binding" and not all_options:
-        keep = [o for o in options if not isinstance(o.actions[0], PlaceToken)
-                or _useful_token(obs, known, o.actions[0], seat) >= 0]
-        keep.sort(key=lambda o: -(_useful_token(obs, known, o.actions[0], seat)
-                                  if isinstance(o.actions[0], PlaceToken) else 9))
+        # A token option's use is scored once: it both prunes and orders the options.
+        use = {o.key: (_useful_token(obs, known, first, seat)
+                       if isinstance(first := o.actions[0], PlaceToken) else 9.0)
+               for o in options}
+        keep = [o for o in options if use[o.key] >= 0]
+        keep.sort(key=lambda o: -use[o.key])
         options = keep[:12]
     if no_pass and len(options) > 1 and obs["phase"] == "activation":
         options = [o for o in options if o.key != "pass"] or options
