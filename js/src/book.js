@@ -173,7 +173,9 @@ export function bookModel(book) {
     state.glyphs = (book.glyphs || {})[line.id] || {};
     state.scores = (book.scores || {})[line.id] || [];
     // A player's view shows that seat's review alone (a teacher's book holds every seat's).
-    state.analyses = ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer);
+    // The same list object while the line and viewer stay: the page keys its drawing by it.
+    state.analyses = memo(`a/${vk}/${line.id}`, () =>
+      ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer));
     state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
     for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
   }

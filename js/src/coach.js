@@ -4,7 +4,7 @@
 // its analyses in the book and runs nothing). Reviews are per seat; the kernel and the book
 // already filter them to what the viewer may see (a player sees only its own seat's review).
 // Reason text is data: it only ever becomes a text node.
-import { h, svg } from "./dom.js";
+import { h, idOf, keyed, svg } from "./dom.js";
 import { describeAction, playerName } from "./words.js";
 
 /** @typedef {import("./types").ReplayState} ReplayState */
@@ -118,23 +118,52 @@ export function analyseBar(doc, st) {
  * The evaluation graph: per analysed seat, its expected final score margin after each reviewed
  * decision (the move played), a point per decision coloured by verdict (a click on a point goes
  * to that step; a click elsewhere seeks by position, as the score graph does), a zero line, and
- * a tick down to the best option's value where the move lost some.
+ * a tick down to the best option's value where the move lost some. The curves are keyed by
+ * their data: a seek moves the marker only.
  * @param {Document} doc
  * @param {ReplayState} st
  * @param {number} shown
+ * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
  * @returns {HTMLElement | null}
  */
-export function evalGraph(doc, st, shown) {
+export function evalGraph(doc, st, shown, onPage = new Set()) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
   const last = Math.max(1, (st.line || []).length - 1);
   if (!analyses.length) return null;
   const W = 600;
   const H = 90;
   const upto = st.train === null || st.train === undefined ? last : shown;
+  const x = (/** @type {number} */ k) => (k / last) * W;
+  const key = ["evals", idOf(st.analyses), last, upto].join("/");
+  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" },
+    ...(full ? evalCurves(doc, analyses, upto, x, W, H) : [])));
+  const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
+  const box = h(doc, "div", {
+    class: "ll-graph ll-evalgraph", "data-act": "graph", "data-last": last, role: "slider", tabindex: -1,
+    "aria-label": "Evaluation graph: click to go to that step", "aria-valuemin": 0, "aria-valuemax": last, "aria-valuenow": shown,
+  });
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H }, curves, now));
+  const legend = h(doc, "div", { class: "ll-glegend" }, analyses.map((a) => h(doc, "span", { class: "ll-glegenditem" },
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[a.player % 4]}` }),
+    ` ${playerName(st.info, a.player)}: expected final margin (own score minus the best opponent's)`)));
+  return h(doc, "section", { class: "ll-evals", "aria-label": "The coach's evaluation over the game" },
+    h(doc, "div", { class: "ll-h" }, "Evaluation"), box, legend);
+}
+
+/**
+ * The evaluation graph's zero line, curves, loss ticks and points up to step `upto`.
+ * @param {Document} doc
+ * @param {import("./types").Analysis[]} analyses the reviews with values
+ * @param {number} upto
+ * @param {(k: number) => number} x
+ * @param {number} W
+ * @param {number} H
+ * @returns {Element[]}
+ */
+function evalCurves(doc, analyses, upto, x, W, H) {
   const values = analyses.flatMap((a) => a.moves.flatMap((m) => [m.played_value, m.best_value]))
     .filter((v) => typeof v === "number");
   const span = Math.max(1, ...values.map((v) => Math.abs(/** @type {number} */ (v))));
-  const x = (/** @type {number} */ k) => (k / last) * W;
   const y = (/** @type {number} */ v) => H / 2 - (v / span) * (H / 2 - 6);
   /** @type {Element[]} */
   const parts = [svg(doc, "line", { x1: 0, x2: W, y1: y(0).toFixed(1), y2: y(0).toFixed(1), class: "ll-gzero", stroke: "#999", "stroke-width": 1 })];
@@ -156,15 +185,5 @@ export function evalGraph(doc, st, shown) {
       }, svg(doc, "title", {}, `Move ${m.step}: ${m.verdict}, margin ${signed(/** @type {number} */ (m.played_value))}`)));
     }
   }
-  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
-  const box = h(doc, "div", {
-    class: "ll-graph ll-evalgraph", "data-act": "graph", "data-last": last, role: "slider", tabindex: -1,
-    "aria-label": "Evaluation graph: click to go to that step", "aria-valuemin": 0, "aria-valuemax": last, "aria-valuenow": shown,
-  });
-  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H }, ...parts));
-  const legend = h(doc, "div", { class: "ll-glegend" }, analyses.map((a) => h(doc, "span", { class: "ll-glegenditem" },
-    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[a.player % 4]}` }),
-    ` ${playerName(st.info, a.player)}: expected final margin (own score minus the best opponent's)`)));
-  return h(doc, "section", { class: "ll-evals", "aria-label": "The coach's evaluation over the game" },
-    h(doc, "div", { class: "ll-h" }, "Evaluation"), box, legend);
+  return parts;
 }

@@ -22,6 +22,69 @@ export function h(doc, tag, attrs, ...children) {
   return node;
 }
 
+/** The attribute of a subtree's paint key (`keyed`, `morph`). */
+const PAINT_KEY = "data-paint-key";
+
+/**
+ * A subtree built only when the page does not hold it already: `build(full)` makes the
+ * element, with its content when `full`, else as an empty stand-in that `morph` leaves alone
+ * (the page's copy, under the same key, stays). The key must cover everything the subtree
+ * shows, its attributes included: see `idOf` for cheap keys of data.
+ * @template {Element} T
+ * @param {Set<string>} onPage the paint keys on the page now (`paintKeys`)
+ * @param {string} key
+ * @param {(full: boolean) => T} build
+ * @returns {T}
+ */
+export function keyed(onPage, key, build) {
+  const node = build(!onPage.has(key));
+  node.setAttribute(PAINT_KEY, key);
+  return node;
+}
+
+/**
+ * The paint keys in a tree (few: whole lists and graphs, not their items).
+ * @param {Element} root
+ * @returns {Set<string>}
+ */
+export function paintKeys(root) {
+  const out = new Set();
+  if (root.hasAttribute(PAINT_KEY)) out.add(root.getAttribute(PAINT_KEY));
+  for (const node of root.querySelectorAll(`[${PAINT_KEY}]`)) out.add(node.getAttribute(PAINT_KEY));
+  return /** @type {Set<string>} */ (out);
+}
+
+/** @type {WeakMap<object, number>} */
+const ids = new WeakMap();
+let nextId = 1;
+
+/**
+ * A short id of a value for paint keys: an object's identity (a model hands out the same
+ * object until the value changes, so a key costs O(1), not a walk of a 2,000-step line), an
+ * empty object or array "0", anything else its text.
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function idOf(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "u";
+  if (Array.isArray(value) ? !value.length : isEmpty(value)) return "0";
+  let id = ids.get(value);
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(value, id);
+  }
+  return `#${id}`;
+}
+
+/**
+ * @param {object} value
+ * @returns {boolean}
+ */
+function isEmpty(value) {
+  for (const _ in value) return false; // eslint-disable-line no-unreachable-loop
+  return true;
+}
+
 /**
  * Make `cur` look like `next` in place: same nodes kept where the tag matches, so focus,
  * hover and scroll survive an update and nothing flickers. Returns the node now in the tree.
@@ -41,10 +104,11 @@ export function morph(cur, next) {
   }
   const from = /** @type {Element} */ (/** @type {Node} */ (cur));
   const to = /** @type {Element} */ (/** @type {Node} */ (next));
-  // A subtree whose builder vouches it is unchanged (the same data-key) is left as it is:
-  // long lists (a replay's moves) repaint in time proportional to what changed.
-  const key = to.getAttribute("data-key");
-  if (key !== null && from.getAttribute("data-key") === key) return cur;
+  // A subtree whose builder vouches it is unchanged (the same paint key, see `keyed`) is left
+  // as it is: a replay's move list and graphs cost nothing to repaint at any length. (Its own
+  // attribute: data-key names other things, such as a power button's power.)
+  const key = to.getAttribute(PAINT_KEY);
+  if (key !== null && from.getAttribute(PAINT_KEY) === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }

@@ -5,11 +5,11 @@
 // looking positions up in data the kernel precomputed. Note text and every name are untrusted:
 // they only ever become text nodes.
 import { renderBoard } from "./board.js";
-import { h } from "./dom.js";
+import { h, paintKeys } from "./dom.js";
 import { mount } from "./mount.js";
 import { newUi } from "./play.js";
 import {
-  download, explorePanel, exportBar, glyphBar, movesByTurn, scoreGraph, shortStep, trainPanel,
+  download, explorePanel, exportBar, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
 import { coachPanel, evalGraph } from "./coach.js";
 import { describeEvent, describeStep, listSlots, playerName, plural } from "./words.js";
@@ -259,10 +259,11 @@ function notesPanel(doc, st, ui) {
  * @param {Document} doc
  * @param {number} [now]
  * @param {string[] | null} [shorts] the line's steps in short words, when the caller keeps them
- * @param {(string | null)[]} [painted] keys of the move list's items on the page (movesByTurn)
+ * @param {Set<string>} [onPage] paint keys on the page now: the move list and graphs it holds
+ *   are not built again (a seek then costs the same at any length; see dom.js `keyed`)
  * @returns {HTMLElement}
  */
-export function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
+export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new Set()) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -302,9 +303,9 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) 
     for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown) || "", evalGraph(doc, st, shown) || "");
+    scoreGraph(doc, st, shown, onPage) || "", evalGraph(doc, st, shown, onPage) || "");
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
   part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui),
     coachPanel(doc, st, shown) || "", notesPanel(doc, st, ui)),
     exportBar(doc, st));
@@ -371,10 +372,10 @@ export function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      const list = m.root().querySelector(".ll-movelist");
-      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
-      m.show(renderReplay(st, ui, doc, now, words, keys));
+      m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));
       const root = m.root();
+      const shown = shownStep(st);
+      markCurrent(root, shown);
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = /** @type {HTMLInputElement | null} */ (root.querySelector("[data-act=scrub]"));
       if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
@@ -386,7 +387,6 @@ export function replayMode({ model, el }) {
         if (tags) tags.value = ui.form.tags;
         if (text && ui.form.open) text.focus();
       }
-      const shown = shownStep(st);
       if (!painted || painted.step !== shown || painted.line !== st.line) scrollList(shown);
       painted = { step: shown, line: st.line };
     }

@@ -5,7 +5,7 @@
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
 import { reviewedMoves, verdictBadge } from "./coach.js";
-import { h, svg } from "./dom.js";
+import { h, idOf, keyed, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -152,18 +152,46 @@ function variationItem(doc, st, ui, l, own = false) {
 /**
  * The moves of the shown line, one row per turn (the seat, then its moves in short words, each
  * a button to that step, with its glyph), and the variation tree inline: each variation under
- * the move it branches from, indented by depth.
+ * the move it branches from, indented by depth. The list is keyed by what it shows, not by the
+ * shown step: seeking within a line rebuilds nothing (`markCurrent` moves the highlight), so a
+ * seek costs the same at any length. Guessing the move lists only the steps played so far.
  * @param {Document} doc
  * @param {ReplayState} st
  * @param {ReplayUi} ui
  * @param {number} shown
- * @param {string[]} shorts short words per step
- * @param {(string | null)[]} [painted] the keys of the list's items now on the page, by position:
- *   an item whose key is unchanged is sent as an empty stand-in that `morph` leaves alone, so a
- *   seek in a long line builds only the rows that changed
+ * @param {string[]} shorts short words per step (of `st.line` and `st.info`: the key covers them)
+ * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
  * @returns {HTMLElement}
  */
-export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
+export function movesByTurn(doc, st, ui, shown, shorts, onPage = new Set()) {
+  const lines = st.lines || [];
+  const chain = chainOf(lines, st.variation);
+  const line = st.line || [];
+  const training = st.train !== null && st.train !== undefined;
+  // Training: the moves still to come are the learner's to guess; list only those played.
+  const upto = training ? shown : line.length - 1;
+  const confirm = ui.confirm && ui.confirm.startsWith("var:") ? ui.confirm : "";
+  const key = ["moves", idOf(line), idOf(lines), st.variation, idOf(st.annotations), idOf(st.glyphs),
+    idOf(st.analyses), idOf(st.info), !!st.editable, ui.renaming, confirm, upto].join("/");
+  const list = keyed(onPage, key, (full) => h(doc, "ol", { class: "ll-movelist ll-byturn" },
+    full ? moveItems(doc, st, ui, shown, shorts, upto) : null));
+  return h(doc, "section", { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
+    h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1
+      ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
+    list);
+}
+
+/**
+ * The rows of the move list (movesByTurn): turns, and the variations under their moves.
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {ReplayUi} ui
+ * @param {number} shown
+ * @param {string[]} shorts
+ * @param {number} upto the last step listed
+ * @returns {HTMLElement[]}
+ */
+function moveItems(doc, st, ui, shown, shorts, upto) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
@@ -172,20 +200,13 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const reviewed = reviewedMoves(st);
   /** @param {number} k */
   const verdictOf = (k) => (reviewed.get(k) || { verdict: "" }).verdict;
-  const line = st.line || [];
-  // Training: the moves still to come are the learner's to guess; list only those played.
-  const upto = st.train === null || st.train === undefined ? line.length - 1 : shown;
+  // The steps where variations hang, found once (not per row: a long line has many rows).
+  const branching = new Set(lines.filter((l) => l.parent !== null).map((l) => l.start));
   /** @type {HTMLElement[]} */
   const items = [];
-  for (const row of turnRows(line.slice(0, upto + 1))) {
+  for (const row of turnRows((st.line || []).slice(0, upto + 1))) {
     const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
-    // The row's key covers everything it shows, so an unchanged row is not morphed again.
-    const cur = row.steps.includes(shown) ? shown : -1;
-    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` +
-      row.steps.map((k) => `${glyphs[String(k)] || ""}${verdictOf(k)}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
-    if (painted[items.length] === rowKey) {
-      items.push(h(doc, "li", { "data-key": rowKey }));
-    } else items.push(h(doc, "li", { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
+    items.push(h(doc, "li", { class: "ll-turnrow", "data-turn": row.turn },
       h(doc, "span", { class: `ll-seat${row.player >= 0 ? ` ll-seat${row.player}` : ""}` }, who),
       h(doc, "span", { class: "ll-turnmoves" }, row.steps.map((k) => h(doc, "button", {
         type: "button", class: `ll-move${k === shown ? " ll-current" : ""}${k > own ? " ll-own" : ""}`,
@@ -194,7 +215,8 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
       }, shorts[k] || "", glyphs[String(k)] ? h(doc, "b", { class: "ll-glyph" }, glyphs[String(k)]) : null,
       verdictBadge(doc, verdictOf(k)),
       noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, "✎") : null)))));
-    const branchSteps = row.steps.filter((k) => branchesAt(st, k).length || (chain.length > 1 && chain.slice(1).some((l) => l.start === k)));
+    const branchSteps = row.steps.filter((k) => branching.has(k) &&
+      (branchesAt(st, k).length || (chain.length > 1 && chain.slice(1).some((l) => l.start === k))));
     for (const k of branchSteps) {
       const here = branchesAt(st, k);
       // Where the shown variation leaves its parent, the parent's own continuation is an
@@ -212,10 +234,28 @@ export function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
           here.map((l) => variationItem(doc, st, ui, l)))));
     }
   }
-  return h(doc, "section", { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
-    h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1
-      ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
-    h(doc, "ol", { class: "ll-movelist ll-byturn" }, items));
+  return items;
+}
+
+/**
+ * Move the move list's highlight to step `shown` in place (the list itself is built once per
+ * line: movesByTurn). Two nodes change, whatever the line's length.
+ * @param {Element} root
+ * @param {number} shown
+ */
+export function markCurrent(root, shown) {
+  const list = root.querySelector(".ll-movelist");
+  if (!list) return;
+  for (const b of list.querySelectorAll(".ll-move.ll-current")) {
+    if (Number(b.getAttribute("data-step")) === shown) continue;
+    b.classList.remove("ll-current");
+    b.removeAttribute("aria-current");
+  }
+  const cur = list.querySelector(`.ll-move[data-step="${shown}"]`);
+  if (cur && !cur.classList.contains("ll-current")) {
+    cur.classList.add("ll-current");
+    cur.setAttribute("aria-current", "step");
+  }
 }
 
 /**
@@ -240,29 +280,58 @@ export function glyphBar(doc, st, shown) {
 /**
  * Each seat's score over the line (cards in the Study), one polyline per seat, turn ticks and a
  * marker at the shown step; a click seeks (replay.js reads the x position). Glyphs mark moves.
- * `scores[k]` is the list of seats' scores at step k.
+ * `scores[k]` is the list of seats' scores at step k. The curves are keyed by their data, so a
+ * seek moves the marker and redraws nothing else.
  * @param {Document} doc
  * @param {ReplayState} st
  * @param {number} shown
+ * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
  * @returns {HTMLElement | null}
  */
-export function scoreGraph(doc, st, shown) {
+export function scoreGraph(doc, st, shown, onPage = new Set()) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
   const W = 600;
   const H = 90;
   const last = scores.length - 1;
+  const x = (/** @type {number} */ k) => (k / last) * W;
+  const seats = scores[0].length;
+  // Training: the scores still to come are not drawn (the learner has not seen them yet).
+  const upto = st.train === null || st.train === undefined ? last : Math.min(shown, last);
+  const key = ["scores", idOf(scores), idOf(st.glyphs), upto].join("/");
+  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" }, ...(full ? scoreCurves(doc, st, upto, W, H) : [])));
+  const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
+  const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(doc, "span", { class: "ll-glegenditem" },
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[p % 4]}` }), ` ${playerName(st.info, p)} ${scores[Math.min(shown, last)][p]}`)));
+  const box = h(doc, "div", {
+    class: "ll-graph", "data-act": "graph", "data-last": last, role: "slider", tabindex: -1,
+    "aria-label": "Score graph: click to go to that step", "aria-valuemin": 0, "aria-valuemax": last, "aria-valuenow": shown,
+  });
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, curves, now));
+  return h(doc, "section", { class: "ll-scores", "aria-label": "Scores over the game" },
+    h(doc, "div", { class: "ll-h" }, "Scores"), box, legend);
+}
+
+/**
+ * The score graph's curves and glyph marks up to step `upto` (scoreGraph).
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {number} upto
+ * @param {number} W
+ * @param {number} H
+ * @returns {Element[]}
+ */
+function scoreCurves(doc, st, upto, W, H) {
+  const scores = st.scores || [];
+  const last = scores.length - 1;
   const top = Math.max(1, ...scores.flat());
   const x = (/** @type {number} */ k) => (k / last) * W;
   const y = (/** @type {number} */ v) => H - 4 - (v / top) * (H - 12);
-  const seats = scores[0].length;
   // At most ~W points per seat: a long line is sampled, keeping every change of score.
   const stride = Math.max(1, Math.floor(last / W));
   /** @type {Element[]} */
   const parts = [];
-  // Training: the scores still to come are not drawn (the learner has not seen them yet).
-  const upto = st.train === null || st.train === undefined ? last : Math.min(shown, last);
-  for (let p = 0; p < seats; p++) {
+  for (let p = 0; p < scores[0].length; p++) {
     const pts = [];
     for (let k = 0; k <= upto; k++) {
       if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
@@ -276,16 +345,7 @@ export function scoreGraph(doc, st, shown) {
       parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
     }
   }
-  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
-  const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(doc, "span", { class: "ll-glegenditem" },
-    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[p % 4]}` }), ` ${playerName(st.info, p)} ${scores[Math.min(shown, last)][p]}`)));
-  const box = h(doc, "div", {
-    class: "ll-graph", "data-act": "graph", "data-last": last, role: "slider", tabindex: -1,
-    "aria-label": "Score graph: click to go to that step", "aria-valuemin": 0, "aria-valuemax": last, "aria-valuenow": shown,
-  });
-  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, ...parts));
-  return h(doc, "section", { class: "ll-scores", "aria-label": "Scores over the game" },
-    h(doc, "div", { class: "ll-h" }, "Scores"), box, legend);
+  return parts;
 }
 
 /**

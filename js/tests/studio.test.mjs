@@ -4,8 +4,9 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import {
-  exportBar, explorePanel, glyphBar, movesByTurn, scoreGraph, shortStep, trainPanel, turnRows,
+  exportBar, explorePanel, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel, turnRows,
 } from "../src/studio.js";
+import { morph } from "../src/dom.js";
 import { newReplayUi } from "../src/replay.js";
 import { dom } from "./fake_model.mjs";
 
@@ -59,12 +60,19 @@ test("moves by turn: one row a turn, the current move marked, the tree inline un
   // Read-only pages have no tree tools; training lists only the moves already played.
   assert.equal(movesByTurn(doc, state({ editable: false }), newReplayUi(), 2, words).querySelector("[data-act=var-promote]"), null);
   assert.equal(movesByTurn(doc, state({ train: 0 }), newReplayUi(), 2, words).querySelectorAll(".ll-move").length, 3);
-  // Unchanged rows are sent as empty stand-ins with their key.
-  const keys = Array.from(el.querySelector(".ll-movelist").children, (li) => li.getAttribute("data-key"));
-  const again = movesByTurn(doc, st, newReplayUi(), 2, words, keys);
-  assert.equal(again.querySelectorAll(".ll-move").length, 0);
-  const moved = movesByTurn(doc, st, newReplayUi(), 5, words, keys);
-  assert.deepEqual(Array.from(moved.querySelectorAll(".ll-move"), (b) => b.getAttribute("data-step")).sort(), ["1", "2", "3", "4", "5"]);
+  // The list is keyed by what it shows, not by the shown step: with its key on the page, a seek
+  // sends an empty stand-in, and markCurrent moves the highlight in place.
+  const key = el.querySelector(".ll-movelist").getAttribute("data-paint-key");
+  const moved = movesByTurn(doc, st, newReplayUi(), 5, words, new Set([key]));
+  assert.equal(moved.querySelector(".ll-movelist").getAttribute("data-paint-key"), key);
+  assert.equal(moved.querySelectorAll(".ll-move").length, 0);
+  markCurrent(el, 5);
+  assert.deepEqual(Array.from(el.querySelectorAll(".ll-move.ll-current"), (b) => b.getAttribute("data-step")), ["5"]);
+  assert.equal(el.querySelector('.ll-move[data-step="2"]').hasAttribute("aria-current"), false);
+  // A new glyph is news: another key, a full list.
+  const glyphed = movesByTurn(doc, { ...st, glyphs: { 1: "!!" } }, newReplayUi(), 5, words, new Set([key]));
+  assert.notEqual(glyphed.querySelector(".ll-movelist").getAttribute("data-paint-key"), key);
+  assert.equal(glyphed.querySelector('.ll-move[data-step="1"] .ll-glyph').textContent, "!!");
 });
 
 test("the glyph bar, the score graph and the downloads", () => {
@@ -79,6 +87,17 @@ test("the glyph bar, the score graph and the downloads", () => {
   assert.equal(graph.querySelector("svg").namespaceURI, "http://www.w3.org/2000/svg");
   assert.equal(graph.querySelector("[data-act=graph]").getAttribute("data-last"), "5");
   assert.match(graph.querySelector(".ll-glegend").textContent, /Ada 2.*Bo 0/);
+  // A seek with the curves on the page moves the marker and sends the curves as a stand-in.
+  const st = state();
+  const drawn = scoreGraph(doc, st, 3);
+  const curves = drawn.querySelector(".ll-gcurves").getAttribute("data-paint-key");
+  const seek = scoreGraph(doc, st, 5, new Set([curves]));
+  assert.equal(seek.querySelectorAll("polyline").length, 0);
+  assert.equal(seek.querySelector(".ll-gnow").getAttribute("x1"), "600.0");
+  morph(drawn, seek);
+  assert.equal(drawn.querySelectorAll("polyline").length, 2, "the page keeps its curves");
+  assert.equal(drawn.querySelector(".ll-gnow").getAttribute("x1"), "600.0");
+  assert.match(drawn.querySelector(".ll-glegend").textContent, /Ada 2.*Bo 1/);
   const live = exportBar(doc, state());
   assert.deepEqual(Array.from(live.querySelectorAll("[data-act=download]"), (b) => [b.getAttribute("data-kind"), b.getAttribute("data-viewer")]),
     [["json", null], ["html", "all"], ["html", "0"], ["html", "1"], ["markdown", null]]);

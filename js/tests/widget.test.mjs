@@ -390,6 +390,16 @@ test("morph keeps nodes, updates text and attributes, adds and removes children"
   assert.equal(keep.textContent, "two");
   assert.equal(d.activeElement, keep);
   assert.equal(a.innerHTML, '<button class="y">two</button><i>new</i><b>more</b>');
+  // A power button's data-key names its power, not a promise to be unchanged: it is updated.
+  a.innerHTML = '<button class="ll-power ll-locked" data-key="fire:minor">Spark locked</button>';
+  b.innerHTML = '<button class="ll-power ll-usable" data-key="fire:minor">Spark</button>';
+  morph(a, b);
+  assert.equal(a.innerHTML, '<button class="ll-power ll-usable" data-key="fire:minor">Spark</button>');
+  // Only a paint key (dom.js keyed) leaves a subtree as it is.
+  a.innerHTML = '<ol data-paint-key="k1"><li>kept</li></ol>';
+  b.innerHTML = '<ol data-paint-key="k1"></ol>';
+  morph(a, b);
+  assert.equal(a.innerHTML, '<ol data-paint-key="k1"><li>kept</li></ol>');
 });
 
 test("words for actions, events and prompts", () => {

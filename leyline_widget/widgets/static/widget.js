@@ -17,6 +17,37 @@ function h(doc, tag, attrs, ...children) {
   }
   return node;
 }
+var PAINT_KEY = "data-paint-key";
+function keyed(onPage, key, build) {
+  const node = build(!onPage.has(key));
+  node.setAttribute(PAINT_KEY, key);
+  return node;
+}
+function paintKeys(root) {
+  const out = /* @__PURE__ */ new Set();
+  if (root.hasAttribute(PAINT_KEY)) out.add(root.getAttribute(PAINT_KEY));
+  for (const node of root.querySelectorAll(`[${PAINT_KEY}]`)) out.add(node.getAttribute(PAINT_KEY));
+  return (
+    /** @type {Set<string>} */
+    out
+  );
+}
+var ids = /* @__PURE__ */ new WeakMap();
+var nextId = 1;
+function idOf(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "u";
+  if (Array.isArray(value) ? !value.length : isEmpty(value)) return "0";
+  let id = ids.get(value);
+  if (id === void 0) {
+    id = nextId++;
+    ids.set(value, id);
+  }
+  return `#${id}`;
+}
+function isEmpty(value) {
+  for (const _ in value) return false;
+  return true;
+}
 function morph(cur, next) {
   if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
     cur.replaceWith(next);
@@ -36,8 +67,8 @@ function morph(cur, next) {
     /** @type {Node} */
     next
   );
-  const key = to.getAttribute("data-key");
-  if (key !== null && from.getAttribute("data-key") === key) return cur;
+  const key = to.getAttribute(PAINT_KEY);
+  if (key !== null && from.getAttribute(PAINT_KEY) === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
@@ -2047,7 +2078,7 @@ function bookModel(book) {
     state.annotations = (book.notes || {})[line.id] || [];
     state.glyphs = (book.glyphs || {})[line.id] || {};
     state.scores = (book.scores || {})[line.id] || [];
-    state.analyses = ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer);
+    state.analyses = memo(`a/${vk}/${line.id}`, () => ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer));
     state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
     for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
   }
@@ -2188,19 +2219,56 @@ function analyseBar(doc, st) {
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
 }
-function evalGraph(doc, st, shown) {
+function evalGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
   const last = Math.max(1, (st.line || []).length - 1);
   if (!analyses.length) return null;
   const W = 600;
   const H = 90;
   const upto = st.train === null || st.train === void 0 ? last : shown;
+  const x = (k) => k / last * W;
+  const key = ["evals", idOf(st.analyses), last, upto].join("/");
+  const curves = keyed(onPage, key, (full) => svg(
+    doc,
+    "g",
+    { class: "ll-gcurves" },
+    ...full ? evalCurves(doc, analyses, upto, x, W, H) : []
+  ));
+  const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
+  const box = h(doc, "div", {
+    class: "ll-graph ll-evalgraph",
+    "data-act": "graph",
+    "data-last": last,
+    role: "slider",
+    tabindex: -1,
+    "aria-label": "Evaluation graph: click to go to that step",
+    "aria-valuemin": 0,
+    "aria-valuemax": last,
+    "aria-valuenow": shown
+  });
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H }, curves, now));
+  const legend = h(doc, "div", { class: "ll-glegend" }, analyses.map((a) => h(
+    doc,
+    "span",
+    { class: "ll-glegenditem" },
+    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[a.player % 4]}` }),
+    ` ${playerName(st.info, a.player)}: expected final margin (own score minus the best opponent's)`
+  )));
+  return h(
+    doc,
+    "section",
+    { class: "ll-evals", "aria-label": "The coach's evaluation over the game" },
+    h(doc, "div", { class: "ll-h" }, "Evaluation"),
+    box,
+    legend
+  );
+}
+function evalCurves(doc, analyses, upto, x, W, H) {
   const values = analyses.flatMap((a) => a.moves.flatMap((m) => [m.played_value, m.best_value])).filter((v) => typeof v === "number");
   const span = Math.max(1, ...values.map((v) => Math.abs(
     /** @type {number} */
     v
   )));
-  const x = (k) => k / last * W;
   const y = (v) => H / 2 - v / span * (H / 2 - 6);
   const parts = [svg(doc, "line", { x1: 0, x2: W, y1: y(0).toFixed(1), y2: y(0).toFixed(1), class: "ll-gzero", stroke: "#999", "stroke-width": 1 })];
   for (const a of analyses) {
@@ -2241,34 +2309,7 @@ function evalGraph(doc, st, shown) {
       )}`)));
     }
   }
-  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
-  const box = h(doc, "div", {
-    class: "ll-graph ll-evalgraph",
-    "data-act": "graph",
-    "data-last": last,
-    role: "slider",
-    tabindex: -1,
-    "aria-label": "Evaluation graph: click to go to that step",
-    "aria-valuemin": 0,
-    "aria-valuemax": last,
-    "aria-valuenow": shown
-  });
-  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H }, ...parts));
-  const legend = h(doc, "div", { class: "ll-glegend" }, analyses.map((a) => h(
-    doc,
-    "span",
-    { class: "ll-glegenditem" },
-    h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[a.player % 4]}` }),
-    ` ${playerName(st.info, a.player)}: expected final margin (own score minus the best opponent's)`
-  )));
-  return h(
-    doc,
-    "section",
-    { class: "ll-evals", "aria-label": "The coach's evaluation over the game" },
-    h(doc, "div", { class: "ll-h" }, "Evaluation"),
-    box,
-    legend
-  );
+  return parts;
 }
 
 // js/src/studio.js
@@ -2335,8 +2376,8 @@ function depth(lines, line) {
 function branchesAt(st, step) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
-  const ids = new Set(chain.map((l) => l.id));
-  return lines.filter((l) => l.parent !== null && l.start === step && !ids.has(l.id) && ids.has(l.parent));
+  const ids2 = new Set(chain.map((l) => l.id));
+  return lines.filter((l) => l.parent !== null && l.start === step && !ids2.has(l.id) && ids2.has(l.parent));
 }
 function variationItem(doc, st, ui, l, own = false) {
   const d = depth(st.lines || [], l);
@@ -2376,7 +2417,42 @@ function variationItem(doc, st, ui, l, own = false) {
     renaming ? null : tools
   );
 }
-function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
+function movesByTurn(doc, st, ui, shown, shorts, onPage = /* @__PURE__ */ new Set()) {
+  const lines = st.lines || [];
+  const chain = chainOf(lines, st.variation);
+  const line = st.line || [];
+  const training = st.train !== null && st.train !== void 0;
+  const upto = training ? shown : line.length - 1;
+  const confirm = ui.confirm && ui.confirm.startsWith("var:") ? ui.confirm : "";
+  const key = [
+    "moves",
+    idOf(line),
+    idOf(lines),
+    st.variation,
+    idOf(st.annotations),
+    idOf(st.glyphs),
+    idOf(st.analyses),
+    idOf(st.info),
+    !!st.editable,
+    ui.renaming,
+    confirm,
+    upto
+  ].join("/");
+  const list = keyed(onPage, key, (full) => h(
+    doc,
+    "ol",
+    { class: "ll-movelist ll-byturn" },
+    full ? moveItems(doc, st, ui, shown, shorts, upto) : null
+  ));
+  return h(
+    doc,
+    "section",
+    { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
+    h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1 ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
+    list
+  );
+}
+function moveItems(doc, st, ui, shown, shorts, upto) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
@@ -2384,19 +2460,14 @@ function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
   const glyphs = st.glyphs || {};
   const reviewed = reviewedMoves(st);
   const verdictOf = (k) => (reviewed.get(k) || { verdict: "" }).verdict;
-  const line = st.line || [];
-  const upto = st.train === null || st.train === void 0 ? line.length - 1 : shown;
+  const branching = new Set(lines.filter((l) => l.parent !== null).map((l) => l.start));
   const items = [];
-  for (const row of turnRows(line.slice(0, upto + 1))) {
+  for (const row of turnRows((st.line || []).slice(0, upto + 1))) {
     const who = row.player < 0 ? "Set-up" : `${row.turn}. ${playerName(st.info, row.player)}`;
-    const cur = row.steps.includes(shown) ? shown : -1;
-    const rowKey = `${row.turn}/${row.player}/${row.steps[0]}-${row.steps[row.steps.length - 1]}/${cur}/${own}/` + row.steps.map((k) => `${glyphs[String(k)] || ""}${verdictOf(k)}${noted.has(k) ? "n" : ""}${shorts[k] || ""}`).join("|");
-    if (painted[items.length] === rowKey) {
-      items.push(h(doc, "li", { "data-key": rowKey }));
-    } else items.push(h(
+    items.push(h(
       doc,
       "li",
-      { class: "ll-turnrow", "data-turn": row.turn, "data-key": rowKey },
+      { class: "ll-turnrow", "data-turn": row.turn },
       h(doc, "span", { class: `ll-seat${row.player >= 0 ? ` ll-seat${row.player}` : ""}` }, who),
       h(doc, "span", { class: "ll-turnmoves" }, row.steps.map((k) => h(
         doc,
@@ -2415,7 +2486,7 @@ function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
         noted.has(k) ? h(doc, "span", { class: "ll-notemark", title: "This step has notes" }, "✎") : null
       )))
     ));
-    const branchSteps = row.steps.filter((k) => branchesAt(st, k).length || chain.length > 1 && chain.slice(1).some((l) => l.start === k));
+    const branchSteps = row.steps.filter((k) => branching.has(k) && (branchesAt(st, k).length || chain.length > 1 && chain.slice(1).some((l) => l.start === k)));
     for (const k of branchSteps) {
       const here = branchesAt(st, k);
       const leaving = chain.slice(1).filter((l) => l.start === k);
@@ -2448,13 +2519,21 @@ function movesByTurn(doc, st, ui, shown, shorts, painted = []) {
       ));
     }
   }
-  return h(
-    doc,
-    "section",
-    { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
-    h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1 ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
-    h(doc, "ol", { class: "ll-movelist ll-byturn" }, items)
-  );
+  return items;
+}
+function markCurrent(root, shown) {
+  const list = root.querySelector(".ll-movelist");
+  if (!list) return;
+  for (const b of list.querySelectorAll(".ll-move.ll-current")) {
+    if (Number(b.getAttribute("data-step")) === shown) continue;
+    b.classList.remove("ll-current");
+    b.removeAttribute("aria-current");
+  }
+  const cur = list.querySelector(`.ll-move[data-step="${shown}"]`);
+  if (cur && !cur.classList.contains("ll-current")) {
+    cur.classList.add("ll-current");
+    cur.setAttribute("aria-current", "step");
+  }
 }
 function glyphBar(doc, st, shown) {
   if (!st.editable || shown < 1) return null;
@@ -2475,34 +2554,18 @@ function glyphBar(doc, st, shown) {
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null
   );
 }
-function scoreGraph(doc, st, shown) {
+function scoreGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
   const W = 600;
   const H = 90;
   const last = scores.length - 1;
-  const top = Math.max(1, ...scores.flat());
   const x = (k) => k / last * W;
-  const y = (v) => H - 4 - v / top * (H - 12);
   const seats = scores[0].length;
-  const stride = Math.max(1, Math.floor(last / W));
-  const parts = [];
   const upto = st.train === null || st.train === void 0 ? last : Math.min(shown, last);
-  for (let p = 0; p < seats; p++) {
-    const pts = [];
-    for (let k = 0; k <= upto; k++) {
-      if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
-      pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
-    }
-    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS2[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
-  }
-  for (const [k, g] of Object.entries(st.glyphs || {})) {
-    const n = Number(k);
-    if (n <= upto && (g.startsWith("?") || g === "!!" || g === "!")) {
-      parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
-    }
-  }
-  parts.push(svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" }));
+  const key = ["scores", idOf(scores), idOf(st.glyphs), upto].join("/");
+  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" }, ...full ? scoreCurves(doc, st, upto, W, H) : []));
+  const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
   const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(
     doc,
     "span",
@@ -2521,7 +2584,7 @@ function scoreGraph(doc, st, shown) {
     "aria-valuemax": last,
     "aria-valuenow": shown
   });
-  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, ...parts));
+  box.append(svg(doc, "svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", width: "100%", height: H, "aria-hidden": "true" }, curves, now));
   return h(
     doc,
     "section",
@@ -2530,6 +2593,30 @@ function scoreGraph(doc, st, shown) {
     box,
     legend
   );
+}
+function scoreCurves(doc, st, upto, W, H) {
+  const scores = st.scores || [];
+  const last = scores.length - 1;
+  const top = Math.max(1, ...scores.flat());
+  const x = (k) => k / last * W;
+  const y = (v) => H - 4 - v / top * (H - 12);
+  const stride = Math.max(1, Math.floor(last / W));
+  const parts = [];
+  for (let p = 0; p < scores[0].length; p++) {
+    const pts = [];
+    for (let k = 0; k <= upto; k++) {
+      if (k % stride && k !== upto && scores[k][p] === scores[k - 1][p]) continue;
+      pts.push(`${x(k).toFixed(1)},${y(scores[k][p]).toFixed(1)}`);
+    }
+    parts.push(svg(doc, "polyline", { points: pts.join(" "), fill: "none", stroke: SEAT_COLOURS2[p % 4], "stroke-width": 2, class: `ll-gseat ll-gseat${p}` }));
+  }
+  for (const [k, g] of Object.entries(st.glyphs || {})) {
+    const n = Number(k);
+    if (n <= upto && (g.startsWith("?") || g === "!!" || g === "!")) {
+      parts.push(svg(doc, "text", { x: x(n).toFixed(1), y: 10, "font-size": 9, "text-anchor": "middle", class: "ll-gglyph" }, g));
+    }
+  }
+  return parts;
 }
 function exportBar(doc, st) {
   const book = st.downloads;
@@ -2928,7 +3015,7 @@ function notesPanel(doc, st, ui) {
     form
   );
 }
-function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
+function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__ */ new Set()) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -2977,11 +3064,11 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, painted = []) {
     transportBar(doc, st, ui),
     pickers(doc, st),
     glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown) || "",
-    evalGraph(doc, st, shown) || ""
+    scoreGraph(doc, st, shown, onPage) || "",
+    evalGraph(doc, st, shown, onPage) || ""
   );
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, painted));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
   part(".ll-main").after(
     h(
       doc,
@@ -3053,10 +3140,10 @@ function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      const list = m.root().querySelector(".ll-movelist");
-      const keys = list ? Array.from(list.children, (li) => li.getAttribute("data-key")) : [];
-      m.show(renderReplay(st, ui, doc, now, words, keys));
+      m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));
       const root = m.root();
+      const shown = shownStep(st);
+      markCurrent(root, shown);
       if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
       const slider = (
         /** @type {HTMLInputElement | null} */
@@ -3077,7 +3164,6 @@ function replayMode({ model, el }) {
         if (tags) tags.value = ui.form.tags;
         if (text && ui.form.open) text.focus();
       }
-      const shown = shownStep(st);
       if (!painted || painted.step !== shown || painted.line !== st.line) scrollList(shown);
       painted = { step: shown, line: st.line };
     }
