@@ -86,6 +86,21 @@ function isEmpty(value) {
 }
 
 /**
+ * Whether the page's node already is the fresh one: the browser compares whole subtrees in
+ * native code, much faster than walking them here (most of a repaint is unchanged). A menu's
+ * live choice is not in its markup, so a subtree with one is always walked (morph sets it).
+ * @param {ChildNode} cur
+ * @param {ChildNode} next
+ * @returns {boolean}
+ */
+function unchanged(cur, next) {
+  if (!cur.isEqualNode(next)) return false;
+  if (cur.nodeType !== 1) return true;
+  const el = /** @type {Element} */ (/** @type {Node} */ (cur));
+  return el.nodeName !== "SELECT" && !el.querySelector("select");
+}
+
+/**
  * Make `cur` look like `next` in place: same nodes kept where the tag matches, so focus,
  * hover and scroll survive an update and nothing flickers. Returns the node now in the tree.
  * @template {ChildNode} T
@@ -118,8 +133,8 @@ export function morph(cur, next) {
   const a = Array.from(from.childNodes);
   const b = Array.from(to.childNodes);
   for (let i = 0; i < b.length; i++) {
-    if (i < a.length) morph(a[i], b[i]);
-    else from.appendChild(b[i]);
+    if (i >= a.length) from.appendChild(b[i]);
+    else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
   }
   for (let i = b.length; i < a.length; i++) a[i].remove();
   if (from.nodeName === "SELECT") {
@@ -151,10 +166,17 @@ export function listen(node, handlers) {
  * @returns {string}
  */
 function svgNamespace(doc) {
+  const known = namespaces.get(doc);
+  if (known !== undefined) return known;
   const box = doc.createElement("div");
   box.innerHTML = "<svg></svg>";
-  return /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
+  const ns = /** @type {Element} */ (box.firstElementChild).namespaceURI || "";
+  namespaces.set(doc, ns);
+  return ns;
 }
+
+/** The SVG namespace per document, read once (svgNamespace). @type {WeakMap<Document, string>} */
+const namespaces = new WeakMap();
 
 /**
  * @param {Document} doc

@@ -48,6 +48,16 @@ function isEmpty(value) {
   for (const _ in value) return false;
   return true;
 }
+function unchanged(cur, next) {
+  if (!cur.isEqualNode(next)) return false;
+  if (cur.nodeType !== 1) return true;
+  const el = (
+    /** @type {Element} */
+    /** @type {Node} */
+    cur
+  );
+  return el.nodeName !== "SELECT" && !el.querySelector("select");
+}
 function morph(cur, next) {
   if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
     cur.replaceWith(next);
@@ -78,8 +88,8 @@ function morph(cur, next) {
   const a = Array.from(from.childNodes);
   const b = Array.from(to.childNodes);
   for (let i = 0; i < b.length; i++) {
-    if (i < a.length) morph(a[i], b[i]);
-    else from.appendChild(b[i]);
+    if (i >= a.length) from.appendChild(b[i]);
+    else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
   }
   for (let i = b.length; i < a.length; i++) a[i].remove();
   if (from.nodeName === "SELECT") {
@@ -103,13 +113,18 @@ function listen(node, handlers) {
   };
 }
 function svgNamespace(doc) {
+  const known = namespaces.get(doc);
+  if (known !== void 0) return known;
   const box = doc.createElement("div");
   box.innerHTML = "<svg></svg>";
-  return (
+  const ns = (
     /** @type {Element} */
     box.firstElementChild.namespaceURI || ""
   );
+  namespaces.set(doc, ns);
+  return ns;
 }
+var namespaces = /* @__PURE__ */ new WeakMap();
 function svg(doc, tag, attrs, ...children) {
   const node = doc.createElementNS(svgNamespace(doc), tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
