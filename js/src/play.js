@@ -10,7 +10,8 @@ import { botDelayMs, renderBoard } from "./board.js";
 import { chooseMemoryOf } from "./memory.js";
 import { mount } from "./mount.js";
 import { elementLook } from "./looks.js";
-import { describeEvent, playerName, powerOf } from "./words.js";
+import { cardClick, closePower, dropStalePicks, pickPower, pickSource, takePower } from "./picks.js";
+import { describeEvent, playerName } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
 /** @typedef {import("./types").BoardState} BoardState */
@@ -167,15 +168,8 @@ export function absorbEvents(ui, items, info, now, revealMs, viewer) {
  */
 function dropStale(ui, st) {
   const { view, legal } = st;
-  if (ui.power && !(legal.powers && legal.powers[ui.power])) {
-    ui.power = null;
-    ui.targets = [];
-  }
+  dropStalePicks(ui, legal);
   if (ui.infoPower && view.phase === "game_over") ui.infoPower = null;
-  if (ui.source) {
-    const why = legal.place && legal.place[ui.source.element] && legal.place[ui.source.element][ui.source.source];
-    if (why !== "") ui.source = null;
-  }
   for (const [slot, r] of Object.entries(ui.reveals)) {
     const cell = view.grid && view.grid[Number(slot)];
     if (!cell || cell.card !== "inert") delete ui.reveals[slot];
@@ -360,41 +354,24 @@ export function playMode({ model, el }) {
       if (legal.actor === null || legal.actor === undefined) {
         return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
       }
-      const mark = () => button && button.classList.add("ll-pending");
-      if (view.phase === "abilities") {
-        const spec = ui.power && legal.powers && legal.powers[ui.power];
-        if (!spec || spec.max === 0) return hint("In Phase 1 click a power in your Study first (or End Phase 1).");
-        ui.targets = ui.targets.includes(slot) ? ui.targets.filter((t) => t !== slot) : ui.targets.concat([slot]);
-        if (ui.targets.length >= spec.max) return usePower();
-        ui.hint = "";
+      const out = cardClick(ui, view, legal, st.info, slot);
+      if (out.hint) return hint(out.hint);
+      if (!out.action) {
+        ui.hint = ""; // a target picked: the board shows it
         return schedule();
       }
-      const cell = view.grid[slot];
-      if (view.phase === "activation") {
-        mark();
-        return send({ type: cell.card === "active" ? "deactivate" : "activate", slot }, { slot });
+      if (out.action.type === "use_power") {
+        send(out.action, { act: "power" });
+        return schedule();
       }
-      if (view.phase === "refill") {
-        mark();
-        return send({ type: "refill", slot }, { slot });
-      }
-      if (view.phase === "binding") {
-        if (!ui.source) return hint("Pick an element and a source below first, then click a card.");
-        mark();
-        return send({ type: "place_token", slot, element: ui.source.element, source: ui.source.source }, { slot });
-      }
-      return undefined;
+      if (button) button.classList.add("ll-pending");
+      return send(out.action, { slot });
     }
 
     function usePower() {
-      const key = ui.power || ui.infoPower;
-      const pw = powerOf(model.get("info"), key);
-      if (!pw) return;
-      const targets = (ui.power === key ? ui.targets : []).slice().sort((a, b) => a - b);
-      send({ type: "use_power", element: pw.element, tier: pw.tier, targets }, { act: "power" });
-      ui.power = null;
-      ui.targets = [];
-      ui.infoPower = null;
+      const action = takePower(ui, model.get("info"));
+      if (!action) return;
+      send(action, { act: "power" });
       schedule();
     }
 
@@ -403,16 +380,8 @@ export function playMode({ model, el }) {
      * @returns {void}
      */
     function onPower(key) {
-      const legal = model.get("legal") || {};
       ui.hint = "";
-      if (ui.infoPower === key && !ui.power) {
-        ui.infoPower = null;
-        return schedule();
-      }
-      ui.infoPower = key;
-      const spec = legal.powers && legal.powers[key];
-      ui.power = spec && spec.max > 0 ? key : null;
-      ui.targets = [];
+      pickPower(ui, model.get("legal") || {}, key);
       return schedule();
     }
 
@@ -421,13 +390,10 @@ export function playMode({ model, el }) {
      * @returns {void}
      */
     function onSource(button) {
-      const legal = model.get("legal") || {};
       const element = /** @type {string} */ (button.getAttribute("data-element"));
       const source = /** @type {string} */ (button.getAttribute("data-source"));
-      const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
+      const why = pickSource(ui, model.get("legal") || {}, element, source);
       if (why) return hint(why);
-      const same = ui.source && ui.source.element === element && ui.source.source === source;
-      ui.source = same ? null : { element, source };
       ui.hint = "";
       return schedule();
     }
@@ -455,9 +421,7 @@ export function playMode({ model, el }) {
         if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
         usePower();
       } else if (act === "close-power" || act === "cancel") {
-        ui.power = null;
-        ui.targets = [];
-        ui.infoPower = null;
+        closePower(ui);
         schedule();
       } else if (act === "source") {
         onSource(button);

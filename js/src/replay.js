@@ -8,6 +8,7 @@ import { renderBoard } from "./board.js";
 import { h, paintKeys } from "./dom.js";
 import { mount } from "./mount.js";
 import { newUi } from "./play.js";
+import { cardClick, clearPicks, closePower, dropStalePicks, pickPower, pickSource, takePower } from "./picks.js";
 import {
   download, explorePanel, exportBar, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
@@ -32,7 +33,7 @@ export function newReplayUi() {
   return {
     reveals: {}, playing: false, speed: 1000, showHidden: false, dismissed: null, hint: "", confirm: null,
     form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
-    renaming: null, dealt: false, exported: 0,
+    renaming: null, dealt: false, exported: 0, power: null, targets: [], infoPower: null, source: null,
   };
 }
 
@@ -51,6 +52,16 @@ function lastStep(st) {
  */
 function shownStep(st) {
   return st.legal && Number.isInteger(st.legal.step) ? /** @type {number} */ (st.legal.step) : st.step || 0;
+}
+
+/**
+ * Whether the board takes moves now (exploring or guessing, at the position the kernel sent
+ * its summary for): then clicks on cards, powers and sources play as in the play widget.
+ * @param {ReplayState} st
+ * @returns {boolean}
+ */
+function acting(st) {
+  return (st.choices || []).length > 0 && !!st.legal && st.legal.step === shownStep(st);
 }
 
 /**
@@ -269,14 +280,15 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new S
   const shown = shownStep(st);
   const entry = (st.line || [])[shown] || null;
   // Exploring or guessing: the board shows what the side to move may do (the kernel's summary).
-  const acting = (st.choices || []).length > 0 && st.legal && st.legal.step === shown;
+  const moving = acting(st);
   /** @type {Record<string, import("./types").Reveal>} */
   const reveals = { ...ui.reveals };
   if (dealShown(st, ui)) {
     for (const ev of setupReveals(entry)) reveals[ev.slot] = { element: /** @type {string} */ (ev.element), cause: "setup", until: now + 86_400_000 };
   }
-  const board = renderBoard({ ...st, mode: "replay", legal: acting ? st.legal : { step: shown, actor: null } },
-    { ...newUi(), reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
+  const picks = { power: ui.power, targets: ui.targets, infoPower: ui.infoPower, source: ui.source };
+  const board = renderBoard({ ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
+    { ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
   board.classList.add("ll-replay");
   if (shown !== st.step) board.classList.add("ll-waiting");
   board.setAttribute("data-variation", String(st.variation));
@@ -324,6 +336,7 @@ export function replayMode({ model, el }) {
     /** @type {{step: number, line: LineEntry[]} | null} */
     let painted = null; // {step, line} last painted, to glimpse reveals and scroll the list
     let appliedForm = -1;
+    let pickedAt = ""; // the position the board's picks (power, targets, source) were made at
     /** @type {LineEntry[] | null} */
     let wordsFor = null;
     /** @type {string[]} */
@@ -455,6 +468,11 @@ export function replayMode({ model, el }) {
           if (!st.error) closeForm();
         }
       }
+      // A new position starts with nothing picked; the same one keeps what it still allows.
+      const at = `${st.variation}/${shownStep(st)}/${acting(st)}`;
+      if (at !== pickedAt) clearPicks(ui);
+      else dropStalePicks(ui, st.legal);
+      pickedAt = at;
       glimpse(st);
       schedule();
       pace();
@@ -493,11 +511,12 @@ export function replayMode({ model, el }) {
 
     /**
      * A move on the board or from the list: into a variation (explore) or a guess (training).
-     * @param {import("./types").Action} action
+     * @param {Partial<import("./types").Action>} action
      */
     function move(action) {
       const st = state();
       ui.hint = "";
+      clearPicks(ui);
       const training = st.train !== null && st.train !== undefined;
       model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
     }
@@ -521,7 +540,8 @@ export function replayMode({ model, el }) {
       if (!button || !m.root().contains(button)) return;
       const act = button.getAttribute("data-act");
       const st = state();
-      if (button.getAttribute("aria-disabled") === "true") return;
+      // A source that cannot pay still answers why (as in the play widget).
+      if (button.getAttribute("aria-disabled") === "true" && act !== "source") return;
       if (act !== "note-remove" && act !== "var-delete") ui.confirm = null;
       const stop = () => { ui.playing = false; };
       switch (act) {
@@ -535,11 +555,10 @@ export function replayMode({ model, el }) {
           if (ui.playing && shownStep(st) >= lastStep(st)) goto(0); // play again from the start
           break;
         case "card": {
-          if (!ui.form.open && (st.choices || []).length) {
-            const slot = Number(button.getAttribute("data-slot"));
-            const found = (st.choices || []).find((c) => ["activate", "deactivate", "refill"].includes(c.action.type) && c.action.slot === slot);
-            if (found) move(found.action);
-            else ui.hint = "For this move use the list of legal moves.";
+          if (!ui.form.open && acting(st)) {
+            const out = cardClick(ui, st.view, st.legal, st.info, Number(button.getAttribute("data-slot")));
+            if (out.action) move(out.action);
+            else ui.hint = out.hint || "";
             break;
           }
           if (!ui.form.open) break;
@@ -553,6 +572,21 @@ export function replayMode({ model, el }) {
           if (found) move(found.action);
           break;
         }
+        case "power":
+          // Off the seat's move the panel still opens (the power's text); targets only when usable.
+          pickPower(ui, acting(st) ? st.legal : { step: shownStep(st), actor: null }, String(button.getAttribute("data-key")));
+          ui.hint = "";
+          break;
+        case "use-power": {
+          const action = acting(st) ? takePower(ui, st.info) : null;
+          if (action) move(action);
+          break;
+        }
+        case "close-power": case "cancel": closePower(ui); break;
+        case "source":
+          ui.hint = acting(st) ? pickSource(ui, st.legal, String(button.getAttribute("data-element")),
+            String(button.getAttribute("data-source"))) : "";
+          break;
         case "play-choice": {
           const menu = /** @type {HTMLSelectElement | null} */ (m.root().querySelector("[data-act=choice]"));
           const found = menu && (st.choices || [])[Number(menu.value)];
@@ -681,6 +715,13 @@ export function replayMode({ model, el }) {
       if (event.key === "Escape" && ui.form.open) {
         closeForm();
         event.preventDefault();
+        return;
+      }
+      if (event.key === "Escape" && (ui.power || ui.infoPower || ui.source)) {
+        clearPicks(ui);
+        schedule();
+        event.preventDefault();
+        event.stopPropagation(); // handled here: JupyterLab does not also leave edit mode
         return;
       }
       const t = /** @type {Element | null} */ (event.target);

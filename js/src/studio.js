@@ -423,7 +423,7 @@ export function explorePanel(doc, st) {
   return h(doc, "section", { class: "ll-explore", "aria-label": "Explore" },
     h(doc, "label", { class: "ll-toggle" },
       h(doc, "input", { type: "checkbox", "data-act": "explore", checked: !!st.explore }),
-      " Explore: a different move on the board starts a variation"),
+      " Explore: a different move on the board (cards, powers, Binding tokens) starts a variation"),
     st.explore ? choiceMenu(doc, st, "Play this move") : null);
 }
 
@@ -446,7 +446,7 @@ export function trainPanel(doc, st) {
     last ? h(doc, "p", { class: `ll-trainlast ${last.right ? "ll-right" : "ll-wrong"}` },
       last.right ? `✓ Right: ${describeAction(last.played, st.info)}.`
         : `✗ You chose: ${describeAction(last.guess, st.info)}. ${seat} played: ${describeAction(last.played, st.info)}.`) : null,
-    deciding ? h(doc, "p", { class: "ll-note" }, "Your decision: click a card on the board or choose below.") : h(doc, "p", { class: "ll-note" }, "Step forward to the next decision of your seat."),
+    deciding ? h(doc, "p", { class: "ll-note" }, "Your decision: play it on the board (a card, a power and its targets, a Binding source then a card) or choose below.") : h(doc, "p", { class: "ll-note" }, "Step forward to the next decision of your seat."),
     deciding ? choiceMenu(doc, st, "Guess this move") : null);
 }
 

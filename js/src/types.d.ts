@@ -399,8 +399,11 @@ export interface NoteForm {
   pending: boolean;
 }
 
+/** What the player is choosing on the board before a move (picks.js): a power and its targets, a Binding source. */
+export type Picks = Pick<PlayUi, "power" | "targets" | "infoPower" | "source">;
+
 /** The replay page's own state: nothing here is a rule or a position. */
-export interface ReplayUi {
+export interface ReplayUi extends Picks {
   reveals: Record<string, Reveal>;
   playing: boolean;
   speed: number;

@@ -487,3 +487,63 @@ test("renderReplay is pure: the same state gives the same tree", () => {
   assert.match(a.querySelector(".ll-prompt").textContent, /collects nothing; slots 0 and 3 flip back/);
   assert.equal(renderReplay({ ...st, view: {} }, newReplayUi(), window.document).textContent, "Loading the replay…");
 });
+
+test("explore on the board: a power and its target, then a Binding token, as in the play widget", async () => {
+  // Step 0 in Phase 1: Ada may Whisper (one target); the kernel's summary and every legal move.
+  const inert = (el) => ["inert", el];
+  const abilities = makeView([inert("fire"), inert("water"), inert("earth"), inert("wind")],
+    { phase: "abilities", players: [player("Ada", { study: { ...counts(), wind: 2 }, unlocked: ["wind:minor"] }), player("Bo")] });
+  const whisper = { min: 1, max: 1, slots: [0, 1, 2, 3] };
+  const model = new LiveModel(liveState(0, {
+    view: abilities, legal: { step: 0, actor: 0, variation: 0, end: true, powers: { "wind:minor": whisper }, why_power: {} },
+    explore: true, allow_explore: true,
+    choices: [0, 1, 2, 3].map((s) => ({ action: { type: "use_power", element: "wind", tier: "minor", targets: [s] } }))
+      .concat([{ action: { type: "end_phase" } }]),
+  }));
+  const { el, cleanup } = mount(model);
+  await tick();
+  const q = (sel) => el.querySelector(sel);
+  // A card before a power: a hint, nothing sent.
+  q('[data-act=card][data-slot="2"]').click();
+  await tick();
+  assert.equal(model.sent.length, 0);
+  assert.match(q(".ll-error").textContent, /click a power in your Study first/);
+  q('[data-act=power][data-key="wind:minor"]').click();
+  await tick();
+  assert.ok(q(".ll-powerinfo"), "the power's panel opens");
+  assert.ok(q('[data-act=card][data-slot="2"]').classList.contains("ll-candidate"));
+  q('[data-act=card][data-slot="2"]').click();
+  await tick();
+  assert.deepEqual(model.sent.at(-1), { type: "action", action: { type: "use_power", element: "wind", tier: "minor", targets: [2] }, step: 0 });
+  assert.equal(q(".ll-powerinfo"), null, "the picks are cleared once the move is sent");
+
+  // The kernel answers with the variation's next position: Binding, where a source is picked
+  // first, then the card.
+  const binding = makeView([inert("fire"), inert("water"), inert("earth"), inert("wind")], { phase: "binding" });
+  const place = Object.fromEntries(ELEMENTS.map((e) => [e, { supply: "", marker: "No Spent marker of that element.", pool: "The Token Pool has none." }]));
+  model.update({
+    step: 1, variation: 1, view: binding, legal: { step: 1, actor: 0, variation: 1, end: true, place, powers: {}, why_power: {} },
+    choices: [{ action: { type: "place_token", slot: 3, element: "fire", source: "supply" } }, { action: { type: "end_phase" } }],
+  });
+  await tick();
+  q('[data-act=card][data-slot="3"]').click();
+  await tick();
+  assert.match(q(".ll-error").textContent, /Pick an element and a source/);
+  q('[data-act=source][data-element=fire][data-source=pool]').click();
+  await tick();
+  assert.match(q(".ll-error").textContent, /Token Pool has none/, "a source that cannot pay says why");
+  q('[data-act=source][data-element=fire][data-source=supply]').click();
+  await tick();
+  assert.equal(q('[data-act=source][data-element=fire][data-source=supply]').getAttribute("aria-pressed"), "true");
+  q('[data-act=card][data-slot="3"]').click();
+  await tick();
+  assert.deepEqual(model.sent.at(-1), { type: "action", action: { type: "place_token", slot: 3, element: "fire", source: "supply" }, step: 1 });
+  // Off explore (no choices) a power button only shows the power's text; cards send nothing.
+  const sent = model.sent.length;
+  model.update({ legal: { step: 1, actor: null, variation: 1 }, choices: [], explore: false });
+  await tick();
+  q('[data-act=card][data-slot="1"]').click();
+  await tick();
+  assert.equal(model.sent.length, sent);
+  cleanup();
+});

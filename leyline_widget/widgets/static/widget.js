@@ -1315,6 +1315,72 @@ function mount(model, el, className, setup) {
   };
 }
 
+// js/src/picks.js
+function clearPicks(ui) {
+  closePower(ui);
+  ui.source = null;
+}
+function closePower(ui) {
+  ui.power = null;
+  ui.targets = [];
+  ui.infoPower = null;
+}
+function pickPower(ui, legal, key) {
+  if (ui.infoPower === key && !ui.power) {
+    ui.infoPower = null;
+    return;
+  }
+  ui.infoPower = key;
+  const spec = legal.powers && legal.powers[key];
+  ui.power = spec && spec.max > 0 ? key : null;
+  ui.targets = [];
+}
+function pickSource(ui, legal, element, source) {
+  const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
+  if (why) return why;
+  const same = ui.source && ui.source.element === element && ui.source.source === source;
+  ui.source = same ? null : { element, source };
+  return "";
+}
+function takePower(ui, info) {
+  const key = ui.power || ui.infoPower;
+  const pw = powerOf(info, key);
+  if (!pw) return null;
+  const targets = (ui.power === key ? ui.targets : []).slice().sort((a, b) => a - b);
+  clearPicks(ui);
+  return { type: "use_power", element: pw.element, tier: pw.tier, targets };
+}
+function cardClick(ui, view, legal, info, slot) {
+  if (view.phase === "abilities") {
+    const spec = ui.power && legal.powers && legal.powers[ui.power];
+    if (!spec || spec.max === 0) return { hint: "In Phase 1 click a power in your Study first (or End Phase 1)." };
+    ui.targets = ui.targets.includes(slot) ? ui.targets.filter((t) => t !== slot) : ui.targets.concat([slot]);
+    if (ui.targets.length >= spec.max) return { action: (
+      /** @type {Partial<Action>} */
+      takePower(ui, info)
+    ) };
+    return {};
+  }
+  const cell = view.grid[slot];
+  if (view.phase === "activation") return { action: { type: cell.card === "active" ? "deactivate" : "activate", slot } };
+  if (view.phase === "refill") return { action: { type: "refill", slot } };
+  if (view.phase === "binding") {
+    if (!ui.source) return { hint: "Pick an element and a source below first, then click a card." };
+    return { action: { type: "place_token", slot, element: ui.source.element, source: ui.source.source } };
+  }
+  return {};
+}
+function dropStalePicks(ui, legal) {
+  if (ui.power && !(legal.powers && legal.powers[ui.power])) {
+    ui.power = null;
+    ui.targets = [];
+  }
+  if (ui.source) {
+    const why = legal.place && legal.place[ui.source.element] && legal.place[ui.source.element][ui.source.source];
+    if (why !== "") ui.source = null;
+  }
+}
+
 // js/src/play.js
 var LOG_LINES = 6;
 var MOTION_MS = 450;
@@ -1418,15 +1484,8 @@ function absorbEvents(ui, items, info, now, revealMs, viewer) {
 }
 function dropStale(ui, st) {
   const { view, legal } = st;
-  if (ui.power && !(legal.powers && legal.powers[ui.power])) {
-    ui.power = null;
-    ui.targets = [];
-  }
+  dropStalePicks(ui, legal);
   if (ui.infoPower && view.phase === "game_over") ui.infoPower = null;
-  if (ui.source) {
-    const why = legal.place && legal.place[ui.source.element] && legal.place[ui.source.element][ui.source.source];
-    if (why !== "") ui.source = null;
-  }
   for (const [slot, r] of Object.entries(ui.reveals)) {
     const cell = view.grid && view.grid[Number(slot)];
     if (!cell || cell.card !== "inert") delete ui.reveals[slot];
@@ -1584,57 +1643,31 @@ function playMode({ model, el }) {
       if (legal.actor === null || legal.actor === void 0) {
         return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
       }
-      const mark = () => button && button.classList.add("ll-pending");
-      if (view.phase === "abilities") {
-        const spec = ui.power && legal.powers && legal.powers[ui.power];
-        if (!spec || spec.max === 0) return hint("In Phase 1 click a power in your Study first (or End Phase 1).");
-        ui.targets = ui.targets.includes(slot) ? ui.targets.filter((t) => t !== slot) : ui.targets.concat([slot]);
-        if (ui.targets.length >= spec.max) return usePower();
+      const out = cardClick(ui, view, legal, st.info, slot);
+      if (out.hint) return hint(out.hint);
+      if (!out.action) {
         ui.hint = "";
         return schedule();
       }
-      const cell = view.grid[slot];
-      if (view.phase === "activation") {
-        mark();
-        return send({ type: cell.card === "active" ? "deactivate" : "activate", slot }, { slot });
+      if (out.action.type === "use_power") {
+        send(out.action, { act: "power" });
+        return schedule();
       }
-      if (view.phase === "refill") {
-        mark();
-        return send({ type: "refill", slot }, { slot });
-      }
-      if (view.phase === "binding") {
-        if (!ui.source) return hint("Pick an element and a source below first, then click a card.");
-        mark();
-        return send({ type: "place_token", slot, element: ui.source.element, source: ui.source.source }, { slot });
-      }
-      return void 0;
+      if (button) button.classList.add("ll-pending");
+      return send(out.action, { slot });
     }
     function usePower() {
-      const key = ui.power || ui.infoPower;
-      const pw = powerOf(model.get("info"), key);
-      if (!pw) return;
-      const targets = (ui.power === key ? ui.targets : []).slice().sort((a, b) => a - b);
-      send({ type: "use_power", element: pw.element, tier: pw.tier, targets }, { act: "power" });
-      ui.power = null;
-      ui.targets = [];
-      ui.infoPower = null;
+      const action = takePower(ui, model.get("info"));
+      if (!action) return;
+      send(action, { act: "power" });
       schedule();
     }
     function onPower(key) {
-      const legal = model.get("legal") || {};
       ui.hint = "";
-      if (ui.infoPower === key && !ui.power) {
-        ui.infoPower = null;
-        return schedule();
-      }
-      ui.infoPower = key;
-      const spec = legal.powers && legal.powers[key];
-      ui.power = spec && spec.max > 0 ? key : null;
-      ui.targets = [];
+      pickPower(ui, model.get("legal") || {}, key);
       return schedule();
     }
     function onSource(button) {
-      const legal = model.get("legal") || {};
       const element = (
         /** @type {string} */
         button.getAttribute("data-element")
@@ -1643,10 +1676,8 @@ function playMode({ model, el }) {
         /** @type {string} */
         button.getAttribute("data-source")
       );
-      const why = legal.place && legal.place[element] ? legal.place[element][source] : "";
+      const why = pickSource(ui, model.get("legal") || {}, element, source);
       if (why) return hint(why);
-      const same = ui.source && ui.source.element === element && ui.source.source === source;
-      ui.source = same ? null : { element, source };
       ui.hint = "";
       return schedule();
     }
@@ -1675,9 +1706,7 @@ function playMode({ model, el }) {
         if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
         usePower();
       } else if (act === "close-power" || act === "cancel") {
-        ui.power = null;
-        ui.targets = [];
-        ui.infoPower = null;
+        closePower(ui);
         schedule();
       } else if (act === "source") {
         onSource(button);
@@ -2697,7 +2726,7 @@ function explorePanel(doc, st) {
       "label",
       { class: "ll-toggle" },
       h(doc, "input", { type: "checkbox", "data-act": "explore", checked: !!st.explore }),
-      " Explore: a different move on the board starts a variation"
+      " Explore: a different move on the board (cards, powers, Binding tokens) starts a variation"
     ),
     st.explore ? choiceMenu(doc, st, "Play this move") : null
   );
@@ -2725,7 +2754,7 @@ function trainPanel(doc, st) {
       { class: `ll-trainlast ${last.right ? "ll-right" : "ll-wrong"}` },
       last.right ? `✓ Right: ${describeAction(last.played, st.info)}.` : `✗ You chose: ${describeAction(last.guess, st.info)}. ${seat} played: ${describeAction(last.played, st.info)}.`
     ) : null,
-    deciding ? h(doc, "p", { class: "ll-note" }, "Your decision: click a card on the board or choose below.") : h(doc, "p", { class: "ll-note" }, "Step forward to the next decision of your seat."),
+    deciding ? h(doc, "p", { class: "ll-note" }, "Your decision: play it on the board (a card, a power and its targets, a Binding source then a card) or choose below.") : h(doc, "p", { class: "ll-note" }, "Step forward to the next decision of your seat."),
     deciding ? choiceMenu(doc, st, "Guess this move") : null
   );
 }
@@ -2790,7 +2819,11 @@ function newReplayUi() {
     form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
     renaming: null,
     dealt: false,
-    exported: 0
+    exported: 0,
+    power: null,
+    targets: [],
+    infoPower: null,
+    source: null
   };
 }
 function lastStep(st) {
@@ -2801,6 +2834,9 @@ function shownStep(st) {
     /** @type {number} */
     st.legal.step
   ) : st.step || 0;
+}
+function acting(st) {
+  return (st.choices || []).length > 0 && !!st.legal && st.legal.step === shownStep(st);
 }
 function isHiddenNote(note, st, ui) {
   const hidden = st.hide_tags || [];
@@ -3035,7 +3071,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
   const entry = (st.line || [])[shown] || null;
-  const acting = (st.choices || []).length > 0 && st.legal && st.legal.step === shown;
+  const moving = acting(st);
   const reveals = { ...ui.reveals };
   if (dealShown(st, ui)) {
     for (const ev of setupReveals(entry)) reveals[ev.slot] = { element: (
@@ -3043,9 +3079,10 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__
       ev.element
     ), cause: "setup", until: now + 864e5 };
   }
+  const picks = { power: ui.power, targets: ui.targets, infoPower: ui.infoPower, source: ui.source };
   const board = renderBoard(
-    { ...st, mode: "replay", legal: acting ? st.legal : { step: shown, actor: null } },
-    { ...newUi(), reveals, dismissed: ui.dismissed, hint: ui.hint },
+    { ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
+    { ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint },
     doc,
     now
   );
@@ -3105,6 +3142,7 @@ function replayMode({ model, el }) {
     let lastAck = model.get("ack");
     let painted = null;
     let appliedForm = -1;
+    let pickedAt = "";
     let wordsFor = null;
     let words = [];
     const state = () => ({
@@ -3239,6 +3277,10 @@ function replayMode({ model, el }) {
           if (!st.error) closeForm();
         }
       }
+      const at = `${st.variation}/${shownStep(st)}/${acting(st)}`;
+      if (at !== pickedAt) clearPicks(ui);
+      else dropStalePicks(ui, st.legal);
+      pickedAt = at;
       glimpse(st);
       schedule();
       pace();
@@ -3274,6 +3316,7 @@ function replayMode({ model, el }) {
     function move(action) {
       const st = state();
       ui.hint = "";
+      clearPicks(ui);
       const training = st.train !== null && st.train !== void 0;
       model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
     }
@@ -3292,7 +3335,7 @@ function replayMode({ model, el }) {
       if (!button || !m.root().contains(button)) return;
       const act = button.getAttribute("data-act");
       const st = state();
-      if (button.getAttribute("aria-disabled") === "true") return;
+      if (button.getAttribute("aria-disabled") === "true" && act !== "source") return;
       if (act !== "note-remove" && act !== "var-delete") ui.confirm = null;
       const stop = () => {
         ui.playing = false;
@@ -3323,11 +3366,10 @@ function replayMode({ model, el }) {
           if (ui.playing && shownStep(st) >= lastStep(st)) goto(0);
           break;
         case "card": {
-          if (!ui.form.open && (st.choices || []).length) {
-            const slot2 = Number(button.getAttribute("data-slot"));
-            const found = (st.choices || []).find((c) => ["activate", "deactivate", "refill"].includes(c.action.type) && c.action.slot === slot2);
-            if (found) move(found.action);
-            else ui.hint = "For this move use the list of legal moves.";
+          if (!ui.form.open && acting(st)) {
+            const out = cardClick(ui, st.view, st.legal, st.info, Number(button.getAttribute("data-slot")));
+            if (out.action) move(out.action);
+            else ui.hint = out.hint || "";
             break;
           }
           if (!ui.form.open) break;
@@ -3341,6 +3383,27 @@ function replayMode({ model, el }) {
           if (found) move(found.action);
           break;
         }
+        case "power":
+          pickPower(ui, acting(st) ? st.legal : { step: shownStep(st), actor: null }, String(button.getAttribute("data-key")));
+          ui.hint = "";
+          break;
+        case "use-power": {
+          const action = acting(st) ? takePower(ui, st.info) : null;
+          if (action) move(action);
+          break;
+        }
+        case "close-power":
+        case "cancel":
+          closePower(ui);
+          break;
+        case "source":
+          ui.hint = acting(st) ? pickSource(
+            ui,
+            st.legal,
+            String(button.getAttribute("data-element")),
+            String(button.getAttribute("data-source"))
+          ) : "";
+          break;
         case "play-choice": {
           const menu = (
             /** @type {HTMLSelectElement | null} */
@@ -3510,6 +3573,13 @@ function replayMode({ model, el }) {
       if (event.key === "Escape" && ui.form.open) {
         closeForm();
         event.preventDefault();
+        return;
+      }
+      if (event.key === "Escape" && (ui.power || ui.infoPower || ui.source)) {
+        clearPicks(ui);
+        schedule();
+        event.preventDefault();
+        event.stopPropagation();
         return;
       }
       const t = (
