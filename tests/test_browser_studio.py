@@ -50,6 +50,14 @@ def _step(page: Any, root: Any, step: int) -> None:
                            arg=[root.element_handle(), step], timeout=15_000)
 
 
+#: Whether the move list shows its current move (scrolled within the list's own box).
+_CURRENT_IN_VIEW = """(el) => {
+  const box = el.querySelector('.ll-movelist').getBoundingClientRect();
+  const cur = el.querySelector('.ll-movelist .ll-current').getBoundingClientRect();
+  return cur.top >= box.top && cur.bottom <= box.bottom;
+}"""
+
+
 def _download(page: Any, target: Any, folder: Path) -> Path:
     with page.expect_download(timeout=30_000) as info:
         target.click()
@@ -81,6 +89,10 @@ def test_offline_page_moves_by_turn_glyphs_graph_and_downloads(
     box = graph.bounding_box()
     graph.click(position={"x": box["width"] * 0.5, "y": box["height"] / 2})
     _step(page, root, round(len(replay) * 0.5))
+    # A seek scrolls the move list (not the page) to the current move.
+    root.locator("[data-act=last]").click()
+    _step(page, root, len(replay))
+    page.wait_for_function(_CURRENT_IN_VIEW, arg=root.element_handle())
     root.locator('.ll-move[data-step="3"]').click()
     _step(page, root, 3)
     root.screenshot(path=str(output_dir / "teacher-page.png"))
@@ -148,7 +160,41 @@ STUDIO_NOTEBOOK = make_notebook([
     "t = ReplayWidget(Replay.from_game(game), train=0)\nt",
 ], markdown="# The replay studio (test notebook)")
 
-lab = lab_fixture({"studio.ipynb": STUDIO_NOTEBOOK})
+
+
+def _explore_replay() -> tuple[Replay, int, int]:
+    """A lively game with a two-target power usable in Phase 1 (step ``power``) and a Binding
+    phase of seat 0 that can pay for a token (step ``binding``)."""
+    from leyline_widget import Phase, PlaceToken, UsePower
+
+    game = Game.new(players=["Ada", "Bo"], seed=6)
+    rng = random.Random(6)
+    power = binding = None
+    while not game.is_over and game.step < 200:
+        legal = game.legal_actions()
+        if power is None and game.phase is Phase.ABILITIES and any(
+                isinstance(a, UsePower) and len(a.targets) == 2 for a in legal):
+            power = game.step
+        if binding is None and game.phase is Phase.BINDING and game.active_player == 0 and any(
+                isinstance(a, PlaceToken) and a.source == "supply" for a in legal):
+            binding = game.step
+        game.apply(lively(game, rng))
+    assert power is not None and binding is not None, "seed 6 no longer reaches both"
+    return Replay.from_game(game), power, binding
+
+
+EXPLORE_REPLAY, POWER_STEP, BINDING_STEP = _explore_replay()
+EXPLORE_NOTEBOOK = make_notebook([
+    "from leyline_widget import Replay, ReplayWidget\n"
+    f"text = {EXPLORE_REPLAY.to_json()!r}\n"
+    "replay, replay2 = Replay.from_json(text), Replay.from_json(text)",
+    f"r = ReplayWidget(replay, step={POWER_STEP}, explore=True)\nr",
+    # A player's page where the author allows exploring.
+    f"b = ReplayWidget(replay2, step={BINDING_STEP}, viewer=0, allow_all_seeing=False, "
+    "allow_explore=True, explore=True)\nb",
+], markdown="# Explore on the board (test notebook)")
+
+lab = lab_fixture({"studio.ipynb": STUDIO_NOTEBOOK, "explore.ipynb": EXPLORE_NOTEBOOK})
 
 
 def _kernel(lab: Lab, expr: str) -> Any:
@@ -215,5 +261,82 @@ def test_studio_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:
         "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
         ".map((c) => c.dataset.element || null)"))
     train.screenshot(path=str(output_dir / "lab-guess.png"))
+    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not widget_errors, widget_errors
+
+
+@pytest.mark.jupyter
+def test_explore_powers_and_tokens_on_the_board(
+        lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, lab, "explore.ipynb", height=1800)
+    page.context.set_default_timeout(30_000)
+    run_all_cells(page, widgets=2)
+
+    def kernel(expr: str) -> Any:
+        return lab.kernel_json("explore.ipynb", expr)
+
+    # A power with two targets, from the teacher's page: its button, then two cards.
+    root = page.locator(".leyline.ll-replay").first
+    root.scroll_into_view_if_needed()
+    _step(page, root, POWER_STEP)
+    key, slots = kernel("next([k, v['slots']] for k, v in r.legal['powers'].items() "
+                        "if v['max'] == 2)")
+    a, b = slots[0], slots[1]
+    before = kernel("[c['element'] for c in "
+                    f"replay.game_at({POWER_STEP}).observation(None)['grid']]")
+    root.locator(f'[data-act=power][data-key="{key}"]').click()
+    page.wait_for_selector(".ll-powerinfo")
+    root.locator(f'[data-act=card][data-slot="{a}"]').click()
+    page.wait_for_function(f"(el) => el.querySelector('[data-act=card][data-slot=\"{a}\"]')"
+                           ".classList.contains('ll-chosen')", arg=root.element_handle())
+    root.screenshot(path=str(output_dir / "explore-power-target.png"))
+    click_and_wait(page, root, root.locator(f'[data-act=card][data-slot="{b}"]'))
+    element, tier = key.split(":")
+    assert kernel("[(v.step, [x.to_dict() for x in v.actions]) for v in replay.variations]") == [
+        [POWER_STEP, [{"type": "use_power", "element": element, "tier": tier,
+                       "targets": [a, b]}]]]
+    page.wait_for_function("(el) => el.dataset.variation === '1'", arg=root.element_handle())
+    _step(page, root, POWER_STEP + 1)
+    after = kernel("[c['element'] for c in r.game.observation(None)['grid']]")
+    if key == "water:minor":  # Ripple: the two cards swapped, on the board as in the kernel
+        assert (after[a], after[b]) == (before[b], before[a])
+        assert root.locator(f'[data-act=card][data-slot="{a}"]').get_attribute(
+            "data-element") == before[b]
+    assert root.locator(".ll-powerinfo").count() == 0
+    root.screenshot(path=str(output_dir / "explore-power-played.png"))
+
+    # A Binding token on a player's page (exploring allowed by the author): element and
+    # source, then the card.
+    seat = page.locator(".leyline.ll-replay").nth(1)
+    seat.scroll_into_view_if_needed()
+    _step(page, seat, BINDING_STEP)
+    token = kernel("next(c['action'] for c in b.choices if c['action']['type'] == 'place_token' "
+                   "and c['action']['source'] == 'supply')")
+    slot, el = token["slot"], token["element"]
+    seat.locator(f'[data-act=card][data-slot="{slot}"]').click()
+    page.wait_for_function("(el) => /Pick an element and a source/.test("
+                           "el.querySelector('.ll-error').textContent)", arg=seat.element_handle())
+    seat.locator(f'[data-act=source][data-element="{el}"][data-source=supply]').click()
+    page.wait_for_function(f"(el) => el.querySelector('[data-act=source][data-element={el}]"
+                           "[data-source=supply]').getAttribute('aria-pressed') === 'true'",
+                           arg=seat.element_handle())
+    seat.screenshot(path=str(output_dir / "explore-token-source.png"))
+    click_and_wait(page, seat, seat.locator(f'[data-act=card][data-slot="{slot}"]'))
+    assert kernel("[(v.step, [x.to_dict() for x in v.actions]) for v in replay2.variations]") == [
+        [BINDING_STEP, [token]]]
+    _step(page, seat, BINDING_STEP + 1)
+    had = kernel(f"replay2.game_at({BINDING_STEP}).observation(0)['grid'][{slot}]['tokens']"
+                 f".get('{el}', 0)")
+    assert kernel(f"b.game.observation(0)['grid'][{slot}]['tokens'].get('{el}', 0)") == had + 1
+    assert seat.locator(f'[data-act=card][data-slot="{slot}"] .ll-token[data-element="{el}"]'
+                        ).count() == 1
+    # The seat's page never shows an element that seat cannot see now: not in the synced
+    # state, not on the page.
+    assert all(e is None for e in kernel(
+        "[c['element'] for c in b.view['grid'] if c['card'] == 'inert']"))
+    assert all(c is None for c in seat.evaluate(
+        "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
+        ".map((c) => c.dataset.element || null)"))
+    seat.screenshot(path=str(output_dir / "explore-token-placed.png"))
     widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
     assert not widget_errors, widget_errors

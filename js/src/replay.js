@@ -412,7 +412,8 @@ export function replayMode({ model, el }) {
       const box = /** @type {HTMLElement | null} */ (m.root().querySelector(".ll-movelist"));
       const cur = box && /** @type {HTMLElement | null} */ (box.querySelector(`[data-step="${shown}"]`));
       if (!box || !cur) return;
-      const top = cur.offsetTop;
+      // From the boxes, not offsetTop: each row is its own containing block (content-visibility).
+      const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
         box.scrollTop = Math.max(0, top - box.clientHeight / 2);
       }

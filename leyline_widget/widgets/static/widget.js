@@ -3228,7 +3228,7 @@ function replayMode({ model, el }) {
       const cur = box && /** @type {HTMLElement | null} */
       box.querySelector(`[data-step="${shown}"]`);
       if (!box || !cur) return;
-      const top = cur.offsetTop;
+      const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
         box.scrollTop = Math.max(0, top - box.clientHeight / 2);
       }
