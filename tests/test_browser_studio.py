@@ -197,6 +197,18 @@ EXPLORE_NOTEBOOK = make_notebook([
 lab = lab_fixture({"studio.ipynb": STUDIO_NOTEBOOK, "explore.ipynb": EXPLORE_NOTEBOOK})
 
 
+def _no_inert_element(root: Any) -> None:
+    """No inert card on a seat's page carries its element."""
+    assert all(c is None for c in root.evaluate(
+        "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
+        ".map((c) => c.dataset.element || null)"))
+
+
+def _no_widget_errors(page: Any) -> None:
+    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not widget_errors, widget_errors
+
+
 def _kernel(lab: Lab, expr: str) -> Any:
     return lab.kernel_json("studio.ipynb", expr)
 
@@ -257,12 +269,9 @@ def test_studio_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:
         "(el) => el.querySelector('.ll-trainscore').textContent.includes('1 / 1')",
         arg=train.element_handle())
     assert len(texts) == len(choices)
-    assert all(c is None for c in train.evaluate(
-        "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
-        ".map((c) => c.dataset.element || null)"))
+    _no_inert_element(train)
     train.screenshot(path=str(output_dir / "lab-guess.png"))
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    _no_widget_errors(page)
 
 
 @pytest.mark.jupyter
@@ -334,9 +343,6 @@ def test_explore_powers_and_tokens_on_the_board(
     # state, not on the page.
     assert all(e is None for e in kernel(
         "[c['element'] for c in b.view['grid'] if c['card'] == 'inert']"))
-    assert all(c is None for c in seat.evaluate(
-        "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
-        ".map((c) => c.dataset.element || null)"))
+    _no_inert_element(seat)
     seat.screenshot(path=str(output_dir / "explore-token-placed.png"))
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    _no_widget_errors(page)
