@@ -85,6 +85,12 @@ test("the evaluation graph: a point per reviewed decision, coloured by verdict",
   assert.equal(evalGraph(doc, state({ analyses: [] }), 2), null);
   // Training draws only up to the shown step.
   assert.equal(evalGraph(doc, state({ train: 0, step: 2 }), 2).querySelectorAll(".ll-gpoint").length, 2);
+  // With its curves on the page, a seek builds only the marker: the points stay as they are.
+  const st = state();
+  const drawn = evalGraph(doc, st, 2);
+  const seek = evalGraph(doc, st, 4, new Set([drawn.querySelector(".ll-gcurves").getAttribute("data-paint-key")]));
+  assert.equal(seek.querySelectorAll(".ll-gpoint").length, 0);
+  assert.notEqual(seek.querySelector(".ll-gnow").getAttribute("x1"), drawn.querySelector(".ll-gnow").getAttribute("x1"));
 });
 
 test("the Analyse button: the viewer's own seat, a seat menu for the teacher, the progress bar", () => {
