@@ -547,3 +547,24 @@ test("explore on the board: a power and its target, then a Binding token, as in 
   assert.equal(model.sent.length, sent);
   cleanup();
 });
+
+test("guess the move on the board: a power and its target is a guess, not a variation", async () => {
+  const inert = (el) => ["inert", el];
+  const abilities = makeView([inert(null), inert(null), inert(null), inert(null)],
+    { viewer: 0, phase: "abilities", players: [player("Ada", { study: { ...counts(), wind: 2 }, unlocked: ["wind:minor"] }), player("Bo")] });
+  const model = new LiveModel(liveState(0, {
+    view: abilities, viewer: 0, viewers: [0], train: 0, training: { seat: 0, right: 0, total: 0, last: null }, editable: false,
+    legal: { step: 0, actor: 0, variation: 0, end: true, powers: { "wind:minor": { min: 1, max: 1, slots: [0, 1, 2, 3] } }, why_power: {} },
+    choices: [0, 1, 2, 3].map((s) => ({ action: { type: "use_power", element: "wind", tier: "minor", targets: [s] } })),
+  }));
+  const { el, cleanup } = mount(model);
+  await tick();
+  el.querySelector("[data-act=ready]")?.click(); // the deal at step 0 on a seat's page
+  await tick();
+  el.querySelector('[data-act=power][data-key="wind:minor"]').click();
+  await tick();
+  el.querySelector('[data-act=card][data-slot="1"]').click();
+  await tick();
+  assert.deepEqual(model.sent.at(-1), { type: "guess", action: { type: "use_power", element: "wind", tier: "minor", targets: [1] }, step: 0 });
+  cleanup();
+});
