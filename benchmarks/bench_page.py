@@ -25,7 +25,7 @@ from leyline_widget import replay_html
 from .bench_replay import long_game
 
 FRAMES = 120
-ROUNDS = 3
+ROUNDS = 5
 LONG_FRAME_MS = 50.0
 
 _GESTURE = """async ([kind, frames]) => {
