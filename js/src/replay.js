@@ -412,7 +412,8 @@ export function replayMode({ model, el }) {
       const box = /** @type {HTMLElement | null} */ (m.root().querySelector(".ll-movelist"));
       const cur = box && /** @type {HTMLElement | null} */ (box.querySelector(`[data-step="${shown}"]`));
       if (!box || !cur) return;
-      // From the boxes, not offsetTop: each row is its own containing block (content-visibility).
+      // From the boxes, not offsetTop: that is relative to the nearest positioned box, which
+      // is not always the list.
       const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
         box.scrollTop = Math.max(0, top - box.clientHeight / 2);
