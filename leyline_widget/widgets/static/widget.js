@@ -1185,6 +1185,7 @@ function renderBoard(st, ui, doc, now = 0) {
 }
 
 // js/src/mount.js
+var SUPPRESS = "data-lm-suppress-shortcuts";
 function mount(model, el, className, setup) {
   const doc = el.ownerDocument;
   let root = doc.createElement("div");
@@ -1245,9 +1246,19 @@ function mount(model, el, className, setup) {
   function keepKeys(event) {
     if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
   }
+  function markKeys(event) {
+    const target = (
+      /** @type {Element} */
+      event.composedPath()[0] || event.target
+    );
+    if (target === root || typeof target.setAttribute !== "function" || !root.contains(target)) return;
+    if (event.key === "Tab" || event.key === "Escape") target.removeAttribute(SUPPRESS);
+    else target.setAttribute(SUPPRESS, "true");
+  }
   const unlisten = listen(root, { ...spec.listeners || {} });
   const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
   const win = doc.defaultView;
+  if (win) win.addEventListener("keydown", markKeys, true);
   let themes = null;
   if (win && typeof win.MutationObserver === "function") {
     themes = new win.MutationObserver(() => schedule());
@@ -1263,6 +1274,7 @@ function mount(model, el, className, setup) {
     model.off("change", spec.onChange);
     unlisten();
     unguard();
+    if (win) win.removeEventListener("keydown", markKeys, true);
     if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();
