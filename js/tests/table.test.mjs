@@ -159,6 +159,27 @@ test("keys pressed in the widget stay in it, except Tab and an unused Escape", a
   cleanup();
 });
 
+test("every card's name starts with the words it shows (label in name): glimpsed, active, inert", async () => {
+  const grid = makeView().grid.map((c, i) => (i === 5 ? { card: "active", element: "earth", tokens: {} } : c));
+  const model = new FakeModel(makeState({ view: makeView({ grid }) }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  el.querySelector("[data-act=deal-ready]").click();
+  await tick();
+  const words = (c) => [...c.querySelectorAll("span")].filter((x) => !x.children.length)
+    .map((x) => x.textContent).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  assert.equal(words(card(el, 1)), "1 new Water");
+  assert.equal(words(card(el, 5)), "5 Earth");
+  for (const c of el.querySelectorAll("[data-act=card]")) {
+    assert.ok(c.getAttribute("aria-label").startsWith(`${words(c)}: slot `), c.getAttribute("aria-label"));
+  }
+  model.update({ shown_seq: 1 });
+  await sleep(400);  // the deal (deal_ms 300) is over: the inert cards show their number only
+  assert.equal(words(card(el, 1)), "1");
+  assert.match(card(el, 1).getAttribute("aria-label"), /^1: slot 1 \(row 1, column 2\), inert card/);
+  cleanup();
+});
+
 test("Notebook 7's capture-phase shortcuts see the widget's keys marked as not theirs", async () => {
   const { el, window, cleanup } = mountModel(new FakeModel(makeState({ shown_seq: 1 })));
   await tick();

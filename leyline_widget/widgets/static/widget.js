@@ -477,6 +477,9 @@ function cellFace(cell, slot, st, ui, now) {
 function isTrue(list, x) {
   return Array.isArray(list) && list.includes(x);
 }
+function glimpseFlag(cause) {
+  return cause === "whisper" || cause === "gale" ? "peek" : "new";
+}
 function cardButton(doc, slot, cell, st, ui, now) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
@@ -524,7 +527,9 @@ function cardButton(doc, slot, cell, st, ui, now) {
     remembered: `inert card you remember as ${look && look.name}`
   }[face.kind];
   const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
-  const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
+  const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
+  const shown = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
+  const label = `${shown}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
     class: classes.join(" "),
@@ -542,12 +547,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
   if (face.kind === "glimpse") {
-    body.push(h(
-      doc,
-      "span",
-      { class: "ll-flag", "aria-hidden": "true" },
-      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"
-    ));
+    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" }, flag));
   }
   if (look) {
     body.push(h(
