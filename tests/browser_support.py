@@ -365,11 +365,14 @@ def marimo_app(notebook: Path, theme: str = "light", timeout: float = 90) -> Ite
     """Serve a copy of the marimo notebook ``notebook`` with ``marimo run`` on 127.0.0.1,
     headless, in marimo's ``theme``. Its configuration lives in a temporary folder (the
     server's working folder, which marimo searches first), so the user's own is never read."""
+    marimo = Path(sys.executable).with_name("marimo")
+    if not marimo.exists():
+        raise RuntimeError(f"{marimo} is missing: pip install -e .[dev] (it installs marimo)")
     base = Path(tempfile.mkdtemp(prefix="leyline-marimo-"))
     shutil.copyfile(notebook, base / notebook.name)
     port = free_port()
     log = base / "marimo.log"
-    args = [str(Path(sys.executable).with_name("marimo")), "-y", "run", notebook.name,
+    args = [str(marimo), "-y", "run", notebook.name,
             "--headless", "--host", "127.0.0.1", "--port", str(port), "--no-token",
             "--no-sandbox"]
     env = {**os.environ, "MARIMO_SKIP_UPDATE_CHECK": "1", "PYTHONUNBUFFERED": "1"}

@@ -143,6 +143,7 @@ def test_notebook7_clicks_keys_shortcuts_handoff_themes_and_axe(
         set_theme(page, theme)
         _theme_is(page, root, theme)
         _check_handoff(root, "Grace")
+        page.screenshot(path=str(output_dir / f"notebook7-page-handoff-{theme}.png"))
         root.screenshot(path=str(output_dir / f"notebook7-handoff-{theme}.png"))
         violations += axe_violations(page, root, f"handoff/{theme}")
     click_and_wait(page, root, root.locator("[data-act=handoff-ready]"))
@@ -185,6 +186,7 @@ def test_marimo_renders_answers_clicks_and_follows_its_theme(
     assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches")
     assert "light" in page.evaluate("() => document.body.className")
     _theme_is(page, root, "light")
+    page.screenshot(path=str(output_dir / "marimo-page-light-os-dark.png"))
     root.screenshot(path=str(output_dir / "marimo-deal-light.png"))
     scan_seat(root)
     press_ready(page, root)
@@ -224,6 +226,7 @@ def test_marimo_renders_answers_clicks_and_follows_its_theme(
     click_and_wait(dark, droot, droot.locator("[data-act=card][data-slot='0']"))
     assert widget_state(droot)["cards"][0]["card"] == "active"
     droot.screenshot(path=str(output_dir / "marimo-play-dark.png"))
+    dark.screenshot(path=str(output_dir / "marimo-page-dark.png"))
     violations += axe_violations(dark, droot, "marimo/dark")
     # A switch while the page is open (as marimo's settings menu does) repaints the board.
     dark.evaluate("() => { document.body.classList.replace('dark', 'light'); "
