@@ -285,9 +285,11 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
 
 
 def open_notebook(browser: Any, lab: Lab, relpath: str, *, theme: str = "light",
-                  width: int = 1200, height: int = 900) -> Any:
-    """Open ``relpath`` in JupyterLab (or Notebook 7) and wait until its kernel is idle."""
+                  width: int = 1200, height: int = 900, offline: bool = False) -> Any:
+    """Open ``relpath`` in JupyterLab (or Notebook 7) and wait until its kernel is idle.
+    With ``offline``, only the server is reachable; ``page.refused`` lists what was not."""
     page = new_page(browser, width=width, height=height)
+    page.refused = local_only(page, lab.url) if offline else []
     page.goto(lab.notebook_url(relpath))
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     wait_kernel_idle(page)

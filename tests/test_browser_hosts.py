@@ -88,7 +88,8 @@ def _check_handoff(root: Any, to: str) -> None:
 @pytest.mark.jupyter
 def test_notebook7_clicks_keys_shortcuts_handoff_themes_and_axe(
         notebook7: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
-    page = open_notebook(browser, notebook7, "hotseat.ipynb", width=1100, height=1200)
+    page = open_notebook(browser, notebook7, "hotseat.ipynb", width=1100, height=1200,
+                         offline=True)
     assert page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
     run_all_cells(page, widgets=1)
     root = page.locator(".leyline[data-mode=play]").first
@@ -158,6 +159,7 @@ def test_notebook7_clicks_keys_shortcuts_handoff_themes_and_axe(
     violations += axe_violations(page, root, "play/light")
     assert not violations, "\n".join(violations)
     assert notebook7.kernel_json("hotseat.ipynb", "hs.game.active_player") == 1
+    assert page.refused == [], page.refused  # Notebook 7 and the widget need no network
     widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
     assert not widget_errors, widget_errors
 
