@@ -350,7 +350,8 @@ def notebook_json(cells: list[str], markdown: str = "") -> str:
 # ---------------------------------------------------------------------------- marimo
 @dataclass
 class Marimo:
-    """A ``marimo run`` server started by :func:`marimo_app`, serving one notebook."""
+    """A ``marimo run`` (or ``marimo edit``) server started by :func:`marimo_app`, serving
+    one notebook."""
 
     url: str
     root: Path
@@ -358,15 +359,19 @@ class Marimo:
 
     def set_theme(self, theme: str) -> None:
         """marimo's own theme ("light" or "dark") from the next page load on: marimo reads
-        its configuration (a ``.marimo.toml`` in the server's folder) at each page load."""
-        (self.root / ".marimo.toml").write_text(f'[display]\ntheme = "{theme}"\n', "utf-8")
+        its configuration (a ``.marimo.toml`` in the server's folder) at each page load. The
+        editor runs the notebook's cells when it opens (``auto_instantiate``), as the app does."""
+        (self.root / ".marimo.toml").write_text(
+            f'[display]\ntheme = "{theme}"\n\n[runtime]\nauto_instantiate = true\n', "utf-8")
 
 
 @contextlib.contextmanager
-def marimo_app(notebook: Path, theme: str = "light", timeout: float = 90) -> Iterator[Marimo]:
-    """Serve a copy of the marimo notebook ``notebook`` with ``marimo run`` on 127.0.0.1,
-    headless, in marimo's ``theme``. Its configuration lives in a temporary folder (the
-    server's working folder, which marimo searches first), so the user's own is never read."""
+def marimo_app(notebook: Path, theme: str = "light", timeout: float = 90,
+               mode: str = "run") -> Iterator[Marimo]:
+    """Serve a copy of the marimo notebook ``notebook`` with ``marimo run`` (or, with
+    ``mode="edit"``, the editor) on 127.0.0.1, headless and without a token, in marimo's
+    ``theme``. Its configuration lives in a temporary folder (the server's working folder,
+    which marimo searches first), so the user's own is never read."""
     marimo = Path(sys.executable).with_name("marimo")
     if not marimo.exists():
         raise RuntimeError(f"{marimo} is missing: pip install -e .[dev] (it installs marimo)")
@@ -374,7 +379,7 @@ def marimo_app(notebook: Path, theme: str = "light", timeout: float = 90) -> Ite
     shutil.copyfile(notebook, base / notebook.name)
     port = free_port()
     log = base / "marimo.log"
-    args = [str(marimo), "-y", "run", notebook.name,
+    args = [str(marimo), "-y", mode, notebook.name,
             "--headless", "--host", "127.0.0.1", "--port", str(port), "--no-token",
             "--no-sandbox"]
     env = {**os.environ, "MARIMO_SKIP_UPDATE_CHECK": "1", "PYTHONUNBUFFERED": "1"}
