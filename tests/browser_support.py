@@ -8,6 +8,9 @@ by name in the module, and ``lab_fixture`` makes the module's ``lab``::
 
     lab = lab_fixture({"play.ipynb": EXAMPLES / "01_play.ipynb"})
 
+``lab_fixture(..., app="notebook")`` serves the same notebooks from Notebook 7 instead
+(``jupyter notebook``: the same JupyterLab front-end pieces, one document per tab).
+
 Browser tests skip when /usr/bin/chromium is missing, unless ``LEYLINE_REQUIRE_BROWSER=1``
 (CI), where they fail instead. Screenshots go under ``test-output/<test name>/``.
 """
@@ -120,9 +123,18 @@ def open_static(browser: Any, html: Path, offline: bool = True, **kwargs: Any) -
 
 
 # ---------------------------------------------------------------------------- JupyterLab
+#: Per front-end: the ``jupyter`` subcommand, the traitlets class of its flags, and the page
+#: that opens one notebook (JupyterLab's ``reset`` drops a saved workspace's other tabs).
+JUPYTER_APPS = {
+    "lab": ("lab", "LabApp", "/lab/tree/{path}?token={token}&reset"),
+    "notebook": ("notebook", "JupyterNotebookApp", "/notebooks/{path}?token={token}"),
+}
+
+
 @dataclass
 class Lab:
-    """A running JupyterLab server started by :func:`jupyter_lab`."""
+    """A running JupyterLab (or Notebook 7, ``app="notebook"``) server started by
+    :func:`jupyter_lab`."""
 
     url: str
     token: str
@@ -130,6 +142,7 @@ class Lab:
     runtime: Path
     process: subprocess.Popen[bytes]
     log: Path
+    app: str = "lab"
 
     def api(self, path: str) -> Any:
         sep = "&" if "?" in path else "?"
@@ -138,7 +151,7 @@ class Lab:
             return json.loads(r.read())
 
     def notebook_url(self, relpath: str) -> str:
-        return f"{self.url}/lab/tree/{relpath}?token={self.token}&reset"
+        return self.url + JUPYTER_APPS[self.app][2].format(path=relpath, token=self.token)
 
     def kernel_for(self, relpath: str, timeout: float = 30) -> Any:
         """A BlockingKernelClient talking to the kernel of the open notebook ``relpath``."""
@@ -185,13 +198,54 @@ class Lab:
 
 
 @contextlib.contextmanager
-def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90) -> Iterator[Lab]:
-    """Start JupyterLab on 127.0.0.1 over a temporary folder holding ``notebooks``.
+def _server(args: list[str], env: dict[str, str], cwd: Path,
+            log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a server in its own process group; on exit, end that group (the server and its
+    kernels) and nothing else."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT, env=env,
+                                   cwd=cwd, start_new_session=True)
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
+def _wait_up(probe: Any, process: subprocess.Popen[bytes], log: Path, name: str,
+             timeout: float) -> None:
+    """Poll ``probe`` (raises OSError while the server is not answering) until it answers."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited: {log.read_text()[-3000:]}")
+        try:
+            probe()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{name} did not start: {log.read_text()[-3000:]}") from None
+            time.sleep(0.3)
+
+
+@contextlib.contextmanager
+def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
+                app: str = "lab") -> Iterator[Lab]:
+    """Start JupyterLab (or, with ``app="notebook"``, Notebook 7) on 127.0.0.1 over a
+    temporary folder holding ``notebooks``.
 
     ``notebooks`` maps a file name in the server's root to a source path (copied) or to
     notebook JSON text. Settings, workspaces and runtime files live in the temporary folder,
-    so a theme change in one test touches nothing outside it.
+    so a theme change in one test touches nothing outside it (Notebook 7 reads the same
+    JupyterLab settings folder).
     """
+    subcommand, flags, _ = JUPYTER_APPS[app]
     base = Path(tempfile.mkdtemp(prefix="leyline-lab-"))
     root, runtime, settings = base / "root", base / "runtime", base / "settings"
     for folder in (root, runtime, settings, base / "workspaces"):
@@ -214,46 +268,28 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90) -> Iterat
            "JUPYTERLAB_SETTINGS_DIR": str(settings),
            "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"), "PYTHONUNBUFFERED": "1"}
     log = base / "lab.log"
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            [str(jupyter), "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-             f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-             "--LabApp.news_url=", "--LabApp.expose_app_in_browser=True",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-            stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=root, start_new_session=True)
-    lab = Lab(f"http://127.0.0.1:{port}", token, root, runtime, process, log)
+    args = [str(jupyter), subcommand, "--no-browser", "--allow-root",
+            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", f"--{flags}.expose_app_in_browser=True",
+            *(["--LabApp.news_url=",
+               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+              if app == "lab" else [])]
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited: {log.read_text()[-3000:]}")
-            try:
-                lab.api("/api/status")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(
-                        f"JupyterLab did not start: {log.read_text()[-3000:]}") from None
-                time.sleep(0.3)
-        yield lab
+        with _server(args, env, root, log) as process:
+            lab = Lab(f"http://127.0.0.1:{port}", token, root, runtime, process, log, app)
+            _wait_up(lambda: lab.api("/api/status"), process, log, f"jupyter {app}", timeout)
+            yield lab
     finally:
-        # Only the process group this function started (the server and its kernels).
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
         shutil.rmtree(base, ignore_errors=True)
 
 
 def open_notebook(browser: Any, lab: Lab, relpath: str, *, theme: str = "light",
-                  width: int = 1200, height: int = 900) -> Any:
-    """Open ``relpath`` in JupyterLab and wait until its kernel is idle."""
+                  width: int = 1200, height: int = 900, offline: bool = False) -> Any:
+    """Open ``relpath`` in JupyterLab (or Notebook 7) and wait until its kernel is idle.
+    With ``offline``, only the server is reachable; ``page.refused`` lists what was not."""
     page = new_page(browser, width=width, height=height)
+    page.refused = local_only(page, lab.url) if offline else []
     page.goto(lab.notebook_url(relpath))
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     wait_kernel_idle(page)
@@ -262,7 +298,8 @@ def open_notebook(browser: Any, lab: Lab, relpath: str, *, theme: str = "light",
 
 
 def lab_command(page: Any, command: str, args: dict[str, Any] | None = None) -> Any:
-    """Run a JupyterLab command (the app is exposed by jupyter_lab's server flags)."""
+    """Run a JupyterLab (or Notebook 7) command (the app is exposed by jupyter_lab's server
+    flags)."""
     return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)",
                          [command, args or {}])
 
@@ -310,6 +347,72 @@ def notebook_json(cells: list[str], markdown: str = "") -> str:
     return str(nbformat.writes(nb))
 
 
+# ---------------------------------------------------------------------------- marimo
+@dataclass
+class Marimo:
+    """A ``marimo run`` (or ``marimo edit``) server started by :func:`marimo_app`, serving
+    one notebook."""
+
+    url: str
+    root: Path
+    log: Path
+
+    def set_theme(self, theme: str) -> None:
+        """marimo's own theme ("light" or "dark") from the next page load on: marimo reads
+        its configuration (a ``.marimo.toml`` in the server's folder) at each page load. The
+        editor runs the notebook's cells when it opens (``auto_instantiate``), as the app does."""
+        (self.root / ".marimo.toml").write_text(
+            f'[display]\ntheme = "{theme}"\n\n[runtime]\nauto_instantiate = true\n', "utf-8")
+
+
+@contextlib.contextmanager
+def marimo_app(notebook: Path, theme: str = "light", timeout: float = 90,
+               mode: str = "run") -> Iterator[Marimo]:
+    """Serve a copy of the marimo notebook ``notebook`` with ``marimo run`` (or, with
+    ``mode="edit"``, the editor) on 127.0.0.1, headless and without a token, in marimo's
+    ``theme``. Its configuration lives in a temporary folder (the server's working folder,
+    which marimo searches first), so the user's own is never read."""
+    marimo = Path(sys.executable).with_name("marimo")
+    if not marimo.exists():
+        raise RuntimeError(f"{marimo} is missing: pip install -e .[dev] (it installs marimo)")
+    base = Path(tempfile.mkdtemp(prefix="leyline-marimo-"))
+    shutil.copyfile(notebook, base / notebook.name)
+    port = free_port()
+    log = base / "marimo.log"
+    args = [str(marimo), "-y", mode, notebook.name,
+            "--headless", "--host", "127.0.0.1", "--port", str(port), "--no-token",
+            "--no-sandbox"]
+    env = {**os.environ, "MARIMO_SKIP_UPDATE_CHECK": "1", "PYTHONUNBUFFERED": "1"}
+    app = Marimo(f"http://127.0.0.1:{port}", base, log)
+    app.set_theme(theme)
+    try:
+        with _server(args, env, base, log) as process:
+            _wait_up(lambda: urllib.request.urlopen(f"{app.url}/health", timeout=10).close(),
+                     process, log, "marimo run", timeout)
+            yield app
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def local_only(page: Any, origin: str) -> list[str]:
+    """Refuse every request of ``page`` that goes anywhere but ``origin`` (a local server),
+    so that the page works offline; returns the list of refused addresses, filled as they come.
+    (Playwright's own offline mode would refuse the local server too.)"""
+    refused: list[str] = []
+    local = origin.replace("http://", "ws://", 1)
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        if url.startswith((origin + "/", local + "/", "data:", "blob:")):
+            r.continue_()
+        else:
+            refused.append(url)
+            r.abort()
+
+    page.context.route("**/*", route)
+    return refused
+
+
 # ---------------------------------------------------------------------------- widget helpers
 def widget_state(root: Any) -> dict[str, Any]:
     """What a Leyline widget (a Locator on its ``.leyline`` root) shows, read from the DOM."""
@@ -336,6 +439,70 @@ def click_and_wait(page: Any, root: Any, target: Any, timeout: float = 15_000) -
                            arg=[root.element_handle(), ack], timeout=timeout)
 
 
+#: Words and symbols that name an element: none may show where a seat may not see one.
+ELEMENT_WORDS = re.compile(r"fire|water|earth|wind|▲|●|■|≋", re.IGNORECASE)
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Any, root: Any, name: str) -> list[str]:
+    """Serious and critical axe-core violations inside ``root`` (the page gets axe once)."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(AXE))
+    found = root.evaluate("""async (el) => {
+        const r = await window.axe.run(el, { resultTypes: ['violations'] });
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' '
+            + (n.failureSummary || '').split('\\n').slice(1, 2).join('')).join(' | '));
+    }""")
+    return [f"{name}: {v}" for v in found]
+
+
+def scan_seat(root: Any) -> None:
+    """Nothing on the board shows an inert card's element (no glimpse, no face on an inert card)."""
+    bad = root.evaluate("""(el) => [...el.querySelectorAll('[data-act=card]')]
+        .filter((c) => c.dataset.card !== 'active' && (c.dataset.element
+          || c.classList.contains('ll-glimpse') || /Fire|Water|Earth|Wind/.test(c.outerHTML)))
+        .map((c) => c.dataset.slot)""")
+    assert bad == [], f"inert cards showing an element: {bad}"
+
+
+def press_ready(page: Any, root: Any) -> None:
+    """Press Ready on the deal, and wait until it is over."""
+    root.locator("[data-act=deal-ready]").click()
+    page.wait_for_function("(el) => el.dataset.deal === 'none'", arg=root.element_handle(),
+                           timeout=20_000)
+
+
+def play_turn_step(page: Any, root: Any, clicked: list[int]) -> None:
+    """One click of a simple player: up to two activations, any refill, else End."""
+    state = widget_state(root)
+    phase = state["phase"]
+    if phase == "activation":
+        m = re.search(r"\((\d+) of \d+ left\)", state["prompt"])
+        legal = root.locator(".ll-card.ll-legal[data-card=inert]")
+        if m and int(m.group(1)) > 1 and len(clicked) < 2 and legal.count():
+            slot = int(legal.first.get_attribute("data-slot"))
+            clicked.append(slot)
+            click_and_wait(page, root, legal.first)
+            return
+    elif phase == "refill":
+        click_and_wait(page, root, root.locator(".ll-card.ll-legal").first)
+        return
+    clicked.clear()
+    end = root.locator("[data-act=end]")
+    assert end.count() == 1, (state, root.inner_text()[:600])
+    click_and_wait(page, root, end)
+
+
+def board_luminance(root: Any) -> float:
+    """The relative luminance (0 black .. 1 white) of the board's computed background: what
+    the reader sees, whatever attribute or variable put it there."""
+    rgb = root.evaluate("""(el) => getComputedStyle(el).backgroundColor
+        .match(/[\\d.]+/g).slice(0, 3).map(Number)""")
+    lin = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
 # ---------------------------------------------------------------------------- pytest fixtures
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -350,14 +517,14 @@ def output_dir(request: pytest.FixtureRequest) -> Path:
     return output_path(request.node.name)
 
 
-def lab_fixture(notebooks: dict[str, Path | str]) -> Any:
-    """A module-scoped ``lab`` fixture: one JupyterLab serving ``notebooks`` (as for
-    :func:`jupyter_lab`) to every test of the module that assigns it to ``lab``."""
+def lab_fixture(notebooks: dict[str, Path | str], app: str = "lab") -> Any:
+    """A module-scoped ``lab`` fixture: one JupyterLab (or Notebook 7) serving ``notebooks``
+    (as for :func:`jupyter_lab`) to every test of the module that assigns it to a name."""
 
     @pytest.fixture(scope="module")
     def lab() -> Iterator[Lab]:
         require_chromium()
-        with jupyter_lab(notebooks) as server:
+        with jupyter_lab(notebooks, app=app) as server:
             yield server
 
     return lab

@@ -7,12 +7,12 @@ the greedy bot, and axe-core on every view in light and dark. Screenshots: test-
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_support import (
+    ELEMENT_WORDS,
     Lab,
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
@@ -23,12 +23,13 @@ from browser_support import (
     set_theme,
     widget_state,
 )
+from browser_support import axe_violations as _axe
 from browser_support import notebook_json as make_notebook
+from browser_support import play_turn_step as _play_turn_step
+from browser_support import press_ready as _ready
+from browser_support import scan_seat as _scan_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
-
-AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
-ELEMENT_WORDS = re.compile(r"fire|water|earth|wind|▲|●|■|≋", re.IGNORECASE)
 
 SETUP = (
     "from leyline_widget import *\n"
@@ -55,57 +56,8 @@ TABLE = make_notebook([
 lab = lab_fixture({"table.ipynb": TABLE})
 
 
-def _axe(page: Any, root: Any, name: str) -> list[str]:
-    """Serious and critical axe-core violations inside ``root`` (the page gets axe once)."""
-    if not page.evaluate("() => !!window.axe"):
-        page.add_script_tag(path=str(AXE))
-    found = root.evaluate("""async (el) => {
-        const r = await window.axe.run(el, { resultTypes: ['violations'] });
-        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' '
-            + (n.failureSummary || '').split('\\n').slice(1, 2).join('')).join(' | '));
-    }""")
-    return [f"{name}: {v}" for v in found]
-
-
-def _scan_seat(root: Any) -> None:
-    """Nothing on the board shows an inert card's element (no glimpse, no face on an inert card)."""
-    bad = root.evaluate("""(el) => [...el.querySelectorAll('[data-act=card]')]
-        .filter((c) => c.dataset.card !== 'active' && (c.dataset.element
-          || c.classList.contains('ll-glimpse') || /Fire|Water|Earth|Wind/.test(c.outerHTML)))
-        .map((c) => c.dataset.slot)""")
-    assert bad == [], f"inert cards showing an element: {bad}"
-
-
 def _cells(page: Any) -> int:
     return int(page.locator(".jp-Notebook .jp-Cell").count())
-
-
-def _ready(page: Any, root: Any) -> None:
-    """Press Ready on the deal, and wait until it is over."""
-    root.locator("[data-act=deal-ready]").click()
-    page.wait_for_function("(el) => el.dataset.deal === 'none'", arg=root.element_handle(),
-                           timeout=20_000)
-
-
-def _play_turn_step(page: Any, root: Any, clicked: list[int]) -> None:
-    state = widget_state(root)
-    phase = state["phase"]
-    if phase == "activation":
-        m = re.search(r"\((\d+) of \d+ left\)", state["prompt"])
-        legal = root.locator(".ll-card.ll-legal[data-card=inert]")
-        if m and int(m.group(1)) > 1 and len(clicked) < 2 and legal.count():
-            slot = int(legal.first.get_attribute("data-slot"))
-            clicked.append(slot)
-            click_and_wait(page, root, legal.first)
-            return
-    elif phase == "refill":
-        click_and_wait(page, root, root.locator(".ll-card.ll-legal").first)
-        return
-    clicked.clear()
-    end = root.locator("[data-act=end]")
-    assert end.count() == 1, (state, root.inner_text()[:600])
-    click_and_wait(page, root, end)
 
 
 def test_hot_seat_game_deal_whisper_rerender_and_keys(lab: Lab, browser: Any,  # noqa: F811

@@ -77,6 +77,15 @@ function isTrue(list, x) {
 }
 
 /**
+ * The flag on a glimpsed card: a private peek, or a card just dealt or refilled.
+ * @param {string | undefined} cause
+ * @returns {string}
+ */
+function glimpseFlag(cause) {
+  return cause === "whisper" || cause === "gale" ? "peek" : "new";
+}
+
+/**
  * @param {Document} doc
  * @param {number} slot
  * @param {Cell} cell
@@ -122,7 +131,11 @@ function cardButton(doc, slot, cell, st, ui, now) {
     remembered: `inert card you remember as ${look && look.name}`,
   }[face.kind];
   const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
-  const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
+  // The name starts with the card's visible words in their order (slot number, "peek"/"new"
+  // flag, element name), so a speech-input user can say what they see (WCAG 2.5.3).
+  const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
+  const shown = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
+  const label = `${shown}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
     (hint ? `. ${hint}` : "");
   /** @type {Record<string, unknown>} */
   const attrs = {
@@ -137,8 +150,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
   if (face.kind === "glimpse") {
-    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" },
-      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"));
+    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" }, flag));
   }
   if (look) {
     body.push(h(doc, "span", { class: "ll-face", "aria-hidden": "true" },

@@ -6,8 +6,14 @@
 // Keys pressed in the widget stay in the widget: JupyterLab's and Notebook 7's command-mode
 // shortcuts (d d deletes the cell, a / b insert one, x cuts, z undoes) listen above it, so a
 // keydown on the root stops there. Tab (focus moves on) and an Escape the mode did not use
-// (it leaves for the notebook) still go up.
+// (it leaves for the notebook) still go up. Notebook 7 matches its shortcuts earlier, in the
+// capture phase on the document, before the root hears the key; Lumino skips a key whose
+// target carries data-lm-suppress-shortcuts, so a capture listener on the window (which runs
+// first) puts that mark on the widget's focused element for every other key.
 import { listen, morph } from "./dom.js";
+
+/** Lumino's mark for "no shortcuts from keys on this element" (JupyterLab, Notebook 7). */
+const SUPPRESS = "data-lm-suppress-shortcuts";
 
 /** @typedef {import("./types").Model} Model */
 /** @typedef {import("./types").Reveal} Reveal */
@@ -115,10 +121,19 @@ export function mount(model, el, className, setup) {
   function keepKeys(event) {
     if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
   }
+  /** @param {KeyboardEvent} event */
+  function markKeys(event) {
+    // The target inside a shadow root (marimo) is the path's first node, not event.target.
+    const target = /** @type {Element} */ (event.composedPath()[0] || event.target);
+    if (target === root || typeof target.setAttribute !== "function" || !root.contains(target)) return;
+    if (event.key === "Tab" || event.key === "Escape") target.removeAttribute(SUPPRESS);
+    else target.setAttribute(SUPPRESS, "true");
+  }
   const unlisten = listen(root, { ...(spec.listeners || {}) });
   const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
-  // The host's theme lives on <body> / <html> (JupyterLab, VS Code, marimo): repaint on a switch.
   const win = doc.defaultView;
+  if (win) win.addEventListener("keydown", markKeys, true);
+  // The host's theme lives on <body> / <html> (JupyterLab, VS Code, marimo): repaint on a switch.
   /** @type {MutationObserver | null} */
   let themes = null;
   if (win && typeof win.MutationObserver === "function") {
@@ -136,6 +151,7 @@ export function mount(model, el, className, setup) {
     model.off("change", spec.onChange);
     unlisten();
     unguard();
+    if (win) win.removeEventListener("keydown", markKeys, true);
     if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();

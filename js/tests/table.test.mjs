@@ -159,6 +159,48 @@ test("keys pressed in the widget stay in it, except Tab and an unused Escape", a
   cleanup();
 });
 
+test("every card's name starts with the words it shows (label in name): glimpsed, active, inert", async () => {
+  const grid = makeView().grid.map((c, i) => (i === 5 ? { card: "active", element: "earth", tokens: {} } : c));
+  const model = new FakeModel(makeState({ view: makeView({ grid }) }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  el.querySelector("[data-act=deal-ready]").click();
+  await tick();
+  const words = (c) => [...c.querySelectorAll("span")].filter((x) => !x.children.length)
+    .map((x) => x.textContent).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  assert.equal(words(card(el, 1)), "1 new Water");
+  assert.equal(words(card(el, 5)), "5 Earth");
+  for (const c of el.querySelectorAll("[data-act=card]")) {
+    assert.ok(c.getAttribute("aria-label").startsWith(`${words(c)}: slot `), c.getAttribute("aria-label"));
+  }
+  model.update({ shown_seq: 1 });
+  await sleep(400);  // the deal (deal_ms 300) is over: the inert cards show their number only
+  assert.equal(words(card(el, 1)), "1");
+  assert.match(card(el, 1).getAttribute("aria-label"), /^1: slot 1 \(row 1, column 2\), inert card/);
+  cleanup();
+});
+
+test("Notebook 7's capture-phase shortcuts see the widget's keys marked as not theirs", async () => {
+  const { el, window, cleanup } = mountModel(new FakeModel(makeState({ shown_seq: 1 })));
+  await tick();
+  // Lumino without bubbling keydown: a document capture listener walks up from the target and
+  // stops at the first element with data-lm-suppress-shortcuts, before matching its selector.
+  const shortcut = [];
+  const lumino = (e) => shortcut.push([e.key, !e.target.hasAttribute("data-lm-suppress-shortcuts")]);
+  window.document.addEventListener("keydown", lumino, true);
+  for (const key of ["d", "d", "a", "ArrowRight", "Tab", "Escape"]) {
+    card(el, 0).dispatchEvent(new window.KeyboardEvent("keydown", { key, bubbles: true }));
+  }
+  assert.deepEqual(shortcut, [["d", false], ["d", false], ["a", false], ["ArrowRight", false], ["Tab", true], ["Escape", true]]);
+  cleanup();
+  shortcut.length = 0;
+  const other = window.document.createElement("button");
+  window.document.body.append(other);
+  other.dispatchEvent(new window.KeyboardEvent("keydown", { key: "d", bubbles: true }));
+  assert.deepEqual(shortcut, [["d", true]]);  // gone with the view; the page's own keys untouched
+  window.document.removeEventListener("keydown", lumino, true);
+});
+
 test("motion cues and announcements follow the batch; collected cards travel face-up", () => {
   const items = [
     { type: "activate", slot: 1, element: "fire", player: 0 }, { type: "collect", slots: [1, 2], element: "fire", count: 2, player: 0 },

@@ -110,7 +110,8 @@ test("inert cards never carry their element in the DOM; active cards do", () => 
   assert.equal(cards[7].getAttribute("data-card"), "empty");
   // The grid's words mention water only once (the active card): nothing leaks elsewhere.
   const gridText = root.querySelector(".ll-grid").outerHTML;
-  assert.equal((gridText.match(/Water/g) || []).length, 2); // aria-label and face name
+  assert.equal((gridText.match(/Water/g) || []).length, 3); // aria-label (its visible words first, then its state) and face name
+  assert.doesNotMatch([...cards].filter((c) => c !== cards[2]).map((c) => c.outerHTML).join(""), /Water/);
 });
 
 test("the teacher view shows inert cards' elements, marked as inert", () => {

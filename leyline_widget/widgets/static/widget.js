@@ -523,6 +523,9 @@ function cellFace(cell, slot, st, ui, now) {
 function isTrue(list, x) {
   return Array.isArray(list) && list.includes(x);
 }
+function glimpseFlag(cause) {
+  return cause === "whisper" || cause === "gale" ? "peek" : "new";
+}
 function cardButton(doc, slot, cell, st, ui, now) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
@@ -570,7 +573,9 @@ function cardButton(doc, slot, cell, st, ui, now) {
     remembered: `inert card you remember as ${look && look.name}`
   }[face.kind];
   const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
-  const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
+  const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
+  const shown = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
+  const label = `${shown}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
     class: classes.join(" "),
@@ -588,12 +593,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
   if (face.kind === "glimpse") {
-    body.push(h(
-      doc,
-      "span",
-      { class: "ll-flag", "aria-hidden": "true" },
-      face.cause === "whisper" || face.cause === "gale" ? "peek" : "new"
-    ));
+    body.push(h(doc, "span", { class: "ll-flag", "aria-hidden": "true" }, flag));
   }
   if (look) {
     body.push(h(
@@ -1231,6 +1231,7 @@ function renderBoard(st, ui, doc, now = 0) {
 }
 
 // js/src/mount.js
+var SUPPRESS = "data-lm-suppress-shortcuts";
 function mount(model, el, className, setup) {
   const doc = el.ownerDocument;
   let root = doc.createElement("div");
@@ -1291,9 +1292,19 @@ function mount(model, el, className, setup) {
   function keepKeys(event) {
     if (event.key !== "Tab" && event.key !== "Escape") event.stopPropagation();
   }
+  function markKeys(event) {
+    const target = (
+      /** @type {Element} */
+      event.composedPath()[0] || event.target
+    );
+    if (target === root || typeof target.setAttribute !== "function" || !root.contains(target)) return;
+    if (event.key === "Tab" || event.key === "Escape") target.removeAttribute(SUPPRESS);
+    else target.setAttribute(SUPPRESS, "true");
+  }
   const unlisten = listen(root, { ...spec.listeners || {} });
   const unguard = listen(root, { keydown: keepKeys, keypress: keepKeys, keyup: keepKeys });
   const win = doc.defaultView;
+  if (win) win.addEventListener("keydown", markKeys, true);
   let themes = null;
   if (win && typeof win.MutationObserver === "function") {
     themes = new win.MutationObserver(() => schedule());
@@ -1309,6 +1320,7 @@ function mount(model, el, className, setup) {
     model.off("change", spec.onChange);
     unlisten();
     unguard();
+    if (win) win.removeEventListener("keydown", markKeys, true);
     if (themes) themes.disconnect();
     if (spec.teardown) spec.teardown();
     root.remove();
