@@ -7,6 +7,7 @@ guess the move). Screenshots go to test-output/<test>/.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,10 +199,15 @@ lab = lab_fixture({"studio.ipynb": STUDIO_NOTEBOOK, "explore.ipynb": EXPLORE_NOT
 
 
 def _no_inert_element(root: Any) -> None:
-    """No inert card on a seat's page carries its element."""
+    """No inert card on a seat's page carries its element, and the move list (every step at
+    once) names no activated or refilled card's element: most of them lie face-down now."""
     assert all(c is None for c in root.evaluate(
         "(el) => [...el.querySelectorAll('[data-act=card][data-card=inert]')]"
         ".map((c) => c.dataset.element || null)"))
+    moves = root.evaluate("(el) => [...el.querySelectorAll('.ll-move')].map((m) => m.textContent)")
+    assert moves, "the move list is on the page"
+    named = [m for m in moves if re.match(r"[↑+]\d+ \w", m)]
+    assert named == [], f"moves naming a card's element on a seat's page: {named[:5]}"
 
 
 def _no_widget_errors(page: Any) -> None:

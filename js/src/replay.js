@@ -316,7 +316,7 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new S
   }
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
     scoreGraph(doc, st, shown, onPage) || "", evalGraph(doc, st, shown, onPage) || "");
-  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
+  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info, st.viewer));
   part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
   part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui),
     coachPanel(doc, st, shown) || "", notesPanel(doc, st, ui)),
@@ -339,6 +339,8 @@ export function replayMode({ model, el }) {
     let pickedAt = ""; // the position the board's picks (power, targets, source) were made at
     /** @type {LineEntry[] | null} */
     let wordsFor = null;
+    /** @type {number | null | undefined} */
+    let wordsOf = null;
     /** @type {string[]} */
     let words = [];
 
@@ -380,9 +382,10 @@ export function replayMode({ model, el }) {
     /** @param {number} now */
     function draw(now) {
       const st = state();
-      if (st.line !== wordsFor) {
+      if (st.line !== wordsFor || st.viewer !== wordsOf) {
         wordsFor = st.line;
-        words = st.line.map((e) => shortStep(e, st.info));
+        wordsOf = st.viewer;
+        words = st.line.map((e) => shortStep(e, st.info, st.viewer));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
       m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));

@@ -29,26 +29,31 @@ const SEAT_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 const cap = (el) => (el ? el.charAt(0).toUpperCase() + el.slice(1) : "");
 
 /**
- * A step in a few words for the move list: "5 Water", "end", "Ripple 2, 7".
+ * A step in a few words for the move list: "↑5 Water", "end", "Ripple 2, 7". The list shows
+ * every step at once, so on a seat's page (`viewer` a seat) it names no activated or refilled
+ * card's element: most of those cards lie face-down at the step shown, and the page must not
+ * remember them for the player (the prompt names the shown step's card while it is face-up).
  * @param {LineEntry} entry
  * @param {Info} info
+ * @param {number | null} [viewer]
  * @returns {string}
  */
-export function shortStep(entry, info) {
+export function shortStep(entry, info, viewer = null) {
   const a = entry.action;
   if (!a) return "set-up";
+  const named = viewer === null || viewer === undefined;
   /** @param {string} type @param {string} [cause] */
   const ev = (type, cause) => (entry.events || []).find((e) => e.type === type && (!cause || e.cause === cause));
   switch (a.type) {
     case "activate": {
       const e = ev("activate");
-      return `↑${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+      return `↑${a.slot}${named && e && e.element ? ` ${cap(e.element)}` : ""}`;
     }
     case "deactivate":
       return `↓${a.slot}`;
     case "refill": {
       const e = ev("reveal", "refill");
-      return `+${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+      return `+${a.slot}${named && e && e.element ? ` ${cap(e.element)}` : ""}`;
     }
     case "end_phase":
       return (entry.events || []).some((e) => e.type === "turn") ? "end turn" : "end phase";

@@ -36,6 +36,9 @@ function state(extra = {}) {
 test("short words and rows by turn", () => {
   const words = line().map((e) => shortStep(e, INFO));
   assert.deepEqual(words, ["set-up", "↑3 Water", "end phase", "end turn", "Ripple 1, 2", "+1 Fire"]);
+  // A seat's page lists every step at once, so it names no card that may lie face-down now.
+  assert.deepEqual(line().map((e) => shortStep(e, INFO, 0)),
+    ["set-up", "↑3", "end phase", "end turn", "Ripple 1, 2", "+1"]);
   assert.deepEqual(turnRows(line()), [
     { turn: 0, player: -1, steps: [0] }, { turn: 1, player: 0, steps: [1, 2, 3] }, { turn: 2, player: 1, steps: [4, 5] }]);
 });

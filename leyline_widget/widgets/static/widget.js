@@ -2379,20 +2379,21 @@ var GLYPHS = [
 ];
 var SEAT_COLOURS2 = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 var cap = (el) => el ? el.charAt(0).toUpperCase() + el.slice(1) : "";
-function shortStep(entry, info) {
+function shortStep(entry, info, viewer = null) {
   const a = entry.action;
   if (!a) return "set-up";
+  const named = viewer === null || viewer === void 0;
   const ev = (type, cause) => (entry.events || []).find((e) => e.type === type && (!cause || e.cause === cause));
   switch (a.type) {
     case "activate": {
       const e = ev("activate");
-      return `↑${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+      return `↑${a.slot}${named && e && e.element ? ` ${cap(e.element)}` : ""}`;
     }
     case "deactivate":
       return `↓${a.slot}`;
     case "refill": {
       const e = ev("reveal", "refill");
-      return `+${a.slot}${e && e.element ? ` ${cap(e.element)}` : ""}`;
+      return `+${a.slot}${named && e && e.element ? ` ${cap(e.element)}` : ""}`;
     }
     case "end_phase":
       return (entry.events || []).some((e) => e.type === "turn") ? "end turn" : "end phase";
@@ -3131,7 +3132,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__
     scoreGraph(doc, st, shown, onPage) || "",
     evalGraph(doc, st, shown, onPage) || ""
   );
-  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info));
+  const all = shorts || (st.line || []).map((e) => shortStep(e, st.info, st.viewer));
   part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
   part(".ll-main").after(
     h(
@@ -3156,6 +3157,7 @@ function replayMode({ model, el }) {
     let appliedForm = -1;
     let pickedAt = "";
     let wordsFor = null;
+    let wordsOf = null;
     let words = [];
     const state = () => ({
       mode: "replay",
@@ -3200,9 +3202,10 @@ function replayMode({ model, el }) {
     }
     function draw(now) {
       const st = state();
-      if (st.line !== wordsFor) {
+      if (st.line !== wordsFor || st.viewer !== wordsOf) {
         wordsFor = st.line;
-        words = st.line.map((e) => shortStep(e, st.info));
+        wordsOf = st.viewer;
+        words = st.line.map((e) => shortStep(e, st.info, st.viewer));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
       m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));
