@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    ELEMENT_WORDS,
     Lab,
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
@@ -25,7 +26,7 @@ from browser_support import (
 from browser_support import notebook_json as make_notebook
 from support import lively
 
-from leyline_widget import Game, Replay, Study, replay_html, study_html
+from leyline_widget import Game, Refill, Replay, Study, replay_html, study_html
 
 pytestmark = pytest.mark.browser
 
@@ -126,6 +127,17 @@ def test_a_players_page_opens_on_the_deal_with_ready(
         "a player's page never holds the replay file (it names every card)"
     assert root.locator("[data-act=download][data-kind=markdown]").count() == 1
     root.screenshot(path=str(output_dir / "bo-ready.png"))
+    # A refill is glimpsed, then the card lies inert: the words that stay (the prompt, "What
+    # happened", the move list) do not name it.
+    refill = next(k for k, a in enumerate(replay.actions, 1) if isinstance(a, Refill))
+    root.locator(f'.ll-move[data-step="{refill}"]').click()
+    _step(page, root, refill)
+    page.wait_for_function("(el) => !el.querySelector('[data-act=card][data-element]')",
+                           arg=root.element_handle())
+    words = root.evaluate("(el) => el.querySelector('.ll-prompt').textContent + ' | ' + "
+                          "el.querySelector('.ll-happened').textContent")
+    assert "refill" in words.lower() and not ELEMENT_WORDS.search(words), words
+    _no_inert_element(root)
     assert not page.errors, page.errors
 
 

@@ -7,13 +7,13 @@
 import { renderBoard } from "./board.js";
 import { h, paintKeys } from "./dom.js";
 import { mount } from "./mount.js";
-import { newUi } from "./play.js";
+import { newUi, pageLine } from "./play.js";
 import { cardClick, clearPicks, closePower, dropStalePicks, pickPower, pickSource, takePower } from "./picks.js";
 import {
   download, explorePanel, exportBar, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
 import { coachPanel, evalGraph } from "./coach.js";
-import { describeEvent, describeStep, listSlots, playerName, plural } from "./words.js";
+import { describeStep, listSlots, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Info} Info */
 /** @typedef {import("./types").LineEntry} LineEntry */
@@ -169,7 +169,9 @@ function happenedPanel(doc, st, entry, ui = newReplayUi()) {
     if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
   }
   for (const ev of (entry && entry.events) || []) {
-    const line = describeEvent(ev, st.info, st.viewer);
+    // A seat's reveals are glimpsed (then the cards lie inert): the panel, which stays, does
+    // not name them, as the play page's log does not.
+    const line = pageLine(ev, st.info, st.viewer);
     if (line) lines.push(line);
   }
   const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
@@ -299,7 +301,7 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new S
   if (log) log.remove();
   /** A part every board has. @param {string} selector */
   const part = (selector) => /** @type {HTMLElement} */ (board.querySelector(selector));
-  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info)}`;
+  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info, st.viewer)}`;
   // The memory panel's own player menu would duplicate the one above the board.
   const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
   if (memoryMenu) /** @type {Element} */ (memoryMenu.closest("label")).remove();

@@ -297,14 +297,18 @@ function endPhaseWords(entry, els) {
 
 /**
  * One step of a replay in words, from its entry in the `line` trait ({turn, player, phase,
- * action, events}): "Turn 3, Ada activates slot 5: ● Water".
+ * action, events}): "Turn 3, Ada activates slot 5: ● Water". On a seat's page (`viewer` a
+ * seat) a refilled, Tide-brought or peeked card is glimpsed and then lies inert, so the words,
+ * which stay on screen, do not name it; an activated card stays face-up at its step.
  * @param {LineEntry | null | undefined} entry
  * @param {Info} [info]
+ * @param {number | null} [viewer]
  * @returns {string}
  */
-export function describeStep(entry, info = {}) {
+export function describeStep(entry, info = {}, viewer = null) {
   if (!entry) return "";
   const els = info.elements || [];
+  const glimpsed = viewer !== null && viewer !== undefined;
   const a = entry.action;
   if (!a) {
     return firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === "setup")
@@ -313,7 +317,8 @@ export function describeStep(entry, info = {}) {
   /**
    * @param {string} cause
    */
-  const revealed = (cause) => firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element);
+  const revealed = (cause) => (glimpsed ? null
+    : firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element));
   let what;
   switch (a.type) {
     case "activate": {
@@ -340,11 +345,14 @@ export function describeStep(entry, info = {}) {
       what = `uses ${pw ? pw.name : known ? known.name : `the ${a.element} ${a.tier} power`}` +
         (t.length ? ` on ${listSlots(t)}` : "");
       // Peeks are in the entry only when this viewer was shown them.
-      const peeks = (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
+      const peeks = glimpsed ? []
+        : (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
       if (peeks.length) what += `, seeing ${peeks.map((e) => `slot ${e.slot}: ${elementLabel(e.element, els)}`).join(", ")}`;
       const tide = firstEvent(entry, (e) => e.type === "tide");
       const came = revealed("tide");
-      if (tide) {
+      if (tide && glimpsed) {
+        what += ": the card goes on top of the deck, a new one comes in";
+      } else if (tide) {
         what += `: ${elementLabel(tide.to_deck, els)} goes on top of the deck` +
           (came ? `, ${elementLabel(came.element, els)} comes in` : "");
       }

@@ -147,6 +147,18 @@ test("words for every kind of step", () => {
   assert.equal(step(tide, [{ type: "power", name: "Tide", targets: [6] }, { type: "tide", slot: 6, to_deck: "fire" },
     { type: "reveal", slot: 6, element: "wind", cause: "tide", visible_to: "all" }], { phase: "abilities" }),
   "Turn 3, Bo uses Tide on slot 6: ▲ Fire goes on top of the deck, ≋ Wind comes in");
+  // A seat's page glimpses refills, Tide and peeks, then the cards lie inert: the words stay,
+  // so they do not name those cards; the activated card is face-up at its step.
+  const seat = (action, events, extra = {}) => describeStep({ turn: 3, player: 1, phase: "activation", action, events, ...extra }, INFO, 1);
+  assert.equal(seat({ type: "activate", slot: 5 }, [{ type: "activate", player: 1, slot: 5, element: "water" }]),
+    "Turn 3, Bo activates slot 5: ● Water");
+  assert.equal(seat({ type: "refill", slot: 2 }, [{ type: "reveal", slot: 2, element: "earth", cause: "refill", visible_to: "all" }], { phase: "refill" }),
+    "Turn 3, Bo refills slot 2");
+  assert.equal(seat(whisper, [power, { type: "reveal", slot: 4, element: "fire", cause: "whisper", visible_to: [1] }], { phase: "abilities" }),
+    "Turn 3, Bo uses Whisper on slot 4");
+  assert.equal(seat(tide, [{ type: "power", name: "Tide", targets: [6] }, { type: "tide", slot: 6, to_deck: "fire" },
+    { type: "reveal", slot: 6, element: "wind", cause: "tide", visible_to: "all" }], { phase: "abilities" }),
+  "Turn 3, Bo uses Tide on slot 6: the card goes on top of the deck, a new one comes in");
   const end = { type: "end_phase" };
   assert.equal(step(end, [{ type: "pass", player: 1 }]), "Turn 3, Bo passes");
   assert.equal(step(end, [{ type: "collect", player: 1, element: "water", slots: [1, 2], count: 2 },

@@ -354,14 +354,15 @@ function endPhaseWords(entry, els) {
   if (back) words += `; ${listSlots(back.slots)} flip${back.slots.length === 1 ? "s" : ""} back`;
   return words;
 }
-function describeStep(entry, info = {}) {
+function describeStep(entry, info = {}, viewer = null) {
   if (!entry) return "";
   const els = info.elements || [];
+  const glimpsed = viewer !== null && viewer !== void 0;
   const a = entry.action;
   if (!a) {
     return firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === "setup") ? "Set-up: the grid is dealt, each card shown face-up once" : "The start position";
   }
-  const revealed = (cause) => firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element);
+  const revealed = (cause) => glimpsed ? null : firstEvent(entry, (ev) => ev.type === "reveal" && ev.cause === cause && ev.element);
   let what;
   switch (a.type) {
     case "activate": {
@@ -385,11 +386,13 @@ function describeStep(entry, info = {}) {
       const known = powerOf(info, `${a.element}:${a.tier}`);
       const t = a.targets || [];
       what = `uses ${pw ? pw.name : known ? known.name : `the ${a.element} ${a.tier} power`}` + (t.length ? ` on ${listSlots(t)}` : "");
-      const peeks = (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
+      const peeks = glimpsed ? [] : (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
       if (peeks.length) what += `, seeing ${peeks.map((e) => `slot ${e.slot}: ${elementLabel(e.element, els)}`).join(", ")}`;
       const tide = firstEvent(entry, (e) => e.type === "tide");
       const came = revealed("tide");
-      if (tide) {
+      if (tide && glimpsed) {
+        what += ": the card goes on top of the deck, a new one comes in";
+      } else if (tide) {
         what += `: ${elementLabel(tide.to_deck, els)} goes on top of the deck` + (came ? `, ${elementLabel(came.element, els)} comes in` : "");
       }
       break;
@@ -2978,7 +2981,7 @@ function happenedPanel(doc, st, entry, ui = newReplayUi()) {
     if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
   }
   for (const ev of entry && entry.events || []) {
-    const line = describeEvent(ev, st.info, st.viewer);
+    const line = pageLine(ev, st.info, st.viewer);
     if (line) lines.push(line);
   }
   const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
@@ -3111,7 +3114,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__
     /** @type {HTMLElement} */
     board.querySelector(selector)
   );
-  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info)}`;
+  part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info, st.viewer)}`;
   const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
   if (memoryMenu) memoryMenu.closest("label").remove();
   const card = (s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
