@@ -22,7 +22,7 @@ from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
-from ..core.game import Game, Phase, visible_events
+from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -66,7 +66,10 @@ class Bot:
         raise NotImplementedError
 
     def see_top(self, top: str | None) -> None:
-        """Told the face-up deck top (public) before a refill choice; by default ignored."""
+        """Told the face-up deck top (public) before each choice; by default ignored.
+
+        No event names a new top when a card is drawn, so a bot that follows the position
+        from events learns it here."""
 
     def planned(self, legal: list[Action]) -> Action | None:
         """The move this bot can make without a new observation, if any.
@@ -147,6 +150,7 @@ class GreedyBot(Bot):
     _view: Observation | None  # the last observation, kept up to date from events while it can be
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
+    _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -159,6 +163,7 @@ class GreedyBot(Bot):
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
+        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -175,58 +180,122 @@ class GreedyBot(Bot):
 
     def observe(self, events: list[Event]) -> None:
         take = self._mind.take
+        view = self._view
         for ev in events:
+            # The kinds of most events come first, and the view follows them here; the rest
+            # go through _follow.
             kind = ev["type"]
-            if kind in _FOLDED:
+            if kind == "activate":
                 take(ev)
-            if kind == "reveal":
+                if view is not None:
+                    cell = view["grid"][ev["slot"]]
+                    cell["card"], cell["element"] = "active", ev["element"]
+                    view["activations"]["used"] += 1
+            elif kind == "reveal":
+                take(ev)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
-            elif kind == "tide":
-                self._top, self._top_known = ev["to_deck"], True
-            elif kind == "turn":
-                self._peeked.clear()
-                self._looked.clear()
-                self._plan.clear()
+                    if view is not None:
+                        # Drawn onto an empty slot (so untokened), it lies inert, face down.
+                        view["grid"][ev["slot"]]["card"] = "inert"
+                        view["deck"]["count"] -= 1
+                # A Tide reveal leaves an inert untokened card inert; a peek changes no view.
             elif kind == "phase":
                 self._plan.clear()
-            if self._view is not None and not self._follow(self._view, ev):
-                self._view = None
+                if view is not None:
+                    phase = view["phase"] = ev["phase"]
+                    if phase != "activation":
+                        view["activations"]["used"] = 0  # Phase 2 is over: none in use
+            else:
+                if kind in _FOLDED:
+                    take(ev)
+                if kind == "turn":
+                    self._peeked.clear()
+                    self._looked.clear()
+                    self._plan.clear()
+                elif kind == "tide":
+                    self._top, self._top_known = ev["to_deck"], True
+                if view is not None and not self._follow(view, ev):
+                    view = self._view = None
 
     def _follow(self, view: Observation, ev: Event) -> bool:
-        """Bring ``view`` up to date with ``ev``, as a new observation would show it; False
-        when it cannot be (the event changes what only the game knows, or more than is kept
-        here: a new observation is needed then)."""
+        """Bring ``view`` (this seat's observation) up to date with ``ev``, as a new
+        observation would show it, for the kinds :meth:`observe` leaves to it. The deck top
+        is not kept: a draw names the card drawn, not the one under it, so the top is told
+        separately (:meth:`see_top`). False when the view cannot follow (the game ended, or
+        an event this code does not know)."""
         kind = ev["type"]
-        if kind == "activate" or kind == "deactivate":
-            grid, slot = view["grid"], ev["slot"]
-            cell = grid[slot]
-            if kind == "activate":
-                grid[slot] = {"card": "active", "element": ev["element"], "tokens": cell["tokens"]}
-                view["activations"]["used"] += 1
-            else:
-                # An inert card's element shows only in the all-seeing view.
-                hidden = None if view["viewer"] is not None else cell["element"]
-                grid[slot] = {"card": "inert", "element": hidden, "tokens": cell["tokens"]}
-                view["activations"]["used"] -= 1
-        elif kind == "phase":
+        grid = view["grid"]
+        if kind == "turn":
+            rules = self.rules
+            view["turn"], view["active_player"] = ev["turn"], ev["player"]
             view["phase"] = ev["phase"]
+            view["activations"] = {"used": 0, "limit": rules.activations_per_turn}
+            view["collect_threshold"] = rules.collect_threshold
+            view["effects"], view["powers_used"] = [], []
+        elif kind == "collect":
+            for s in ev["slots"]:
+                grid[s] = {"card": "empty", "element": None, "tokens": {}}
+            self._restudy(view, ev["player"], ev["element"], ev["count"])
+        elif kind == "flip_back":
+            for s in ev["slots"]:
+                grid[s] = {"card": "inert", "element": None, "tokens": grid[s]["tokens"]}
+        elif kind == "place_token":
+            el, source = ev["element"], ev["source"]
+            cell = grid[ev["slot"]]
+            tokens = dict(cell["tokens"])
+            tokens[el] = tokens.get(el, 0) + 1
+            # Keep the rules' element order, as an observation lists a card's tokens.
+            cell["tokens"] = {e: tokens[e] for e in view["elements"] if e in tokens}
+            if source == "supply":
+                view["supply"][el] -= 1
+                view["players"][ev["player"]]["markers"][el] += 1
+                self._restudy(view, ev["player"], el, -1)
+            elif source == "marker":
+                view["players"][ev["player"]]["marker_tokens"][el] -= 1
+            else:
+                view["pool"][el] -= 1
+        elif kind == "token_return":
+            el, count = ev["element"], ev["count"]
+            cell = grid[ev["slot"]]
+            if el in cell["tokens"]:  # unbound; a collected card's slot is empty already
+                cell["tokens"] = {e: n for e, n in cell["tokens"].items() if e != el}
+            if ev["to"] == "marker":
+                view["players"][ev["player"]]["marker_tokens"][el] += count
+            else:
+                view["pool"][el] += count
         elif kind == "power":
+            # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
-            if effect not in _VIEWED_POWERS:
-                return False
             used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
             view["powers_used"] = [pw.key for pw in self.rules.powers if pw.key in used]
             if effect == "spark":
                 view["activations"]["limit"] += 1
-            elif effect != "whisper" and effect != "gale":
+            elif effect == "wildfire" or effect == "sanctuary":
                 on_now = {*view["effects"], effect}
                 view["effects"] = [e for e in ("wildfire", "sanctuary") if e in on_now]
                 if effect == "wildfire":
                     view["collect_threshold"] = 1
-        elif kind != "reveal" or ev["cause"] not in _PEEKS:
+        elif kind == "deactivate":
+            slot = ev["slot"]
+            grid[slot] = {"card": "inert", "element": None, "tokens": grid[slot]["tokens"]}
+            if self.rules.deactivate_refund:
+                view["activations"]["used"] -= 1  # else the activation stays spent
+        elif kind == "swap":
+            a, b = ev["slots"]
+            grid[a], grid[b] = grid[b], grid[a]  # a card moves with its tokens
+        elif kind != "tide" and kind != "pass":
             return False
         return True
+
+    def _restudy(self, view: Observation, player: int, element: str, change: int) -> None:
+        """``change`` cards more of ``element`` in ``player``'s Study (view): score, unlocked."""
+        me = view["players"][player]
+        study = me["study"]
+        study[element] += change
+        me["score"] += change
+        view["scores"][player] += change
+        me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
 
     def planned(self, legal: list[Action]) -> Action | None:
         if self._plan:
@@ -235,25 +304,30 @@ class GreedyBot(Bot):
                 return action
             self._plan.clear()
         # Decisions from what the bot already knows are the ones a new observation would give:
-        # the view is the last observation brought up to date (see _follow), and a refill
-        # needs only the deck top, known from the last observation until a card is drawn.
-        if self._view is not None:
-            return self._choose(self._view, legal)
-        if self._top_known and legal and isinstance(legal[0], Refill):
-            self._plan.clear()
-            if len(legal) == 1:
-                return legal[0]
-            self._recall()
-            return self._refill(self._top, legal)
+        # the view is the last observation brought up to date (see _follow) with the deck top
+        # it was told, and a refill needs only that top.
+        if self._top_known:
+            view = self._view
+            if view is not None:
+                view["deck"]["top"] = self._top
+                return self._choose(view, legal)
+            if legal and isinstance(legal[0], Refill):
+                self._plan.clear()
+                if len(legal) == 1:
+                    return legal[0]
+                self._recall()
+                return self._refill(self._top, legal)
         return None
 
     def see_top(self, top: str | None) -> None:
-        # The refill choice needs only the deck top: told it, the bot decides in planned().
+        # With the deck top, the view kept from events is a whole observation: told it, the
+        # bot decides in planned().
         self._top, self._top_known = top, True
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
-        if "deck" in observation:
+        if "deck" in observation and observation.get("viewer") == self.seat:
+            # Kept as the view, and brought up to date from the events that follow.
             self._view = observation
             self._top, self._top_known = observation["deck"]["top"], True
         return self._choose(observation, legal)
@@ -545,10 +619,6 @@ class GreedyBot(Bot):
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
 _FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
-#: Private peeks: they change nothing a player's observation shows.
-_PEEKS = ("whisper", "gale")
-#: Powers whose whole effect on a player's observation :meth:`GreedyBot._follow` knows.
-_VIEWED_POWERS = ("spark", "wildfire", "sanctuary", "whisper", "gale")
 
 
 def _best_take(counts: Any, acts: int, thr: int) -> int:
@@ -688,9 +758,10 @@ class BotSeat:
     On each :meth:`act` the bot observes the events of every step since its last move, as
     :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses from
     the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes); when the bot can move without a new observation (it
-    planned the move at an earlier choice, or knows what the choice needs: :meth:`Bot.planned`),
-    none is built.
+    not asked (it still observes); before a choice it is told the public deck top
+    (:meth:`Bot.see_top`); when the bot can move without a new observation (it planned the
+    move at an earlier choice, or keeps the position up to date from events:
+    :meth:`Bot.planned`), none is built.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -705,29 +776,33 @@ class BotSeat:
         """Feed the bot what its seat saw since its last move and return its choice."""
         if game.is_over:
             raise ValueError("the game is over; no action is legal")
-        if game.active_player != self.seat:
-            raise ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
-        if game is not self._game or game.step + 1 < self._fed:
+        seat = self.seat
+        if game.active_player != seat:
+            raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
+        bot = self.bot
+        step = game.step
+        if game is not self._game or step + 1 < self._fed:
             # A new game, or this one rewound: the bot starts afresh from its first event.
             self._game, self._fed = game, 0
-            self.bot.start(game.rules, self.seat)
-        observe = type(self.bot).observe
+            bot.start(game.rules, seat)
+        cls = type(bot)
+        observe = cls.observe
         if observe is not Bot.observe:  # a bot that ignores events is not fed any
-            events = visible_events(game.events_since(self._fed), self.seat)
+            events = visible_events(game.events_since(self._fed), seat)
             if observe not in _READS_ONLY:
                 # Copies: a bot may keep or change what it is given without touching the log.
                 events = [Event(**ev) for ev in events]
-            self.bot.observe(events)
-        self._fed = game.step + 1
+            bot.observe(events)
+        self._fed = step + 1
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
-        if game.phase is Phase.REFILL:
-            self.bot.see_top(game.deck_top)  # public, and all a refill choice needs
-        action = self.bot.planned(legal)
+        if cls.see_top is not Bot.see_top:
+            bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
+        action = bot.planned(legal)
         if action is not None:
             return action
-        return self.bot.choose(game.observation(self.seat), legal)
+        return bot.choose(game.observation(seat), legal)
 
 
 # The expert (a search bot built on GreedyBot) registers itself as "expert" in BOT_KINDS when
