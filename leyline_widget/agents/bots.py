@@ -543,6 +543,38 @@ class GreedyBot(Bot):
         n = len(players)
         if n == 1:
             return _END
+        me = self.seat
+        opp = players[(me + 1) % n]
+        by_key = self._by_key
+        if any(by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
+            return _END  # Sanctuary ignores every token: binding cannot stop them
+        # The threat first: it is most often nothing, and then no token is worth weighing.
+        acts, thr = self._reach(opp["unlocked"])
+        opp_study = opp["study"]
+        grid = obs["grid"]
+        known = self._known
+        members: dict[str, list[int]] = {}
+        for s in self._public:
+            cell = grid[s]
+            if cell["card"] == "inert":
+                tokens = cell["tokens"]
+                if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
+                    members.setdefault(known[s], []).append(s)
+        counts = {el: len(slots) for el, slots in members.items()}
+        threat = _best_take(counts.values(), acts, thr)
+        if threat == 0:
+            return _END
+        # How much taking one card away from each element would cut their best collection;
+        # only those cards are worth a token, and most often there are none.
+        gains: dict[str, int] = {}
+        for k in members:
+            counts[k] -= 1
+            gain = threat - _best_take(counts.values(), acts, thr)
+            counts[k] += 1
+            if gain > 0:
+                gains[k] = gain
+        if not gains:
+            return _END
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
@@ -551,34 +583,10 @@ class GreedyBot(Bot):
                     paid.setdefault(a.element, a)
                 else:
                     free.setdefault(a.element, a)
-        if not free and not paid:
-            return _END
-        me = self.seat
-        opp = players[(me + 1) % n]
-        if any(self._by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
-            return _END  # Sanctuary ignores every token: binding cannot stop them
-        acts, thr = self._reach(opp["unlocked"])
-        opp_study = opp["study"]
-        grid = obs["grid"]
-        known = self._known
-        members: dict[str, list[int]] = {}
-        for s in self._public:
-            cell = grid[s]
-            if cell["card"] == "inert" and all(
-                    t <= opp_study[el] for el, t in cell["tokens"].items()):
-                members.setdefault(known[s], []).append(s)
-        counts = {el: len(slots) for el, slots in members.items()}
-        threat = _best_take(counts.values(), acts, thr)
-        if threat == 0:
-            return _END
         my_study = players[me]["study"]
         best: tuple[int, bool, int, str, str] | None = None
-        for k, slots in members.items():
-            counts[k] -= 1
-            gain = threat - _best_take(counts.values(), acts, thr)
-            counts[k] += 1
-            if gain <= 0:
-                continue
+        for k, gain in gains.items():
+            slots = members[k]
             for cost, options in ((0, free), (1, paid)):
                 if cost and gain < 2:
                     continue  # a Study card is worth paying only to break a whole collection
