@@ -151,6 +151,7 @@ class GreedyBot(Bot):
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
     _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
+    _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -164,6 +165,7 @@ class GreedyBot(Bot):
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
         self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        self._uses = {}
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -298,11 +300,15 @@ class GreedyBot(Bot):
         me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
 
     def planned(self, legal: list[Action]) -> Action | None:
-        if self._plan:
-            action = self._plan.pop(0)
+        plan = self._plan
+        if plan:
+            action = plan.pop(0)
+            for a in legal:  # planned moves are the engine's own values: found by identity
+                if a is action:
+                    return action
             if action in legal:
                 return action
-            self._plan.clear()
+            plan.clear()
         # Decisions from what the bot already knows are the ones a new observation would give:
         # the view is the last observation brought up to date (see _follow) with the deck top
         # it was told, and a refill needs only that top.
@@ -383,16 +389,18 @@ class GreedyBot(Bot):
         for cell in grid:
             if cell["card"] == "active":
                 active[cell["element"]] = active.get(cell["element"], 0) + 1
-        avail: dict[str, list[int]] = {}
-        unknown: list[int] = []
+        # The legal actions themselves are kept (not their slots): the engine shares them,
+        # so a plan of them is checked against the next legal list by identity.
+        avail: dict[str, list[Activate]] = {}
+        unknown: list[Activate] = []
         known = self._known
         for a in legal:
-            if isinstance(a, Activate):
+            if type(a) is Activate:
                 el = known.get(a.slot)
                 if el is None:
-                    unknown.append(a.slot)
+                    unknown.append(a)
                 else:
-                    avail.setdefault(el, []).append(a.slot)
+                    avail.setdefault(el, []).append(a)
         if unknown:
             el = self._deduced(obs)
             if el is not None:
@@ -417,27 +425,27 @@ class GreedyBot(Bot):
             take = min(have + len(avail[el]), have + left)
             # The whole collection is decided now; the choices after each of these
             # activations would be the same, so they are queued rather than recomputed.
-            slots = avail[el][:take - have]
-            self._plan = [Activate(s) for s in slots[1:]]
-            rest = left - len(slots)
+            moves = avail[el][:take - have]
+            self._plan = [*moves[1:]]
+            rest = left - len(moves)
             if rest == 0 or (not unknown and not any(
                     other != el and active.get(other, 0) + min(rest, len(more)) >= thr
                     for other, more in avail.items())):
-                self._plan.append(_END)
-            return Activate(slots[0])
-        fresh = [s for s in unknown if s not in self._looked] if self.scout else []
+                self._plan.append(legal[-1] if legal[-1] == _END else _END)
+            return moves[0]
+        fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
-            slot = fresh[self.rng.randrange(len(fresh))]
-            self._peeked.add(slot)
-            self._looked.add(slot)
-            return Activate(slot)
+            move = fresh[self.rng.randrange(len(fresh))]
+            self._peeked.add(move.slot)
+            self._looked.add(move.slot)
+            return move
         if unknown:
             # Turn over an unknown card only while some element could still be collected
             # from the active, known and unknown cards within the activations left.
             for el in obs["elements"]:
                 have = active.get(el, 0)
                 if have + min(left, len(avail.get(el, ())) + len(unknown)) >= thr:
-                    return Activate(unknown[self.rng.randrange(len(unknown))])
+                    return unknown[self.rng.randrange(len(unknown))]
         return _END
 
     def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
@@ -447,10 +455,11 @@ class GreedyBot(Bot):
         used = obs["powers_used"]
         grid = obs["grid"]
         ready: dict[str, tuple[str, str]] = {}
+        by_key = self._by_key
         for key in me["unlocked"]:
             if key not in used:
-                element, tier = key.split(":")
-                ready.setdefault(self._by_key[key], (element, tier))
+                element, _, tier = key.partition(":")
+                ready.setdefault(by_key[key], (element, tier))
         if self.rules.major_uses_per_game is not None:
             # A Major power used up for the game is unlocked but no longer offered.
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
@@ -478,18 +487,25 @@ class GreedyBot(Bot):
                 return UsePower(*ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
             if effect in ready:
-                return UsePower(*ready[effect])
+                return self._bare_use(ready[effect])
         if "sanctuary" in ready and any(c["tokens"] for c in grid):
-            return UsePower(*ready["sanctuary"])
+            return self._bare_use(ready["sanctuary"])
         return _END
+
+    def _bare_use(self, power: tuple[str, str]) -> UsePower:
+        """The use of a power without targets; made once per game (actions are values)."""
+        action = self._uses.get(power)
+        if action is None:
+            action = self._uses[power] = UsePower(*power)
+        return action
 
     def _open_slots(self, obs: Observation) -> set[int]:
         """Cards this bot may activate under their Binding tokens."""
         study = obs["players"][self.seat]["study"]
         if "sanctuary" in obs["effects"]:
             return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert"}
-        return {s for s, c in enumerate(obs["grid"])
-                if c["card"] == "inert" and all(n <= study[el] for el, n in c["tokens"].items())}
+        return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert" and (
+            not c["tokens"] or all(n <= study[el] for el, n in c["tokens"].items()))}
 
     def _tide(self, obs: Observation) -> int | None:
         """The token-free card to swap for the face-up deck top, when that makes a bigger
