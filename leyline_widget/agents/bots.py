@@ -31,6 +31,8 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+#: What a bot knows before it is seated (rules are frozen values: one serves every bot).
+_DEFAULT_RULES = Rules.default()
 
 
 class Bot:
@@ -45,7 +47,7 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.start(Rules.default(), 0)
+        self.start(_DEFAULT_RULES, 0)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event of a game arrives.
