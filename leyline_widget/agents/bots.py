@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
@@ -154,6 +155,8 @@ class GreedyBot(Bot):
     _top_known: bool
     _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
     _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
+    _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
+    _fades: bool                            # _recall does something
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -168,6 +171,9 @@ class GreedyBot(Bot):
         self._view, self._top, self._top_known = None, None, False
         self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
         self._uses = {}
+        self._apart = _apart(rules.grid_rows, rules.grid_cols)
+        # A bot of perfect memory has nothing to let fade before a decision.
+        self._fades = type(self)._recall is not GreedyBot._recall
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -344,7 +350,8 @@ class GreedyBot(Bot):
         self._plan.clear()
         if len(legal) == 1:
             return legal[0]
-        self._recall()
+        if self._fades:
+            self._recall()
         phase = observation["phase"]
         if phase == "activation":
             return self._activation(observation, legal)
@@ -543,15 +550,15 @@ class GreedyBot(Bot):
         return best_slot
 
     def _refill(self, top: str | None, legal: list[Action]) -> Action:
-        cols = self.rules.grid_cols
-        same = [divmod(s, cols) for s, el in self._known.items() if el == top]
+        same = [s for s, el in self._known.items() if el == top]
         if not same:
             return legal[0]
+        apart = self._apart
         best, best_d = legal[0], -1
         for a in legal:
             if isinstance(a, Refill):
-                r, c = divmod(a.slot, cols)
-                d = min(abs(r - tr) + abs(c - tc) for tr, tc in same)
+                row = apart[a.slot]
+                d = min([row[s] for s in same])
                 if d > best_d:
                     best, best_d = a, d
         return best
@@ -645,6 +652,13 @@ class GreedyBot(Bot):
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
 _FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
+
+
+@functools.lru_cache(maxsize=16)
+def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
+    at = [divmod(s, cols) for s in range(rows * cols)]
+    return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
 
 
 def _best_take(counts: Any, acts: int, thr: int) -> int:
