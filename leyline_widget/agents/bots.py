@@ -114,10 +114,11 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element. It also keeps its last observation up to
-    date from the events that follow it (powers without targets, peeks, activations, a new
-    phase) and remembers the face-up deck top until a card is drawn, so that it needs a new
-    observation only when something it cannot follow happened (:meth:`Bot.planned`).
+    left, every unknown card is of that element. It is fed by events: the observation it is
+    given at its first choice becomes its view of the position (it keeps that dict and changes
+    it in place), brought up to date from every event that follows and from the deck top it
+    is told before each choice (:meth:`Bot.see_top`), so that it needs one observation per
+    game (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the view.
 
     Policy, phase by phase:
 
