@@ -532,6 +532,11 @@ class GreedyBot(Bot):
                 counts[el] = counts.get(el, 0) + 1
         acts, thr = self._reach(obs["players"][self.seat]["unlocked"])
         now = _best_take(counts.values(), acts, thr)
+        # One more card of the top's element is the most a swap adds: when that collection
+        # would not beat the best one now, no swap does.
+        gained = min(counts.get(top, 0) + 1, acts)
+        if gained < thr or gained <= now:
+            return None
         best, best_slot = now, None
         for s, c in enumerate(obs["grid"]):
             if c["tokens"] or known.get(s) == top:
