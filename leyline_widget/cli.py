@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from .agents.balance import balance_report
 from .agents.ladder import default_entrants, ladder
-from .agents.simulate import Row, parse_seat, seat_label, simulate, sweep
+from .agents.simulate import Row, local_dask, parse_seat, seat_label, simulate, sweep
 from .core.rules import Rules
 from .core.version import VERSION
 
@@ -323,25 +323,20 @@ def _executor(args: argparse.Namespace) -> Iterator[Executor | None]:
     except ImportError:
         raise UsageError("--scheduler and --dask-workers need Dask: "
                          "pip install leyline_widget[dask]") from None
-    # distributed has no type hints for these: called through Any.
+    if args.scheduler is None:
+        with local_dask(args.dask_workers) as local:
+            yield local.get_executor()
+        return
+    # distributed has no type hints for Client: called through Any.
     dask_client: Any = distributed.Client
-    local_cluster: Any = distributed.LocalCluster
-    if args.scheduler is not None:
-        try:
-            client: Any = dask_client(args.scheduler, timeout=10)
-        except (OSError, TimeoutError) as err:
-            raise UsageError(f"--scheduler {args.scheduler}: {err}") from None
-        cluster: Any = None
-    else:
-        cluster = local_cluster(n_workers=args.dask_workers, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
-        client = dask_client(cluster)
+    try:
+        client: Any = dask_client(args.scheduler, timeout=10)
+    except (OSError, TimeoutError) as err:
+        raise UsageError(f"--scheduler {args.scheduler}: {err}") from None
     try:
         yield client.get_executor()
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _simulate(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -325,3 +326,48 @@ def test_planning_ahead_changes_no_move(rules: Rules) -> None:
             game = Game.new(players=players, seed=seed, rules=rules)
             runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(players)]))
         assert runs[0] == runs[1]
+
+
+NO_REFUND = Rules.default().replace(deactivate_refund=False)
+
+
+@pytest.mark.parametrize("rules", [*VARIANTS, NO_REFUND],
+                         ids=["default", "small", "wide", "powers", "no-refund"])
+def test_the_view_followed_from_events_is_the_observation(rules: Rules) -> None:
+    # GreedyBot keeps its seat's observation up to date from events (and the deck top it is
+    # told) instead of asking for a new one: at every decision it must be exactly what a new
+    # observation shows, key order included. Random and scouting seats make every event kind;
+    # a scout's deactivation without the refund leaves its activation spent.
+    followed: set[str] = set()
+
+    class Watched(BotSeat):
+        def act(self, game: Game) -> Action:
+            bot = self.bot
+            assert isinstance(bot, GreedyBot)
+            before = bot._view if game is self._game else None
+            pending = game.events_since(self._fed)
+            action = super().act(game)
+            view = bot._view
+            if view is not None and bot._top_known:
+                view = {**view, "deck": {**view["deck"], "top": bot._top}}
+                assert json.dumps(view) == json.dumps(game.observation(self.seat))
+                if bot._view is before:  # kept through these events
+                    followed.update(ev["type"] for ev in pending)
+            return action
+
+    kinds = [("greedy", {}), ("memory", {"capacity": 3, "decay": 0.2, "scout": True}),
+             ("greedy", {"scout": True})]
+    for seed in range(12):
+        players = 2 + seed % 3
+        game = Game.new(players=players, seed=seed, rules=rules)
+        seats: list[BotSeat] = []
+        for p in range(players):
+            kind, params = ("random", {}) if p == 1 else kinds[(p + seed) % len(kinds)]
+            bot = make_bot(kind, seed=seed * 10 + p, **params)
+            seats.append(Watched(bot, p) if isinstance(bot, GreedyBot) else BotSeat(bot, p))
+        play(game, seats)
+    assert {"activate", "reveal", "collect", "turn", "phase"} <= followed
+    if rules is VARIANTS[0]:
+        assert {"flip_back", "deactivate", "power", "pass"} <= followed
+    if rules is VARIANTS[3]:
+        assert {"place_token", "token_return", "swap", "tide"} <= followed

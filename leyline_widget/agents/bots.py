@@ -16,13 +16,14 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
-from ..core.game import Game, Phase, visible_events
+from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -31,6 +32,8 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+#: What a bot knows before it is seated (rules are frozen values: one serves every bot).
+_DEFAULT_RULES = Rules.default()
 
 
 class Bot:
@@ -45,7 +48,7 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.start(Rules.default(), 0)
+        self.start(_DEFAULT_RULES, 0)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event of a game arrives.
@@ -66,7 +69,10 @@ class Bot:
         raise NotImplementedError
 
     def see_top(self, top: str | None) -> None:
-        """Told the face-up deck top (public) before a refill choice; by default ignored."""
+        """Told the face-up deck top (public) before each choice; by default ignored.
+
+        No event names a new top when a card is drawn, so a bot that follows the position
+        from events learns it here."""
 
     def planned(self, legal: list[Action]) -> Action | None:
         """The move this bot can make without a new observation, if any.
@@ -108,10 +114,11 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element. It also keeps its last observation up to
-    date from the events that follow it (powers without targets, peeks, activations, a new
-    phase) and remembers the face-up deck top until a card is drawn, so that it needs a new
-    observation only when something it cannot follow happened (:meth:`Bot.planned`).
+    left, every unknown card is of that element. It is fed by events: the observation it is
+    given at its first choice becomes its view of the position (it keeps that dict and changes
+    it in place), brought up to date from every event that follows and from the deck top it
+    is told before each choice (:meth:`Bot.see_top`), so that it needs one observation per
+    game (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the view.
 
     Policy, phase by phase:
 
@@ -147,6 +154,10 @@ class GreedyBot(Bot):
     _view: Observation | None  # the last observation, kept up to date from events while it can be
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
+    _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
+    _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
+    _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
+    _fades: bool                            # _recall does something
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -159,6 +170,11 @@ class GreedyBot(Bot):
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
+        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        self._uses = {}
+        self._apart = _apart(rules.grid_rows, rules.grid_cols)
+        # A bot of perfect memory has nothing to let fade before a decision.
+        self._fades = type(self)._recall is not GreedyBot._recall
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -175,85 +191,158 @@ class GreedyBot(Bot):
 
     def observe(self, events: list[Event]) -> None:
         take = self._mind.take
+        view = self._view
         for ev in events:
+            # The kinds of most events come first, and the view follows them here; the rest
+            # go through _follow.
             kind = ev["type"]
-            if kind in _FOLDED:
+            if kind == "activate":
                 take(ev)
-            if kind == "reveal":
+                if view is not None:
+                    cell = view["grid"][ev["slot"]]
+                    cell["card"], cell["element"] = "active", ev["element"]
+                    view["activations"]["used"] += 1
+            elif kind == "reveal":
+                take(ev)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
-            elif kind == "tide":
-                self._top, self._top_known = ev["to_deck"], True
-            elif kind == "turn":
-                self._peeked.clear()
-                self._looked.clear()
-                self._plan.clear()
+                    if view is not None:
+                        # Drawn onto an empty slot (so untokened), it lies inert, face down.
+                        view["grid"][ev["slot"]]["card"] = "inert"
+                        view["deck"]["count"] -= 1
+                # A Tide reveal leaves an inert untokened card inert; a peek changes no view.
             elif kind == "phase":
                 self._plan.clear()
-            if self._view is not None and not self._follow(self._view, ev):
-                self._view = None
+                if view is not None:
+                    phase = view["phase"] = ev["phase"]
+                    if phase != "activation":
+                        view["activations"]["used"] = 0  # Phase 2 is over: none in use
+            else:
+                if kind in _FOLDED:
+                    take(ev)
+                if kind == "turn":
+                    self._peeked.clear()
+                    self._looked.clear()
+                    self._plan.clear()
+                elif kind == "tide":
+                    self._top, self._top_known = ev["to_deck"], True
+                if view is not None and not self._follow(view, ev):
+                    view = self._view = None
 
     def _follow(self, view: Observation, ev: Event) -> bool:
-        """Bring ``view`` up to date with ``ev``, as a new observation would show it; False
-        when it cannot be (the event changes what only the game knows, or more than is kept
-        here: a new observation is needed then)."""
+        """Bring ``view`` (this seat's observation) up to date with ``ev``, as a new
+        observation would show it, for the kinds :meth:`observe` leaves to it. The deck top
+        is not kept: a draw names the card drawn, not the one under it, so the top is told
+        separately (:meth:`see_top`). False when the view cannot follow (the game ended, or
+        an event this code does not know)."""
         kind = ev["type"]
-        if kind == "activate" or kind == "deactivate":
-            grid, slot = view["grid"], ev["slot"]
-            cell = grid[slot]
-            if kind == "activate":
-                grid[slot] = {"card": "active", "element": ev["element"], "tokens": cell["tokens"]}
-                view["activations"]["used"] += 1
-            else:
-                # An inert card's element shows only in the all-seeing view.
-                hidden = None if view["viewer"] is not None else cell["element"]
-                grid[slot] = {"card": "inert", "element": hidden, "tokens": cell["tokens"]}
-                view["activations"]["used"] -= 1
-        elif kind == "phase":
+        grid = view["grid"]
+        if kind == "turn":
+            rules = self.rules
+            view["turn"], view["active_player"] = ev["turn"], ev["player"]
             view["phase"] = ev["phase"]
+            view["activations"] = {"used": 0, "limit": rules.activations_per_turn}
+            view["collect_threshold"] = rules.collect_threshold
+            view["effects"], view["powers_used"] = [], []
+        elif kind == "collect":
+            for s in ev["slots"]:
+                grid[s] = {"card": "empty", "element": None, "tokens": {}}
+            self._restudy(view, ev["player"], ev["element"], ev["count"])
+        elif kind == "flip_back":
+            for s in ev["slots"]:
+                grid[s] = {"card": "inert", "element": None, "tokens": grid[s]["tokens"]}
+        elif kind == "place_token":
+            el, source = ev["element"], ev["source"]
+            cell = grid[ev["slot"]]
+            tokens = dict(cell["tokens"])
+            tokens[el] = tokens.get(el, 0) + 1
+            # Keep the rules' element order, as an observation lists a card's tokens.
+            cell["tokens"] = {e: tokens[e] for e in view["elements"] if e in tokens}
+            if source == "supply":
+                view["supply"][el] -= 1
+                view["players"][ev["player"]]["markers"][el] += 1
+                self._restudy(view, ev["player"], el, -1)
+            elif source == "marker":
+                view["players"][ev["player"]]["marker_tokens"][el] -= 1
+            else:
+                view["pool"][el] -= 1
+        elif kind == "token_return":
+            el, count = ev["element"], ev["count"]
+            cell = grid[ev["slot"]]
+            if el in cell["tokens"]:  # unbound; a collected card's slot is empty already
+                cell["tokens"] = {e: n for e, n in cell["tokens"].items() if e != el}
+            if ev["to"] == "marker":
+                view["players"][ev["player"]]["marker_tokens"][el] += count
+            else:
+                view["pool"][el] += count
         elif kind == "power":
+            # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
-            if effect not in _VIEWED_POWERS:
-                return False
             used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
             view["powers_used"] = [pw.key for pw in self.rules.powers if pw.key in used]
             if effect == "spark":
                 view["activations"]["limit"] += 1
-            elif effect != "whisper" and effect != "gale":
+            elif effect == "wildfire" or effect == "sanctuary":
                 on_now = {*view["effects"], effect}
                 view["effects"] = [e for e in ("wildfire", "sanctuary") if e in on_now]
                 if effect == "wildfire":
                     view["collect_threshold"] = 1
-        elif kind != "reveal" or ev["cause"] not in _PEEKS:
+        elif kind == "deactivate":
+            slot = ev["slot"]
+            grid[slot] = {"card": "inert", "element": None, "tokens": grid[slot]["tokens"]}
+            if self.rules.deactivate_refund:
+                view["activations"]["used"] -= 1  # else the activation stays spent
+        elif kind == "swap":
+            a, b = ev["slots"]
+            grid[a], grid[b] = grid[b], grid[a]  # a card moves with its tokens
+        elif kind != "tide" and kind != "pass":
             return False
         return True
 
+    def _restudy(self, view: Observation, player: int, element: str, change: int) -> None:
+        """``change`` cards more of ``element`` in ``player``'s Study (view): score, unlocked."""
+        me = view["players"][player]
+        study = me["study"]
+        study[element] += change
+        me["score"] += change
+        view["scores"][player] += change
+        me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+
     def planned(self, legal: list[Action]) -> Action | None:
-        if self._plan:
-            action = self._plan.pop(0)
+        plan = self._plan
+        if plan:
+            action = plan.pop(0)
+            for a in legal:  # planned moves are the engine's own values: found by identity
+                if a is action:
+                    return action
             if action in legal:
                 return action
-            self._plan.clear()
+            plan.clear()
         # Decisions from what the bot already knows are the ones a new observation would give:
-        # the view is the last observation brought up to date (see _follow), and a refill
-        # needs only the deck top, known from the last observation until a card is drawn.
-        if self._view is not None:
-            return self._choose(self._view, legal)
-        if self._top_known and legal and isinstance(legal[0], Refill):
-            self._plan.clear()
-            if len(legal) == 1:
-                return legal[0]
-            self._recall()
-            return self._refill(self._top, legal)
+        # the view is the last observation brought up to date (see _follow) with the deck top
+        # it was told, and a refill needs only that top.
+        if self._top_known:
+            view = self._view
+            if view is not None:
+                view["deck"]["top"] = self._top
+                return self._choose(view, legal)
+            if legal and isinstance(legal[0], Refill):
+                self._plan.clear()
+                if len(legal) == 1:
+                    return legal[0]
+                self._recall()
+                return self._refill(self._top, legal)
         return None
 
     def see_top(self, top: str | None) -> None:
-        # The refill choice needs only the deck top: told it, the bot decides in planned().
+        # With the deck top, the view kept from events is a whole observation: told it, the
+        # bot decides in planned().
         self._top, self._top_known = top, True
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
-        if "deck" in observation:
+        if "deck" in observation and observation.get("viewer") == self.seat:
+            # Kept as the view, and brought up to date from the events that follow.
             self._view = observation
             self._top, self._top_known = observation["deck"]["top"], True
         return self._choose(observation, legal)
@@ -262,7 +351,8 @@ class GreedyBot(Bot):
         self._plan.clear()
         if len(legal) == 1:
             return legal[0]
-        self._recall()
+        if self._fades:
+            self._recall()
         phase = observation["phase"]
         if phase == "activation":
             return self._activation(observation, legal)
@@ -309,16 +399,18 @@ class GreedyBot(Bot):
         for cell in grid:
             if cell["card"] == "active":
                 active[cell["element"]] = active.get(cell["element"], 0) + 1
-        avail: dict[str, list[int]] = {}
-        unknown: list[int] = []
+        # The legal actions themselves are kept (not their slots): the engine shares them,
+        # so a plan of them is checked against the next legal list by identity.
+        avail: dict[str, list[Activate]] = {}
+        unknown: list[Activate] = []
         known = self._known
         for a in legal:
-            if isinstance(a, Activate):
+            if type(a) is Activate:
                 el = known.get(a.slot)
                 if el is None:
-                    unknown.append(a.slot)
+                    unknown.append(a)
                 else:
-                    avail.setdefault(el, []).append(a.slot)
+                    avail.setdefault(el, []).append(a)
         if unknown:
             el = self._deduced(obs)
             if el is not None:
@@ -343,27 +435,27 @@ class GreedyBot(Bot):
             take = min(have + len(avail[el]), have + left)
             # The whole collection is decided now; the choices after each of these
             # activations would be the same, so they are queued rather than recomputed.
-            slots = avail[el][:take - have]
-            self._plan = [Activate(s) for s in slots[1:]]
-            rest = left - len(slots)
+            moves = avail[el][:take - have]
+            self._plan = [*moves[1:]]
+            rest = left - len(moves)
             if rest == 0 or (not unknown and not any(
                     other != el and active.get(other, 0) + min(rest, len(more)) >= thr
                     for other, more in avail.items())):
-                self._plan.append(_END)
-            return Activate(slots[0])
-        fresh = [s for s in unknown if s not in self._looked] if self.scout else []
+                self._plan.append(legal[-1] if legal[-1] == _END else _END)
+            return moves[0]
+        fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
-            slot = fresh[self.rng.randrange(len(fresh))]
-            self._peeked.add(slot)
-            self._looked.add(slot)
-            return Activate(slot)
+            move = fresh[self.rng.randrange(len(fresh))]
+            self._peeked.add(move.slot)
+            self._looked.add(move.slot)
+            return move
         if unknown:
             # Turn over an unknown card only while some element could still be collected
             # from the active, known and unknown cards within the activations left.
             for el in obs["elements"]:
                 have = active.get(el, 0)
                 if have + min(left, len(avail.get(el, ())) + len(unknown)) >= thr:
-                    return Activate(unknown[self.rng.randrange(len(unknown))])
+                    return unknown[self.rng.randrange(len(unknown))]
         return _END
 
     def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
@@ -373,10 +465,11 @@ class GreedyBot(Bot):
         used = obs["powers_used"]
         grid = obs["grid"]
         ready: dict[str, tuple[str, str]] = {}
+        by_key = self._by_key
         for key in me["unlocked"]:
             if key not in used:
-                element, tier = key.split(":")
-                ready.setdefault(self._by_key[key], (element, tier))
+                element, _, tier = key.partition(":")
+                ready.setdefault(by_key[key], (element, tier))
         if self.rules.major_uses_per_game is not None:
             # A Major power used up for the game is unlocked but no longer offered.
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
@@ -404,18 +497,25 @@ class GreedyBot(Bot):
                 return UsePower(*ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
             if effect in ready:
-                return UsePower(*ready[effect])
+                return self._bare_use(ready[effect])
         if "sanctuary" in ready and any(c["tokens"] for c in grid):
-            return UsePower(*ready["sanctuary"])
+            return self._bare_use(ready["sanctuary"])
         return _END
+
+    def _bare_use(self, power: tuple[str, str]) -> UsePower:
+        """The use of a power without targets; made once per game (actions are values)."""
+        action = self._uses.get(power)
+        if action is None:
+            action = self._uses[power] = UsePower(*power)
+        return action
 
     def _open_slots(self, obs: Observation) -> set[int]:
         """Cards this bot may activate under their Binding tokens."""
         study = obs["players"][self.seat]["study"]
         if "sanctuary" in obs["effects"]:
             return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert"}
-        return {s for s, c in enumerate(obs["grid"])
-                if c["card"] == "inert" and all(n <= study[el] for el, n in c["tokens"].items())}
+        return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert" and (
+            not c["tokens"] or all(n <= study[el] for el, n in c["tokens"].items()))}
 
     def _tide(self, obs: Observation) -> int | None:
         """The token-free card to swap for the face-up deck top, when that makes a bigger
@@ -432,6 +532,11 @@ class GreedyBot(Bot):
                 counts[el] = counts.get(el, 0) + 1
         acts, thr = self._reach(obs["players"][self.seat]["unlocked"])
         now = _best_take(counts.values(), acts, thr)
+        # One more card of the top's element is the most a swap adds: when that collection
+        # would not beat the best one now, no swap does.
+        gained = min(counts.get(top, 0) + 1, acts)
+        if gained < thr or gained <= now:
+            return None
         best, best_slot = now, None
         for s, c in enumerate(obs["grid"]):
             if c["tokens"] or known.get(s) == top:
@@ -451,15 +556,15 @@ class GreedyBot(Bot):
         return best_slot
 
     def _refill(self, top: str | None, legal: list[Action]) -> Action:
-        cols = self.rules.grid_cols
-        same = [divmod(s, cols) for s, el in self._known.items() if el == top]
+        same = [s for s, el in self._known.items() if el == top]
         if not same:
             return legal[0]
+        apart = self._apart
         best, best_d = legal[0], -1
         for a in legal:
             if isinstance(a, Refill):
-                r, c = divmod(a.slot, cols)
-                d = min(abs(r - tr) + abs(c - tc) for tr, tc in same)
+                row = apart[a.slot]
+                d = min([row[s] for s in same])
                 if d > best_d:
                     best, best_d = a, d
         return best
@@ -469,6 +574,38 @@ class GreedyBot(Bot):
         n = len(players)
         if n == 1:
             return _END
+        me = self.seat
+        opp = players[(me + 1) % n]
+        by_key = self._by_key
+        if any(by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
+            return _END  # Sanctuary ignores every token: binding cannot stop them
+        # The threat first: it is most often nothing, and then no token is worth weighing.
+        acts, thr = self._reach(opp["unlocked"])
+        opp_study = opp["study"]
+        grid = obs["grid"]
+        known = self._known
+        members: dict[str, list[int]] = {}
+        for s in self._public:
+            cell = grid[s]
+            if cell["card"] == "inert":
+                tokens = cell["tokens"]
+                if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
+                    members.setdefault(known[s], []).append(s)
+        counts = {el: len(slots) for el, slots in members.items()}
+        threat = _best_take(counts.values(), acts, thr)
+        if threat == 0:
+            return _END
+        # How much taking one card away from each element would cut their best collection;
+        # only those cards are worth a token, and most often there are none.
+        gains: dict[str, int] = {}
+        for k in members:
+            counts[k] -= 1
+            gain = threat - _best_take(counts.values(), acts, thr)
+            counts[k] += 1
+            if gain > 0:
+                gains[k] = gain
+        if not gains:
+            return _END
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
@@ -477,34 +614,10 @@ class GreedyBot(Bot):
                     paid.setdefault(a.element, a)
                 else:
                     free.setdefault(a.element, a)
-        if not free and not paid:
-            return _END
-        me = self.seat
-        opp = players[(me + 1) % n]
-        if any(self._by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
-            return _END  # Sanctuary ignores every token: binding cannot stop them
-        acts, thr = self._reach(opp["unlocked"])
-        opp_study = opp["study"]
-        grid = obs["grid"]
-        known = self._known
-        members: dict[str, list[int]] = {}
-        for s in self._public:
-            cell = grid[s]
-            if cell["card"] == "inert" and all(
-                    t <= opp_study[el] for el, t in cell["tokens"].items()):
-                members.setdefault(known[s], []).append(s)
-        counts = {el: len(slots) for el, slots in members.items()}
-        threat = _best_take(counts.values(), acts, thr)
-        if threat == 0:
-            return _END
         my_study = players[me]["study"]
         best: tuple[int, bool, int, str, str] | None = None
-        for k, slots in members.items():
-            counts[k] -= 1
-            gain = threat - _best_take(counts.values(), acts, thr)
-            counts[k] += 1
-            if gain <= 0:
-                continue
+        for k, gain in gains.items():
+            slots = members[k]
             for cost, options in ((0, free), (1, paid)):
                 if cost and gain < 2:
                     continue  # a Study card is worth paying only to break a whole collection
@@ -545,10 +658,13 @@ class GreedyBot(Bot):
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
 _FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
-#: Private peeks: they change nothing a player's observation shows.
-_PEEKS = ("whisper", "gale")
-#: Powers whose whole effect on a player's observation :meth:`GreedyBot._follow` knows.
-_VIEWED_POWERS = ("spark", "wildfire", "sanctuary", "whisper", "gale")
+
+
+@functools.lru_cache(maxsize=16)
+def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
+    at = [divmod(s, cols) for s in range(rows * cols)]
+    return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
 
 
 def _best_take(counts: Any, acts: int, thr: int) -> int:
@@ -688,9 +804,10 @@ class BotSeat:
     On each :meth:`act` the bot observes the events of every step since its last move, as
     :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses from
     the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes); when the bot can move without a new observation (it
-    planned the move at an earlier choice, or knows what the choice needs: :meth:`Bot.planned`),
-    none is built.
+    not asked (it still observes); before a choice it is told the public deck top
+    (:meth:`Bot.see_top`); when the bot can move without a new observation (it planned the
+    move at an earlier choice, or keeps the position up to date from events:
+    :meth:`Bot.planned`), none is built.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -705,29 +822,33 @@ class BotSeat:
         """Feed the bot what its seat saw since its last move and return its choice."""
         if game.is_over:
             raise ValueError("the game is over; no action is legal")
-        if game.active_player != self.seat:
-            raise ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
-        if game is not self._game or game.step + 1 < self._fed:
+        seat = self.seat
+        if game.active_player != seat:
+            raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
+        bot = self.bot
+        step = game.step
+        if game is not self._game or step + 1 < self._fed:
             # A new game, or this one rewound: the bot starts afresh from its first event.
             self._game, self._fed = game, 0
-            self.bot.start(game.rules, self.seat)
-        observe = type(self.bot).observe
+            bot.start(game.rules, seat)
+        cls = type(bot)
+        observe = cls.observe
         if observe is not Bot.observe:  # a bot that ignores events is not fed any
-            events = visible_events(game.events_since(self._fed), self.seat)
+            events = visible_events(game.events_since(self._fed), seat)
             if observe not in _READS_ONLY:
                 # Copies: a bot may keep or change what it is given without touching the log.
                 events = [Event(**ev) for ev in events]
-            self.bot.observe(events)
-        self._fed = game.step + 1
+            bot.observe(events)
+        self._fed = step + 1
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: skip building the observation
-        if game.phase is Phase.REFILL:
-            self.bot.see_top(game.deck_top)  # public, and all a refill choice needs
-        action = self.bot.planned(legal)
+        if cls.see_top is not Bot.see_top:
+            bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
+        action = bot.planned(legal)
         if action is not None:
             return action
-        return self.bot.choose(game.observation(self.seat), legal)
+        return bot.choose(game.observation(seat), legal)
 
 
 # The expert (a search bot built on GreedyBot) registers itself as "expert" in BOT_KINDS when
