@@ -11,7 +11,7 @@ import pytest
 
 from leyline_widget import Activate, EndPhase, Game, PlaceToken, Rules
 from leyline_widget.widgets.play import LeylineWidget
-from leyline_widget.widgets.presenters import game_log
+from leyline_widget.widgets.presenters import GameLog, game_log
 
 SMALL = Rules.default().replace(cards_per_element=4, grid_rows=2, grid_cols=3)
 NAMED = re.compile(r"slot (\d+): (Fire|Water|Earth|Wind)$")
@@ -72,6 +72,64 @@ def test_log_words_and_the_teacher() -> None:
     assert not any(element.capitalize() in ln for ln in lines)
     teacher = game_log(game, None)["turns"][-1]["lines"]
     assert f"Ada activated slot 0: {element.capitalize()}" in teacher
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_incremental_log_matches_a_full_rebuild(players: int) -> None:
+    """One GameLog per viewer (the teacher too), updated at random steps (some skipped, so
+    several steps arrive at once), equals the log built afresh from the whole game."""
+    rng = random.Random(100 + players)
+    compared = 0
+    for seed in range(12 if players == 1 else 6):
+        game = Game.new(players=players, seed=seed, rules=SMALL if seed % 3 == 2 else None)
+        viewers: list[int | None] = [None, *range(players)]
+        logs = {seat: GameLog(seat) for seat in viewers}
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            for seat in viewers:
+                if game.is_over or rng.random() < 0.6:
+                    assert logs[seat].update(game) == game_log(game, seat), (seed, seat)
+                    compared += 1
+    assert compared > 1000
+
+
+def test_the_incremental_log_forgets_a_card_that_flipped_back() -> None:
+    game = Game.new(players=["Ada", "Grace"], seed=7)
+    log = GameLog(0)
+    game.apply(Activate(0))
+    element = game.card(0)
+    assert element is not None
+    line = log.update(game)["turns"][-1]["lines"][-1]
+    assert line == f"You activated slot 0: {element.capitalize()}"
+    game.apply(EndPhase())  # the one card flips back: the same turn's line loses its element
+    lines = log.update(game)["turns"][-1]["lines"]
+    assert "You activated slot 0" in lines
+    assert not any(element.capitalize() in ln for ln in lines)
+    other = Game.new(players=["Ada", "Grace"], seed=8)  # another game: the log starts afresh
+    assert log.update(other) == game_log(other, 0)
+
+
+def test_the_widget_log_follows_undo_new_game_and_the_seat() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=7, deal_ms=0, rules=SMALL)
+    rng = random.Random(7)
+    undone = games = 0
+    for _ in range(600):
+        game = w.game
+        if game.is_over:
+            w.new_game(seed=rng.randrange(100))
+            games += 1
+            continue
+        if w.handoff:
+            custom(w, {"type": "ready"})
+        if w.legal.get("undo") and rng.random() < 0.3:
+            w.undo()
+            undone += 1
+        else:
+            w.play(rng.choice(game.legal_actions()))
+        full = game_log(w.game, w.seat())
+        assert [*w.log_past, *w.log["turns"]] == full["turns"]
+        assert w.log["marks"] == full["marks"] and w.log["past"] == len(full["turns"]) - 1
+    assert undone and games
 
 
 def test_marks_show_the_other_seats_turn_without_elements() -> None:

@@ -51,7 +51,7 @@ from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
-from .presenters import ACTIVE, TEACHER, game_info, game_log, legal_summary, parse_seats
+from .presenters import ACTIVE, TEACHER, GameLog, game_info, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
 
@@ -144,6 +144,7 @@ class LeylineWidget(BoardWidget):
         viewer = self._viewer_value(viewer)
         self._memory_seat(show_memory_of, viewer)
         self._shown_seat: int | None = None
+        self._logs: dict[int | None, GameLog] = {}  # per seat: each step's events read once
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
@@ -290,7 +291,7 @@ class LeylineWidget(BoardWidget):
                            else memory_report(game, memory_of))
             self.view = cast(dict[str, Any], game.observation(seat))
             self.legal = legal
-            log = game_log(game, seat)
+            log = self._logs.setdefault(seat, GameLog(seat)).update(game)
             turns = log.pop("turns")
             self._log_hints(turns)
             # Finished turns never change (game_log's rule): they go out once per turn.
@@ -450,11 +451,13 @@ class LeylineWidget(BoardWidget):
         asked: dict[tuple[int, int], int] = {}
         for key in self._hints:
             asked[key] = asked.get(key, 0) + 1
-        for entry in turns:
+        for i, entry in enumerate(turns):
             for (turn, seat), k in asked.items():
                 if entry["turn"] == turn and entry["player"] == seat:
-                    entry["lines"] = [*entry["lines"], f"{names[seat]} asked the coach for "
-                                      + ("a hint" if k == 1 else f"{k} hints")]
+                    # A copy: the log's finished turns are kept and shared between steps.
+                    turns[i] = entry = {**entry, "lines": [
+                        *entry["lines"], f"{names[seat]} asked the coach for "
+                        + ("a hint" if k == 1 else f"{k} hints")]}
         current = self.hint
         keep = (current.get("step") == self.game.step and current.get("seat") == self.seat()
                 and "suggestion" in current)
