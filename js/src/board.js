@@ -111,8 +111,11 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
-  const marks = (st.log && st.log.marks && st.log.marks[slot]) || [];
+  // A lesson's skipped step shows what its solution did; the play page, the other seats' turns.
+  const shown = (st.shown && st.shown[slot]) || [];
+  const marks = shown.length ? shown : (st.log && st.log.marks && st.log.marks[slot]) || [];
   if (marks.length) classes.push("ll-marked");
+  if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
@@ -121,7 +124,8 @@ function cardButton(doc, slot, cell, st, ui, now) {
     glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`,
   }[face.kind];
-  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` +
+    marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
   const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
     (hint ? `. ${hint}` : "");
   /** @type {Record<string, unknown>} */
@@ -164,7 +168,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
 }
 
 /** Small signs for what another seat did to a slot (see MARK_WORDS). @type {Record<string, string>} */
-const MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+const MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 
 /**
  * @param {Document} doc

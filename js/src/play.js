@@ -230,7 +230,7 @@ export function playMode({ model, el }) {
       info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
       log: model.get("log"), log_past: model.get("log_past"), handoff: model.get("handoff"), session: model.get("session"),
-      deal_ms: model.get("deal_ms"), hint: model.get("hint"),
+      deal_ms: model.get("deal_ms"), hint: model.get("hint"), shown: (model.get("lesson") || {}).shown,
     });
 
     /** @param {number} now */

@@ -185,6 +185,8 @@ export interface BoardState {
   bot_delay_ms?: number;
   remembered?: (string | null)[];
   memory?: MemoryReport;
+  /** A lesson's skipped step: slot -> what its solution did there (`lesson.shown`). */
+  shown?: Record<string, string[]>;
   /** The play widget's `log` trait (absent in other modes: the page keeps a short log). */
   log?: GameLog;
   /** The finished turns of the log (the `log_past` trait); `log.turns` holds the current one. */
@@ -273,6 +275,8 @@ export interface LessonState {
   index: number;
   count: number;
   epoch: number;
+  /** After "Skip step (show me)": slot -> what the step's solution did there. */
+  shown?: Record<string, string[]>;
   next_lesson: string | null;
 }
 
@@ -282,6 +286,8 @@ export interface LessonEntry {
   title: string;
   status: string;
   current: boolean;
+  /** Finished in another lesson widget of this kernel, not (yet) in this one. */
+  elsewhere?: boolean;
 }
 
 export interface LessonPanelState {

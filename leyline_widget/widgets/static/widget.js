@@ -130,6 +130,7 @@ var END_REASONS = {
   idle: "too many rounds went by without a collection, token or power"
 };
 var MARK_WORDS = {
+  activated: "activated",
   flipped: "flipped and turned back",
   collected: "collected",
   refilled: "refilled",
@@ -510,8 +511,10 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
-  const marks = st.log && st.log.marks && st.log.marks[slot] || [];
+  const shown = st.shown && st.shown[slot] || [];
+  const marks = shown.length ? shown : st.log && st.log.marks && st.log.marks[slot] || [];
   if (marks.length) classes.push("ll-marked");
+  if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
@@ -523,7 +526,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
     seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`
   }[face.kind];
-  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` + marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
   const label = `${slot}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
@@ -582,7 +585,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   }
   return h(doc, "button", attrs, body);
 }
-var MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+var MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 function deckPanel(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -1428,7 +1431,8 @@ function playMode({ model, el }) {
       handoff: model.get("handoff"),
       session: model.get("session"),
       deal_ms: model.get("deal_ms"),
-      hint: model.get("hint")
+      hint: model.get("hint"),
+      shown: (model.get("lesson") || {}).shown
     });
     function draw(now) {
       m.show(renderBoard(state(), ui, m.doc, now));
@@ -1778,7 +1782,7 @@ function courseNav(doc, st) {
           doc,
           "option",
           { value: l.id, selected: l.current },
-          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""} (${LESSON_STATUS[l.status] || l.status})`
+          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""} (${l.elsewhere ? "done in another lesson widget" : LESSON_STATUS[l.status] || l.status})`
         ))
       )
     ),
