@@ -245,6 +245,41 @@ def test_new_game_and_rematch_keep_settings_and_swap_seats() -> None:
     assert w.game.step == 0 and w.events["items"][0]["cause"] == "setup"
 
 
+def test_new_game_and_rematch_choose_each_seats_kind() -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=5, rules=SMALL)
+    custom(w, {"type": "new_game", "seats": ["human", "expert"]})
+    assert w.error == "" and list(w.game.players) == ["Ada", "Expert bot"]
+    assert w.info["players"][1]["bot"] == "expert" and w.legal.get("bot") is None
+    w.play(EndPhase())
+    w.play(EndPhase())
+    assert w.legal.get("bot") == "expert" and w.step_bots() > 0
+    # A rematch: each kind moves with its player (the bot now goes first).
+    custom(w, {"type": "rematch", "seats": ["human", "memory"]})
+    assert list(w.game.players) == ["Memory bot", "Ada"] and w.legal.get("bot") == "memory"
+    # Bots become people and back; a seat that changes kind gets a name that says so.
+    custom(w, {"type": "new_game", "seats": ["human", "human"]})
+    assert list(w.game.players) == ["Player 1", "Ada"] and w.handoff == {}
+    assert all(p["bot"] is None for p in w.info["players"])
+    custom(w, {"type": "new_game", "seats": ["random", "human"]})
+    assert list(w.game.players) == ["Random bot", "Ada"]
+
+
+@pytest.mark.parametrize(("seats", "words"), [
+    ("human", "seats must list the kind of each of the 2 seats"),
+    (["human"], "seats must list the kind of each of the 2 seats"),
+    (["human", "clever"], "seats: seat 1 must be one of human, random, greedy, memory, expert"),
+    (["human", 3], "seats: seat 1 must be one of"),
+])
+def test_a_bad_seat_menu_changes_nothing(seats: Any, words: str) -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=5, rules=SMALL)
+    before = (w.game, dict(w.info), w.legal)
+    custom(w, {"type": "new_game", "seats": seats})
+    assert words.lower() in w.error.lower() and (w.game, w.info, w.legal) == before
+    fixed = LeylineWidget(players=["Ada", "Grace"], seed=5, rules=SMALL, viewer=0)
+    custom(fixed, {"type": "rematch", "seats": ["greedy", "human"]})
+    assert "seat 0 is this widget's player" in fixed.error and fixed.game.seed == 5
+
+
 def test_session_records_finished_games() -> None:
     w = LeylineWidget(players=["greedy"], seed=2, rules=SMALL)
     w.step_bots()

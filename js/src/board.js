@@ -399,13 +399,48 @@ function scoreboard(doc, st) {
 }
 
 /**
- * The end of the game: why it ended, the breakdown per seat (elements, Spent markers, turns),
- * the winner, this session's best and average (solo), and New game / Rematch.
+ * Each seat's kind for the next game (human or a bot kind), as chosen on the page so far:
+ * what New game and Rematch send.
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {string[]}
+ */
+export function seatKinds(st, ui) {
+  const players = (st.info && st.info.players) || [];
+  return players.map((p, i) => (ui.seats && ui.seats[i]) || p.bot || "human");
+}
+
+/**
+ * The seat menu of the game-over panel: who plays each seat next game.
  * @param {Document} doc
  * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function seatMenu(doc, st, ui) {
+  const kinds = ["human", ...((st.info && st.info.bot_kinds) || [])];
+  const chosen = seatKinds(st, ui);
+  return h(doc, "fieldset", { class: "ll-seats" },
+    h(doc, "legend", {}, "Next game: who plays each seat"),
+    st.view.players.map((p, i) => h(doc, "label", { class: "ll-pick" }, `Seat ${i + 1} (${p.name}) `,
+      h(doc, "select", { "data-act": "seat-kind", "data-seat": i },
+        // A bot of the widget's own making keeps its seat under its name.
+        (kinds.includes(chosen[i]) ? kinds : [...kinds, chosen[i]]).map((k) => h(doc, "option",
+          { value: k, selected: k === chosen[i] }, SEAT_WORDS[k] || `${k} bot`))))));
+}
+
+/** @type {Record<string, string>} */
+const SEAT_WORDS = { human: "Human", random: "Random bot", memory: "Memory bot", greedy: "Greedy bot", expert: "Expert bot" };
+
+/**
+ * The end of the game: why it ended, the breakdown per seat (elements, Spent markers, turns),
+ * the winner, this session's best and average (solo), the seat menu and New game / Rematch.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
  * @returns {HTMLElement | null}
  */
-function gameOverPanel(doc, st) {
+function gameOverPanel(doc, st, ui) {
   const { view, info } = st;
   if (!view.is_over) return null;
   const els = info.elements || view.elements || [];
@@ -435,6 +470,7 @@ function gameOverPanel(doc, st) {
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`),
     solo && games.length ? h(doc, "p", { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`) : null,
+    solo ? null : seatMenu(doc, st, ui),
     h(doc, "div", { class: "ll-controls" },
       h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "new-game" }, "New game"),
       solo ? null : h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rematch",
@@ -648,6 +684,6 @@ export function renderBoard(st, ui, doc, now = 0) {
   status, prompt, errorBox, deal,
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
   ui.rules ? rulesPanel(doc, st) : null, coachHint(doc, st),
-  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
+  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st, ui),
   studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
 }

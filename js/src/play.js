@@ -6,7 +6,7 @@
 // then the page tells the kernel `{"type": "shown", "seq": n}`; a view rendered again skips
 // every batch up to the kernel's `shown_seq`. A change of seat forgets everything the page
 // held for the previous seat (reveals, chosen power and targets, hints, focus).
-import { botDelayMs, renderBoard } from "./board.js";
+import { botDelayMs, renderBoard, seatKinds } from "./board.js";
 import { chooseMemoryOf } from "./memory.js";
 import { mount } from "./mount.js";
 import { elementLook } from "./looks.js";
@@ -32,7 +32,7 @@ export function newUi() {
   return {
     pending: null, power: null, targets: [], infoPower: null, source: null,
     focus: 0, reveals: {}, log: [], hint: "", paused: false, dismissed: null,
-    queued: null, deal: "none", motion: {}, announce: "", rules: false,
+    queued: null, deal: "none", motion: {}, announce: "", rules: false, seats: {},
   };
 }
 
@@ -475,10 +475,17 @@ export function playMode({ model, el }) {
       } else if (act === "handoff-ready") {
         forgetSeat(ui);
         model.send({ type: "ready" });
-      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+      } else if (act === "undo") {
         button.classList.add("ll-pending");
         ui.source = null;
-        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+        model.send({ type: "undo" });
+      } else if (act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        const st = state();
+        const type = act === "new-game" ? "new_game" : "rematch";
+        model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, ui) } : { type });
+        ui.seats = {};
       } else if (act === "hint") {
         button.classList.add("ll-pending");
         model.send({ type: "hint" });
@@ -496,6 +503,10 @@ export function playMode({ model, el }) {
     function onInput(event) {
       const target = /** @type {HTMLSelectElement | null} */ (event.target);
       if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
+      if (target && target.getAttribute("data-act") === "seat-kind") {
+        ui.seats = { ...ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
+        return schedule();
+      }
       if (!target || target.getAttribute("data-act") !== "pace") return;
       if (target.value === "paused") {
         ui.paused = true;

@@ -234,6 +234,8 @@ export interface Motion {
 
 /** The play page's own state: what the player is in the middle of, never a rule. */
 export interface PlayUi {
+  /** The seat menu's choices for the next game (seat -> "human" or a bot kind). */
+  seats: Record<number, string>;
   pending: { slot?: number; act?: string } | null;
   power: string | null;
   targets: number[];

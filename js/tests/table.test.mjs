@@ -198,9 +198,35 @@ test("undo, rules, new game and rematch are buttons that send messages", async (
   await tick();
   assert.match(el.querySelector(".ll-over").textContent, /Ada ★0{4}073/);
   el.querySelector("[data-act=rematch]").click();
-  assert.deepEqual(model.sent.at(-1), { type: "rematch" });
+  assert.deepEqual(model.sent.at(-1), { type: "rematch", seats: ["human", "human"] });
   el.querySelector("[data-act=new-game]").click();
-  assert.deepEqual(model.sent.at(-1), { type: "new_game" });
+  assert.deepEqual(model.sent.at(-1), { type: "new_game", seats: ["human", "human"] });
+  cleanup();
+});
+
+test("the game-over seat menu chooses each seat's kind, the expert bot too, for New game and Rematch", async () => {
+  const kinds = ["random", "greedy", "memory", "expert"];
+  const botInfo = { ...info, bot_kinds: kinds, players: [{ name: "Ada", bot: null }, { name: "Greedy bot", bot: "greedy" }] };
+  const over = makeView({ phase: "game_over", is_over: true, end_reason: "deck", winners: [0], players: [player("Ada"), player("Greedy bot")] });
+  const model = new FakeModel(makeState({ shown_seq: 1, info: botInfo, view: over, legal: { step: 80, actor: null } }));
+  const { el, window, cleanup } = mountModel(model);
+  await tick();
+  const menus = [...el.querySelectorAll("[data-act=seat-kind]")];
+  assert.equal(menus.length, 2);
+  assert.equal(el.querySelector(".ll-seats legend").textContent, "Next game: who plays each seat");
+  // Each menu is named by its visible label (the seat and its player), and offers every kind.
+  assert.equal(menus[1].closest("label").textContent.startsWith("Seat 2 (Greedy bot) "), true);
+  assert.deepEqual([...menus[1].options].map((o) => o.textContent),
+    ["Human", "Random bot", "Greedy bot", "Memory bot", "Expert bot"]);
+  assert.deepEqual([menus[0].value, menus[1].value], ["human", "greedy"]);
+  menus[1].value = "expert";
+  menus[1].dispatchEvent(new window.Event("change", { bubbles: true }));
+  await tick();
+  assert.equal(el.querySelector("[data-act=seat-kind][data-seat='1']").value, "expert", "kept across a redraw");
+  el.querySelector("[data-act=new-game]").click();
+  assert.deepEqual(model.sent.at(-1), { type: "new_game", seats: ["human", "expert"] });
+  el.querySelector("[data-act=rematch]").click();
+  assert.deepEqual(model.sent.at(-1), { type: "rematch", seats: ["human", "greedy"] }, "sent once, then the game's own");
   cleanup();
 });
 

@@ -23,7 +23,8 @@ It sends custom messages: ``{"type": "action", "action": {...}}`` for a human mo
 ``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over (so the
 kernel never sleeps), ``{"type": "shown", "seq": n}`` once it has shown batch ``n``,
 ``{"type": "ready"}`` when the next player has taken the seat, ``{"type": "undo"}`` (take back
-the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}``.
+the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}`` (with
+``"seats"``: each seat's kind for the next game, ``"human"`` or a bot kind).
 Anything else gets an error and changes nothing.
 
 >>> from leyline_widget import Game
@@ -43,7 +44,7 @@ from typing import Any, ClassVar, cast
 
 import traitlets
 
-from ..agents.bots import Bot, BotSeat, make_bot
+from ..agents.bots import BOT_KINDS, Bot, BotSeat, make_bot
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
@@ -51,7 +52,7 @@ from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
-from .presenters import ACTIVE, TEACHER, GameLog, game_info, legal_summary, parse_seats
+from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
 
@@ -352,15 +353,21 @@ class LeylineWidget(BoardWidget):
             self.error = ""
             self._sync([])
 
-    def new_game(self, *, seed: int | None = None, swap: bool = False) -> None:
+    def new_game(self, *, seed: int | None = None, swap: bool = False,
+                 seats: Sequence[str] | None = None) -> None:
         """Deal a new game with the same players, rules and bots (a new ``seed``: random when
         not given). ``swap=True`` is a rematch: the seats move on by one, so that the second
-        player goes first (in two-player games the seats swap)."""
+        player goes first (in two-player games the seats swap). ``seats`` gives each seat's
+        kind for the new game, in today's seat order: ``"human"`` or a bot kind (random,
+        memory, greedy, expert); a seat that changes kind gets a name that says so."""
         old = self.game
         n = len(old.players)
+        current, names = dict(self._seat_specs), list(old.players)
+        if seats is not None:
+            current, names = self._reseat(seats)
         shift = 1 if swap and n > 1 else 0
-        names = [old.players[(i + shift) % n] for i in range(n)]
-        specs = {(seat - shift) % n: bot for seat, bot in self._seat_specs.items()}
+        names = [names[(i + shift) % n] for i in range(n)]
+        specs = {(seat - shift) % n: bot for seat, bot in current.items()}
         new_seed = secrets.randbelow(2**31) if seed is None else seed
         game = Game.new(players=names, seed=new_seed, rules=old.rules)
         self.game = game
@@ -381,9 +388,42 @@ class LeylineWidget(BoardWidget):
             self._sync(list(game.event_log[-1]))
             self._shown_seat = self.seat()
 
-    def rematch(self, *, seed: int | None = None) -> None:
-        """A new game with the same settings and a new seed, the seats swapped."""
-        self.new_game(seed=seed, swap=True)
+    def rematch(self, *, seed: int | None = None, seats: Sequence[str] | None = None) -> None:
+        """A new game with the same settings and a new seed, the seats swapped (``seats``:
+        as for :meth:`new_game`, in today's seat order: each kind moves with its player)."""
+        self.new_game(seed=seed, swap=True, seats=seats)
+
+    def _reseat(self, seats: object) -> tuple[dict[int, Bot | str], list[str]]:
+        """The bot seats and names ``seats`` asks for (checked whole before anything changes)."""
+        game = self.game
+        n = len(game.players)
+        kinds = ("human", *BOT_KINDS)
+        if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence) or len(seats) != n:
+            raise ValueError(f"seats must list the kind of each of the {n} seats "
+                             f"({', '.join(kinds)}), got {quote(seats)}")
+        was: dict[int, str] = {p: spec if isinstance(spec, str) else spec.name
+                               for p, spec in self._seat_specs.items()}
+        for p, kind in enumerate(seats):
+            # A Bot given at start keeps its seat under its own name.
+            if not isinstance(kind, str) or (kind not in kinds and kind != was.get(p)):
+                raise ValueError(f"seats: seat {p} must be one of {', '.join(kinds)}, got "
+                                 f"{quote(kind)}")
+        if isinstance(self.viewer, int) and seats[self.viewer] != "human":
+            raise ValueError(f"seats: seat {self.viewer} is this widget's player (viewer="
+                             f"{self.viewer}); it stays human")
+        specs: dict[int, Bot | str] = {}
+        names = list(game.players)
+        for p, kind in enumerate(seats):
+            spec = self._seat_specs.get(p)
+            if kind == "human":
+                if spec is not None:
+                    names[p] = f"Player {p + 1}"
+            elif spec is not None and kind == was[p]:
+                specs[p] = spec  # the same bot (a Bot given at start stays that Bot)
+            else:
+                specs[p] = kind
+                names[p] = bot_name(kind, [m for q, m in enumerate(names) if q != p])
+        return specs, names
 
     def step_bots(self, max_actions: int | None = None) -> int:
         """Play bot moves at once (no pacing) until a human's turn or the end; return how many."""
@@ -487,12 +527,12 @@ class LeylineWidget(BoardWidget):
         self.undo()
 
     def _on_new_game(self, content: Message) -> None:
-        only(content, "new_game", ())
-        self.new_game()
+        only(content, "new_game", ("seats",))
+        self.new_game(seats=content.get("seats"))
 
     def _on_rematch(self, content: Message) -> None:
-        only(content, "rematch", ())
-        self.rematch()
+        only(content, "rematch", ("seats",))
+        self.rematch(seats=content.get("seats"))
 
     def _waiting_for_handoff(self) -> None:
         to = self.handoff.get("to")

@@ -20,8 +20,8 @@ from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.types import Event
 
-__all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "end_words", "escape_html", "event_marks",
-           "game_info", "game_log", "legal_summary", "parse_seats", "sentence"]
+__all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "bot_name", "end_words", "escape_html",
+           "event_marks", "game_info", "game_log", "legal_summary", "parse_seats", "sentence"]
 
 #: ``viewer`` values: the active human seat (hot-seat), a fixed seat, or the teacher (None).
 ACTIVE = "active"
@@ -125,7 +125,8 @@ def game_info(game: Game, bots: Mapping[int, str]) -> dict[str, Any]:
     }
 
 
-def _bot_name(kind: str, taken: Sequence[str]) -> str:
+def bot_name(kind: str, taken: Sequence[str]) -> str:
+    """A bot seat's name (``Greedy bot``; ``Greedy bot 2`` when that is taken)."""
     base = f"{kind.capitalize()} bot"
     name, n = base, 2
     while name in taken:
@@ -153,7 +154,7 @@ def parse_seats(players: int | Sequence[str]) -> tuple[list[str] | int, dict[int
         kind = entry.strip().lower() if isinstance(entry, str) else None
         if kind in BOT_KINDS:
             bots[p] = kind
-            names.append(_bot_name(kind, names))
+            names.append(bot_name(kind, names))
         else:
             names.append(entry)
     return names, bots

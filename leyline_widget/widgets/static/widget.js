@@ -860,7 +860,40 @@ function scoreboard(doc, st) {
     )
   );
 }
-function gameOverPanel(doc, st) {
+function seatKinds(st, ui) {
+  const players = st.info && st.info.players || [];
+  return players.map((p, i) => ui.seats && ui.seats[i] || p.bot || "human");
+}
+function seatMenu(doc, st, ui) {
+  const kinds = ["human", ...st.info && st.info.bot_kinds || []];
+  const chosen = seatKinds(st, ui);
+  return h(
+    doc,
+    "fieldset",
+    { class: "ll-seats" },
+    h(doc, "legend", {}, "Next game: who plays each seat"),
+    st.view.players.map((p, i) => h(
+      doc,
+      "label",
+      { class: "ll-pick" },
+      `Seat ${i + 1} (${p.name}) `,
+      h(
+        doc,
+        "select",
+        { "data-act": "seat-kind", "data-seat": i },
+        // A bot of the widget's own making keeps its seat under its name.
+        (kinds.includes(chosen[i]) ? kinds : [...kinds, chosen[i]]).map((k) => h(
+          doc,
+          "option",
+          { value: k, selected: k === chosen[i] },
+          SEAT_WORDS[k] || `${k} bot`
+        ))
+      )
+    ))
+  );
+}
+var SEAT_WORDS = { human: "Human", random: "Random bot", memory: "Memory bot", greedy: "Greedy bot", expert: "Expert bot" };
+function gameOverPanel(doc, st, ui) {
   const { view, info } = st;
   if (!view.is_over) return null;
   const els = info.elements || view.elements || [];
@@ -910,6 +943,7 @@ function gameOverPanel(doc, st) {
       { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`
     ) : null,
+    solo ? null : seatMenu(doc, st, ui),
     h(
       doc,
       "div",
@@ -1178,7 +1212,7 @@ function renderBoard(st, ui, doc, now = 0) {
     coachHint(doc, st),
     powerInfo(doc, st, ui),
     bindingPanel(doc, st, ui),
-    gameOverPanel(doc, st),
+    gameOverPanel(doc, st, ui),
     studyPanel(doc, st, ui),
     scoreboard(doc, st),
     memoryPanel(doc, st),
@@ -1292,7 +1326,8 @@ function newUi() {
     deal: "none",
     motion: {},
     announce: "",
-    rules: false
+    rules: false,
+    seats: {}
   };
 }
 function forgetSeat(ui) {
@@ -1653,10 +1688,17 @@ function playMode({ model, el }) {
       } else if (act === "handoff-ready") {
         forgetSeat(ui);
         model.send({ type: "ready" });
-      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+      } else if (act === "undo") {
         button.classList.add("ll-pending");
         ui.source = null;
-        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+        model.send({ type: "undo" });
+      } else if (act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        const st = state();
+        const type = act === "new-game" ? "new_game" : "rematch";
+        model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, ui) } : { type });
+        ui.seats = {};
       } else if (act === "hint") {
         button.classList.add("ll-pending");
         model.send({ type: "hint" });
@@ -1672,6 +1714,10 @@ function playMode({ model, el }) {
         event.target
       );
       if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
+      if (target && target.getAttribute("data-act") === "seat-kind") {
+        ui.seats = { ...ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
+        return schedule();
+      }
       if (!target || target.getAttribute("data-act") !== "pace") return;
       if (target.value === "paused") {
         ui.paused = true;
