@@ -132,6 +132,54 @@ def test_the_widget_log_follows_undo_new_game_and_the_seat() -> None:
     assert undone and games
 
 
+class _Page:
+    """What the page holds of the log, from the updates the kernel sends (as js/src/play.js
+    pastTurns does): ``log_past`` when sent whole, then each ``log["recent"]`` appended."""
+
+    def __init__(self, w: LeylineWidget) -> None:
+        self.past: list[dict[str, Any]] = list(w.log_past)  # the state a page opens with
+        self.sent_whole = 0
+        w._send = self.receive  # type: ignore[method-assign]
+
+    def receive(self, msg: dict[str, Any], buffers: Any = None) -> None:
+        state = msg.get("state", {})
+        if "log_past" in state:
+            self.past = list(state["log_past"])
+            self.sent_whole += 1
+        recent = state.get("log", {}).get("recent")
+        if recent:
+            self.past = self.past[:recent["from"]] + recent["turns"]
+
+
+def test_each_finished_turn_is_sent_once_and_the_page_copy_stays_whole() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=3, deal_ms=0, rules=SMALL)
+    page = _Page(w)
+    rng = random.Random(3)
+    for i in range(700):
+        if w.game.is_over:
+            w.new_game(seed=i)
+        elif w.handoff:
+            custom(w, {"type": "ready"})
+        elif i % 97 == 0:
+            w.viewer = rng.choice(["teacher", 0, 1, "active"])
+        elif w.legal.get("undo") and rng.random() < 0.3:
+            custom(w, {"type": "undo"})
+        elif w.actor() is None:  # a fixed seat's eyes, the other seat to play
+            w.viewer = "active"
+        else:
+            custom(w, {"type": "action", "action": rng.choice(w.game.legal_actions()).to_dict()})
+        full = game_log(w.game, w.seat())["turns"]
+        assert page.past == full[:-1] == w.log_past, i
+    # Sent whole only at a change of eyes, game or undo, not once per finished turn.
+    solo = LeylineWidget(players=1, seed=4, deal_ms=0)
+    page = _Page(solo)
+    while not solo.game.is_over:
+        custom(solo, {"type": "action",
+                      "action": rng.choice(solo.game.legal_actions()).to_dict()})
+    assert page.sent_whole == 0 and len(page.past) == solo.log["past"] > 10
+    assert page.past == solo.log_past
+
+
 def test_marks_show_the_other_seats_turn_without_elements() -> None:
     game = Game.new(players=["Ada", "Grace"], seed=7)
     game.apply(Activate(0))

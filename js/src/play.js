@@ -57,6 +57,24 @@ export function forgetSeat(ui) {
 }
 
 /**
+ * The page's copy of the finished turns: the `log_past` trait (sent whole only when the
+ * finished turns change: another game, an undo, another seat's eyes), then the turns each
+ * `log` update brings in `log.recent` (each finished turn travels once). Pure: returns the
+ * new copy.
+ * @param {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} held
+ * @param {import("./types").LogTurn[] | undefined} base the `log_past` trait
+ * @param {import("./types").GameLog | undefined} log the `log` trait
+ * @returns {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}}
+ */
+export function pastTurns(held, base, log) {
+  let turns = held.turns;
+  if (base !== held.base) turns = (base || []).slice();
+  const recent = log && log !== held.log ? log.recent : undefined;
+  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
+  return { base, log, turns };
+}
+
+/**
  * Motion cues of a batch, per slot: "flip" (activated), "flipback", "collect", "deal" (refill,
  * Tide), "bind" (a token placed). Pure looks: the element a cue may show is only that of a
  * card the viewer sees now or that left the grid (a collected card travels face-up).
@@ -224,12 +242,15 @@ export function playMode({ model, el }) {
       watcher.observe(el);
     }
 
+    /** @type {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} */
+    let past = { base: null, log: null, turns: [] };
+
     /** @returns {BoardState} */
     const state = () => ({
       mode: model.get("mode"), view: model.get("view") || {}, legal: model.get("legal") || {},
       info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
-      log: model.get("log"), log_past: model.get("log_past"), handoff: model.get("handoff"), session: model.get("session"),
+      log: model.get("log"), log_past: past.turns, handoff: model.get("handoff"), session: model.get("session"),
       deal_ms: model.get("deal_ms"), hint: model.get("hint"), shown: (model.get("lesson") || {}).shown,
     });
 
@@ -302,6 +323,7 @@ export function playMode({ model, el }) {
     }
 
     function onChange() {
+      past = pastTurns(past, model.get("log_past"), model.get("log"));
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;

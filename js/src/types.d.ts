@@ -190,7 +190,7 @@ export interface BoardState {
   /** The play widget's `log` trait (absent in other modes: the page keeps a short log). */
   log?: GameLog;
   /** The finished turns of the log (the `log_past` trait); `log.turns` holds the current one. */
-  log_past?: { turn: number; player: number | null; lines: string[] }[];
+  log_past?: LogTurn[];
   /** Hot-seat: the seat the board waits to be passed to ({} when none). */
   handoff?: { to?: number; from?: number | null };
   session?: SessionGame[];
@@ -209,8 +209,16 @@ export interface CoachHint {
 }
 
 /** The `log` trait: the game in words for this viewer, by turn (widgets/presenters.game_log). */
+export interface LogTurn {
+  turn: number;
+  player: number | null;
+  lines: string[];
+}
+
 export interface GameLog {
-  turns?: { turn: number; player: number | null; lines: string[] }[];
+  turns?: LogTurn[];
+  /** The finished turns this update brings: they go at index `from` of the page's `log_past`. */
+  recent?: { from: number; turns: LogTurn[] };
   /** What the other seats did on the board since this seat's last turn, per slot. */
   marks?: Record<string, string[]>;
   turns_played?: number[];

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { hostTheme, renderBoard } from "../src/board.js";
-import { announceOf, forgetSeat, motionOf, newUi, pageLine } from "../src/play.js";
+import { announceOf, forgetSeat, motionOf, newUi, pageLine, pastTurns } from "../src/play.js";
 import { FakeModel, dom, mount as mountModel, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
@@ -309,4 +309,27 @@ test("an empty slot shows + only where this viewer may refill now", () => {
   assert.equal(mine.querySelector('[data-slot="4"] .ll-hole').textContent, "+");
   const done = renderBoard(makeState({ view, legal: { step: 3, actor: null } }), newUi(), window.document, 0);
   assert.equal(done.querySelector('[data-slot="4"] .ll-hole').textContent, "");
+});
+
+test("finished turns arrive once each, in log.recent, after log_past; a whole log_past replaces the copy", async () => {
+  const t = (turn, line) => ({ turn, player: 0, lines: [line] });
+  let held = { base: null, log: null, turns: [] };
+  const base = [t(0, "Set-up"), t(1, "one")];
+  held = pastTurns(held, base, { turns: [t(2, "now")], recent: { from: 1, turns: [t(1, "one")] } });
+  assert.deepEqual(held.turns.map((x) => x.turn), [0, 1], "already held: appended in place of itself");
+  const log2 = { turns: [t(3, "now")], recent: { from: 2, turns: [t(2, "two")] } };
+  held = pastTurns(held, base, log2);
+  assert.deepEqual(held.turns.map((x) => x.lines[0]), ["Set-up", "one", "two"]);
+  assert.equal(pastTurns(held, base, log2).turns.length, 3, "the same log again: nothing added twice");
+  held = pastTurns(held, [t(0, "other seat")], { turns: [t(1, "x")], recent: { from: 1, turns: [] } });
+  assert.deepEqual(held.turns.map((x) => x.lines[0]), ["other seat"]);
+  // On the page: the log panel shows the appended turn.
+  const model = new FakeModel(makeState({ shown_seq: 1, log_past: base, log: { turns: [t(2, "now")], recent: { from: 2, turns: [] } } }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  model.update({ log: { turns: [t(3, "later")], recent: { from: 2, turns: [t(2, "Ada passed")] } }, ack: 1 });
+  await tick();
+  assert.match(el.querySelector(".ll-log").textContent, /Ada passed/);
+  assert.match(el.querySelector(".ll-log").textContent, /later/);
+  cleanup();
 });

@@ -12,7 +12,9 @@ The front-end (``js/src/``, bundled) renders from synced traits alone and never 
 - ``log_past`` and ``log``: the whole game in words for the viewer, grouped by turn
   (:func:`game_log`; the finished turns, then the turn being played with the marks of what
   the other seats did): it survives a reload and never names the element of a card that is
-  inert now;
+  inert now. A finished turn is sent once, in ``log["recent"]`` (``{"from": index, "turns"}``:
+  the page appends them to its copy of ``log_past``); ``log_past`` itself is sent whole only
+  when the finished turns change (a new game, an undo, another seat's eyes);
 - ``shown_seq``: the last event batch the page has shown, so a view rendered again never
   replays a reveal; ``handoff``: between two human seats, the seat the board waits to be
   passed to (the page hides the board until that player says they are ready);
@@ -146,6 +148,7 @@ class LeylineWidget(BoardWidget):
         self._memory_seat(show_memory_of, viewer)
         self._shown_seat: int | None = None
         self._logs: dict[int | None, GameLog] = {}  # per seat: each step's events read once
+        self._past_sent = 0  # finished turns of log_past the page holds (see _log_past)
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
@@ -295,9 +298,8 @@ class LeylineWidget(BoardWidget):
             log = self._logs.setdefault(seat, GameLog(seat)).update(game)
             turns = log.pop("turns")
             self._log_hints(turns)
-            # Finished turns never change (game_log's rule): they go out once per turn.
-            self.log_past = turns[:-1]
-            self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1}
+            recent = self._log_past(turns[:-1])
+            self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1, "recent": recent}
             humans = len(game.players) - len(self._bots)
             if (self.viewer == ACTIVE and humans > 1 and self._shown_seat is not None
                     and seat != self._shown_seat and not game.is_over):
@@ -315,6 +317,29 @@ class LeylineWidget(BoardWidget):
             if events is not None:
                 self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
+
+    def _log_past(self, past: list[dict[str, Any]]) -> dict[str, Any]:
+        """Keep ``log_past`` whole in the kernel (a reload reads it) but send each finished
+        turn once: finished turns never change (:func:`game_log`'s rule), so while the turns
+        the page holds still stand, the new ones are appended in place (no update of
+        ``log_past``) and travel in ``log["recent"]`` (``from``: where they go). Another
+        game, an undo or another seat's eyes may change them: then ``log_past`` is sent whole."""
+        have = self.log_past
+        n = self._past_sent
+        if len(have) >= n <= len(past) and all(
+                a is b or a == b for a, b in zip(have[:n], past[:n], strict=True)):
+            have[n:] = past[n:]
+            return {"from": n, "turns": past[n:]}
+        self.log_past = list(past)
+        self._past_sent = len(past)
+        return {"from": len(past), "turns": []}
+
+    def send_state(self, key: Any = None) -> None:
+        """Send the state (ipywidgets); once ``log`` went out, the page holds its turns."""
+        super().send_state(key)
+        keys = self.keys if key is None else [key] if isinstance(key, str) else key
+        if "log" in keys:
+            self._past_sent = max(0, self.log.get("past", 0))
 
     def _apply(self, action: Action) -> list[Event]:
         before = self.game.phase

@@ -1344,6 +1344,13 @@ function forgetSeat(ui) {
   ui.announce = "";
   ui.log = [];
 }
+function pastTurns(held, base, log) {
+  let turns = held.turns;
+  if (base !== held.base) turns = (base || []).slice();
+  const recent = log && log !== held.log ? log.recent : void 0;
+  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
+  return { base, log, turns };
+}
 function motionOf(items, until) {
   const out = {};
   for (const ev of items || []) {
@@ -1451,6 +1458,7 @@ function playMode({ model, el }) {
       }, { threshold: 0.2 });
       watcher.observe(el);
     }
+    let past = { base: null, log: null, turns: [] };
     const state = () => ({
       mode: model.get("mode"),
       view: model.get("view") || {},
@@ -1462,7 +1470,7 @@ function playMode({ model, el }) {
       remembered: model.get("remembered"),
       memory: model.get("memory"),
       log: model.get("log"),
-      log_past: model.get("log_past"),
+      log_past: past.turns,
       handoff: model.get("handoff"),
       session: model.get("session"),
       deal_ms: model.get("deal_ms"),
@@ -1535,6 +1543,7 @@ function playMode({ model, el }) {
       });
     }
     function onChange() {
+      past = pastTurns(past, model.get("log_past"), model.get("log"));
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;
