@@ -548,7 +548,8 @@ export function hostTheme(doc) {
  * @returns {HTMLElement}
  */
 function logPanel(doc, st, ui) {
-  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  const past = st.log_past || [];
+  const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
     return h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
       (ui.log || []).map((line) => h(doc, "li", {}, line)));
@@ -556,9 +557,30 @@ function logPanel(doc, st, ui) {
   return h(doc, "section", { class: "ll-logbox", "aria-label": "Game log" },
     h(doc, "div", { class: "ll-h" }, "Game log"),
     h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      turns.map((t) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn },
+      // A finished turn is one object that never changes (a new one comes with any change):
+      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
+      turns.map((t, i) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, "data-key": i < past.length ? turnKey(t) : null },
         h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
         t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null))));
+}
+
+/** @type {WeakMap<object, string>} */
+const TURN_KEYS = new WeakMap();
+let turnKeys = 0;
+
+/**
+ * A key of its own for each finished-turn object of the log (see logPanel).
+ * @param {object} turn
+ * @returns {string}
+ */
+function turnKey(turn) {
+  let key = TURN_KEYS.get(turn);
+  if (key === undefined) {
+    turnKeys += 1;
+    key = `t${turnKeys}`;
+    TURN_KEYS.set(turn, key);
+  }
+  return key;
 }
 
 /**

@@ -1024,7 +1024,8 @@ function hostTheme(doc) {
   return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 function logPanel(doc, st, ui) {
-  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  const past = st.log_past || [];
+  const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
     return h(
       doc,
@@ -1042,15 +1043,28 @@ function logPanel(doc, st, ui) {
       doc,
       "ol",
       { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      turns.map((t) => h(
+      // A finished turn is one object that never changes (a new one comes with any change):
+      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
+      turns.map((t, i) => h(
         doc,
         "li",
-        { class: "ll-logturn", "data-turn": t.turn },
+        { class: "ll-logturn", "data-turn": t.turn, "data-key": i < past.length ? turnKey(t) : null },
         h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
         t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null
       ))
     )
   );
+}
+var TURN_KEYS = /* @__PURE__ */ new WeakMap();
+var turnKeys = 0;
+function turnKey(turn) {
+  let key = TURN_KEYS.get(turn);
+  if (key === void 0) {
+    turnKeys += 1;
+    key = `t${turnKeys}`;
+    TURN_KEYS.set(turn, key);
+  }
+  return key;
 }
 var BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
 function botDelayMs(value) {
