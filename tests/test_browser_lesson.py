@@ -17,6 +17,7 @@ from browser_support import (
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
     lab_fixture,
+    notebook_json,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -32,7 +33,13 @@ FIND = ("from ipywidgets.widgets.widget import _instances as _i\n"
         "_found = [w for w in _i.values() if type(w).__name__ == 'LessonWidget' "
         "and len(w.lessons) == 1 and w.lesson['lesson'] == 'activate-collect']\n")
 
-lab = lab_fixture({NOTEBOOK: EXAMPLES / NOTEBOOK})
+#: A course widget, then a single-lesson widget of its first lesson, in one notebook (one kernel).
+PROGRESS = notebook_json([
+    "from leyline_widget import LessonWidget\ncourse = LessonWidget.course(reveal_ms=0)\ncourse",
+    "single = LessonWidget('activate-collect', reveal_ms=0)\nsingle",
+])
+
+lab = lab_fixture({NOTEBOOK: EXAMPLES / NOTEBOOK, "progress.ipynb": PROGRESS})
 
 
 def panel_state(panel: Any) -> dict[str, Any]:
@@ -154,3 +161,41 @@ def test_course_navigator_and_teacher_memory_panel(lab: Lab, browser: Any,  # no
         "(el) => (el.getAttribute('aria-label') || '').startsWith('Memory of Memory bot')",
         arg=memory.element_handle(), timeout=15_000)
     memory.screenshot(path=str(output_dir / "teacher-memory-other-player.png"))
+
+
+def test_skip_shows_its_moves_and_a_lesson_done_in_one_widget_counts_in_the_course(
+        lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, lab, "progress.ipynb", width=1100, height=1400)
+    run_all_cells(page, widgets=2, timeout=120_000)
+    panels = page.locator(".ll-lesson[data-lesson]")
+    course, single = panels.nth(0), panels.nth(1)
+    board = page.locator(".ll-lessonboard").nth(1).locator(".leyline")
+    done = course.locator(".ll-coursedone")
+    assert done.text_content() == "0 of 12 lessons done"
+
+    # Skip step (show me): the board rings the slot its solution played, and says so.
+    single.scroll_into_view_if_needed()
+    assert single.locator("[data-act=lesson-next]").text_content() == "Skip step (show me)"
+    click_and_wait(page, single, single.locator("[data-act=lesson-next]"))
+    shown = board.locator(".ll-card.ll-shown")
+    page.wait_for_function("(el) => el.querySelectorAll('.ll-shown').length === 1",
+                           arg=board.element_handle(), timeout=15_000)
+    assert shown.get_attribute("data-slot") == "1"
+    assert "The skipped step: activated" in (shown.get_attribute("aria-label") or "")
+    page.wait_for_timeout(600)  # the flip's motion cue is over: the picture shows the ring
+    single.locator("xpath=..").screenshot(path=str(output_dir / "skip-shown.png"))
+    click_and_wait(page, single, board.locator("[data-act=card][data-slot='6']"))
+    assert board.locator(".ll-shown").count() == 0, "the learner's move ends the highlight"
+    click_and_wait(page, single, single.locator("[data-act=lesson-next]"))
+    click_and_wait(page, single, board.locator("[data-act=end]"))   # Collect
+    assert panel_state(single)["status"] == "done"
+
+    # The course widget above, in the same kernel, counts it at once.
+    page.wait_for_function("(el) => el.textContent === '1 of 12 lessons done'",
+                           arg=done.element_handle(), timeout=15_000)
+    first = course.locator("[data-act=lesson-pick] option").first
+    assert first.text_content() == "1. Activate and collect ✓ (done in another lesson widget)"
+    course.scroll_into_view_if_needed()
+    course.screenshot(path=str(output_dir / "course-counts-single.png"))
+    errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not errors, errors

@@ -179,8 +179,11 @@ def test_greedy_bot_game_and_axe_on_every_view(lab: Lab, browser: Any,  # noqa: 
     assert widget_state(bot)["over"]
     bot.screenshot(path=str(output_dir / "bot-over-light.png"))
     violations += _axe(page, bot.locator(".ll-over"), "game-over/light")
+    # The seat menu: the rematch is against the expert bot (each kind moves with its player).
+    bot.locator("[data-act=seat-kind][data-seat='1']").select_option("expert")
     click_and_wait(page, bot, bot.locator("[data-act=rematch]"))
-    assert lab.kernel_json("table.ipynb", "list(bot.game.players)") == ["Greedy bot", "You"]
+    assert lab.kernel_json("table.ipynb", "list(bot.game.players)") == ["Expert bot", "You"]
+    assert lab.kernel_json("table.ipynb", "bot.info['players'][0]['bot']") == "expert"
 
     # The hot-seat hand-off screen, light and dark.
     hs.scroll_into_view_if_needed()

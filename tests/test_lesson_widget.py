@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from leyline_widget import Action, Activate, EndPhase, Game
-from leyline_widget.teach.course import COURSE, lesson
+from leyline_widget.teach.course import COURSE, PROGRESS, lesson
 from leyline_widget.teach.lessons import Lesson
 from leyline_widget.teach.memory import memory_report
 from leyline_widget.widgets.lesson import LessonWidget
@@ -274,6 +274,7 @@ def test_no_unseen_card_reaches_the_synced_state(lsn: Lesson) -> None:
     first = _script(LessonWidget(lsn))
     truths = set()
     for seed in (1, 2, 3):
+        PROGRESS.clear()  # each re-deal starts, as the first did, with the lesson unfinished
         dealt = dataclasses.replace(lsn, scenario=lsn.scenario.with_seed(seed))
         w = LessonWidget(dealt)
         truths.add(json.dumps(w.game.observation(None)["grid"]))
@@ -324,3 +325,61 @@ def test_the_memory_panel_is_for_the_teacher_only() -> None:
     teacher.viewer = 1   # a player's eyes: the panel, which names hidden cards, goes
     assert teacher.memory == {}
     assert LeylineWidget(players=2, seed=1).memory == {}
+
+
+def test_a_lesson_finished_in_one_widget_counts_in_the_course_menu_of_another() -> None:
+    course = LessonWidget.course()
+    sent: list[dict[str, Any]] = []
+    course._send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    single = LessonWidget("flip-back")
+    assert [e["status"] for e in course.lessons] == ["new"] * len(IDS)
+    for step in single.session.lesson.steps[:-1]:
+        for action in step.solution:
+            click(single, action)
+        custom(single, {"type": "next"})
+    assert course.lessons[IDS.index("flip-back")]["status"] == "new", "not finished yet"
+    for action in single.session.lesson.steps[-1].solution:
+        click(single, action)
+    assert single.lesson["done"]
+    entry = course.lessons[IDS.index("flip-back")]
+    assert entry["status"] == "done" and entry["elsewhere"] and entry["step"] == 0
+    assert sum(e["status"] == "done" for e in course.lessons) == 1
+    # The course widget's page was told at once (its own update, with the new menu).
+    assert any("lessons" in m.get("state", {}) for m in sent)
+    assert not single.lessons[0]["elsewhere"], "finished here, not elsewhere"
+    # Finished in the course widget itself: no longer "elsewhere".
+    course.goto("flip-back")
+    course.next()
+    while not course.session.done:
+        course.next()
+    entry = course.lessons[IDS.index("flip-back")]
+    assert entry["status"] == "done" and not entry["elsewhere"]
+
+
+def test_a_closed_lesson_widget_is_no_longer_told() -> None:
+    gone = LessonWidget.course()
+    gone.close()
+    del gone
+    w = LessonWidget("activate-collect")
+    for action in (Activate(1), Activate(6), EndPhase()):
+        click(w, action)
+    assert w.lesson["done"] and w.error == ""
+
+
+def test_skip_step_shows_what_its_solution_played_until_the_next_move() -> None:
+    w = LessonWidget("activate-collect")
+    assert w.lesson["shown"] == {}
+    custom(w, {"type": "next"})   # skipped: its solution (activate slot 1) was played
+    assert w.lesson["skipped"] == [0] and w.lesson["shown"] == {"1": ["activated"]}
+    custom(w, {"type": "next"})   # skipped again: slot 6
+    assert w.lesson["shown"] == {"6": ["activated"]}
+    click(w, EndPhase())          # the learner's own move: the highlight goes
+    assert w.lesson["shown"] == {} and w.lesson["done"]
+    r = LessonWidget("cleanup-refill")
+    custom(r, {"type": "next"})
+    kinds = {k for ks in r.lesson["shown"].values() for k in ks}
+    assert kinds and kinds <= {"activated", "collected", "refilled", "flipped", "bound",
+                               "swapped", "peeked", "tide"}
+    assert not any(el in json.dumps(r.lesson["shown"]) for el in r.game.rules.elements)
+    custom(r, {"type": "retry"})
+    assert r.lesson["shown"] == {}

@@ -11,7 +11,7 @@ import pytest
 
 from leyline_widget import Activate, EndPhase, Game, PlaceToken, Rules
 from leyline_widget.widgets.play import LeylineWidget
-from leyline_widget.widgets.presenters import game_log
+from leyline_widget.widgets.presenters import GameLog, game_log
 
 SMALL = Rules.default().replace(cards_per_element=4, grid_rows=2, grid_cols=3)
 NAMED = re.compile(r"slot (\d+): (Fire|Water|Earth|Wind)$")
@@ -72,6 +72,112 @@ def test_log_words_and_the_teacher() -> None:
     assert not any(element.capitalize() in ln for ln in lines)
     teacher = game_log(game, None)["turns"][-1]["lines"]
     assert f"Ada activated slot 0: {element.capitalize()}" in teacher
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_incremental_log_matches_a_full_rebuild(players: int) -> None:
+    """One GameLog per viewer (the teacher too), updated at random steps (some skipped, so
+    several steps arrive at once), equals the log built afresh from the whole game."""
+    rng = random.Random(100 + players)
+    compared = 0
+    for seed in range(12 if players == 1 else 6):
+        game = Game.new(players=players, seed=seed, rules=SMALL if seed % 3 == 2 else None)
+        viewers: list[int | None] = [None, *range(players)]
+        logs = {seat: GameLog(seat) for seat in viewers}
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            for seat in viewers:
+                if game.is_over or rng.random() < 0.6:
+                    assert logs[seat].update(game) == game_log(game, seat), (seed, seat)
+                    compared += 1
+    assert compared > 1000
+
+
+def test_the_incremental_log_forgets_a_card_that_flipped_back() -> None:
+    game = Game.new(players=["Ada", "Grace"], seed=7)
+    log = GameLog(0)
+    game.apply(Activate(0))
+    element = game.card(0)
+    assert element is not None
+    line = log.update(game)["turns"][-1]["lines"][-1]
+    assert line == f"You activated slot 0: {element.capitalize()}"
+    game.apply(EndPhase())  # the one card flips back: the same turn's line loses its element
+    lines = log.update(game)["turns"][-1]["lines"]
+    assert "You activated slot 0" in lines
+    assert not any(element.capitalize() in ln for ln in lines)
+    other = Game.new(players=["Ada", "Grace"], seed=8)  # another game: the log starts afresh
+    assert log.update(other) == game_log(other, 0)
+
+
+def test_the_widget_log_follows_undo_new_game_and_the_seat() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=7, deal_ms=0, rules=SMALL)
+    rng = random.Random(7)
+    undone = games = 0
+    for _ in range(600):
+        game = w.game
+        if game.is_over:
+            w.new_game(seed=rng.randrange(100))
+            games += 1
+            continue
+        if w.handoff:
+            custom(w, {"type": "ready"})
+        if w.legal.get("undo") and rng.random() < 0.3:
+            w.undo()
+            undone += 1
+        else:
+            w.play(rng.choice(game.legal_actions()))
+        full = game_log(w.game, w.seat())
+        assert [*w.log_past, *w.log["turns"]] == full["turns"]
+        assert w.log["marks"] == full["marks"] and w.log["past"] == len(full["turns"]) - 1
+    assert undone and games
+
+
+class _Page:
+    """What the page holds of the log, from the updates the kernel sends (as js/src/play.js
+    pastTurns does): ``log_past`` when sent whole, then each ``log["recent"]`` appended."""
+
+    def __init__(self, w: LeylineWidget) -> None:
+        self.past: list[dict[str, Any]] = list(w.log_past)  # the state a page opens with
+        self.sent_whole = 0
+        w._send = self.receive  # type: ignore[method-assign]
+
+    def receive(self, msg: dict[str, Any], buffers: Any = None) -> None:
+        state = msg.get("state", {})
+        if "log_past" in state:
+            self.past = list(state["log_past"])
+            self.sent_whole += 1
+        recent = state.get("log", {}).get("recent")
+        if recent:
+            self.past = self.past[:recent["from"]] + recent["turns"]
+
+
+def test_each_finished_turn_is_sent_once_and_the_page_copy_stays_whole() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=3, deal_ms=0, rules=SMALL)
+    page = _Page(w)
+    rng = random.Random(3)
+    for i in range(700):
+        if w.game.is_over:
+            w.new_game(seed=i)
+        elif w.handoff:
+            custom(w, {"type": "ready"})
+        elif i % 97 == 0:
+            w.viewer = rng.choice(["teacher", 0, 1, "active"])
+        elif w.legal.get("undo") and rng.random() < 0.3:
+            custom(w, {"type": "undo"})
+        elif w.actor() is None:  # a fixed seat's eyes, the other seat to play
+            w.viewer = "active"
+        else:
+            custom(w, {"type": "action", "action": rng.choice(w.game.legal_actions()).to_dict()})
+        full = game_log(w.game, w.seat())["turns"]
+        assert page.past == full[:-1] == w.log_past, i
+    # Sent whole only at a change of eyes, game or undo, not once per finished turn.
+    solo = LeylineWidget(players=1, seed=4, deal_ms=0)
+    page = _Page(solo)
+    while not solo.game.is_over:
+        custom(solo, {"type": "action",
+                      "action": rng.choice(solo.game.legal_actions()).to_dict()})
+    assert page.sent_whole == 0 and len(page.past) == solo.log["past"] > 10
+    assert page.past == solo.log_past
 
 
 def test_marks_show_the_other_seats_turn_without_elements() -> None:
@@ -185,6 +291,41 @@ def test_new_game_and_rematch_keep_settings_and_swap_seats() -> None:
     custom(w, {"type": "new_game"})
     assert w.error == "" and list(w.game.players) == ["Greedy bot", "Ada"]
     assert w.game.step == 0 and w.events["items"][0]["cause"] == "setup"
+
+
+def test_new_game_and_rematch_choose_each_seats_kind() -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=5, rules=SMALL)
+    custom(w, {"type": "new_game", "seats": ["human", "expert"]})
+    assert w.error == "" and list(w.game.players) == ["Ada", "Expert bot"]
+    assert w.info["players"][1]["bot"] == "expert" and w.legal.get("bot") is None
+    w.play(EndPhase())
+    w.play(EndPhase())
+    assert w.legal.get("bot") == "expert" and w.step_bots() > 0
+    # A rematch: each kind moves with its player (the bot now goes first).
+    custom(w, {"type": "rematch", "seats": ["human", "memory"]})
+    assert list(w.game.players) == ["Memory bot", "Ada"] and w.legal.get("bot") == "memory"
+    # Bots become people and back; a seat that changes kind gets a name that says so.
+    custom(w, {"type": "new_game", "seats": ["human", "human"]})
+    assert list(w.game.players) == ["Player 1", "Ada"] and w.handoff == {}
+    assert all(p["bot"] is None for p in w.info["players"])
+    custom(w, {"type": "new_game", "seats": ["random", "human"]})
+    assert list(w.game.players) == ["Random bot", "Ada"]
+
+
+@pytest.mark.parametrize(("seats", "words"), [
+    ("human", "seats must list the kind of each of the 2 seats"),
+    (["human"], "seats must list the kind of each of the 2 seats"),
+    (["human", "clever"], "seats: seat 1 must be one of human, random, greedy, memory, expert"),
+    (["human", 3], "seats: seat 1 must be one of"),
+])
+def test_a_bad_seat_menu_changes_nothing(seats: Any, words: str) -> None:
+    w = LeylineWidget(players=["Ada", "greedy"], seed=5, rules=SMALL)
+    before = (w.game, dict(w.info), w.legal)
+    custom(w, {"type": "new_game", "seats": seats})
+    assert words.lower() in w.error.lower() and (w.game, w.info, w.legal) == before
+    fixed = LeylineWidget(players=["Ada", "Grace"], seed=5, rules=SMALL, viewer=0)
+    custom(fixed, {"type": "rematch", "seats": ["greedy", "human"]})
+    assert "seat 0 is this widget's player" in fixed.error and fixed.game.seed == 5
 
 
 def test_session_records_finished_games() -> None:

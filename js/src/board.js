@@ -1,7 +1,7 @@
 // The play board as a pure function of state: the grid of card buttons, the deck, Supply and
 // Token Pool, the Study with its power buttons, the power and Binding panels, the scoreboard,
 // the game-over panel, the memory panel and the recent moves. Every mode draws this board.
-import { h } from "./dom.js";
+import { h, PAINT_KEY } from "./dom.js";
 import { elementLook } from "./looks.js";
 import { memoryPanel } from "./memory.js";
 import {
@@ -120,8 +120,11 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
-  const marks = (st.log && st.log.marks && st.log.marks[slot]) || [];
+  // A lesson's skipped step shows what its solution did; the play page, the other seats' turns.
+  const shown = (st.shown && st.shown[slot]) || [];
+  const marks = shown.length ? shown : (st.log && st.log.marks && st.log.marks[slot]) || [];
   if (marks.length) classes.push("ll-marked");
+  if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
@@ -130,12 +133,13 @@ function cardButton(doc, slot, cell, st, ui, now) {
     glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`,
   }[face.kind];
-  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` +
+    marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
   // The name starts with the card's visible words in their order (slot number, "peek"/"new"
   // flag, element name), so a speech-input user can say what they see (WCAG 2.5.3).
   const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
-  const shown = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
-  const label = `${shown}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
+  const visible = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
+  const label = `${visible}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
     (hint ? `. ${hint}` : "");
   /** @type {Record<string, unknown>} */
   const attrs = {
@@ -176,7 +180,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
 }
 
 /** Small signs for what another seat did to a slot (see MARK_WORDS). @type {Record<string, string>} */
-const MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+const MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 
 /**
  * @param {Document} doc
@@ -407,13 +411,48 @@ function scoreboard(doc, st) {
 }
 
 /**
- * The end of the game: why it ended, the breakdown per seat (elements, Spent markers, turns),
- * the winner, this session's best and average (solo), and New game / Rematch.
+ * Each seat's kind for the next game (human or a bot kind), as chosen on the page so far:
+ * what New game and Rematch send.
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {string[]}
+ */
+export function seatKinds(st, ui) {
+  const players = (st.info && st.info.players) || [];
+  return players.map((p, i) => (ui.seats && ui.seats[i]) || p.bot || "human");
+}
+
+/**
+ * The seat menu of the game-over panel: who plays each seat next game.
  * @param {Document} doc
  * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function seatMenu(doc, st, ui) {
+  const kinds = ["human", ...((st.info && st.info.bot_kinds) || [])];
+  const chosen = seatKinds(st, ui);
+  return h(doc, "fieldset", { class: "ll-seats" },
+    h(doc, "legend", {}, "Next game: who plays each seat"),
+    st.view.players.map((p, i) => h(doc, "label", { class: "ll-pick" }, `Seat ${i + 1} (${p.name}) `,
+      h(doc, "select", { "data-act": "seat-kind", "data-seat": i },
+        // A bot of the widget's own making keeps its seat under its name.
+        (kinds.includes(chosen[i]) ? kinds : [...kinds, chosen[i]]).map((k) => h(doc, "option",
+          { value: k, selected: k === chosen[i] }, SEAT_WORDS[k] || `${k} bot`))))));
+}
+
+/** @type {Record<string, string>} */
+const SEAT_WORDS = { human: "Human", random: "Random bot", memory: "Memory bot", greedy: "Greedy bot", expert: "Expert bot" };
+
+/**
+ * The end of the game: why it ended, the breakdown per seat (elements, Spent markers, turns),
+ * the winner, this session's best and average (solo), the seat menu and New game / Rematch.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
  * @returns {HTMLElement | null}
  */
-function gameOverPanel(doc, st) {
+function gameOverPanel(doc, st, ui) {
   const { view, info } = st;
   if (!view.is_over) return null;
   const els = info.elements || view.elements || [];
@@ -443,6 +482,7 @@ function gameOverPanel(doc, st) {
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`),
     solo && games.length ? h(doc, "p", { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`) : null,
+    solo ? null : seatMenu(doc, st, ui),
     h(doc, "div", { class: "ll-controls" },
       h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "new-game" }, "New game"),
       solo ? null : h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rematch",
@@ -520,7 +560,8 @@ export function hostTheme(doc) {
  * @returns {HTMLElement}
  */
 function logPanel(doc, st, ui) {
-  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  const past = st.log_past || [];
+  const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
     return h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
       (ui.log || []).map((line) => h(doc, "li", {}, line)));
@@ -528,9 +569,30 @@ function logPanel(doc, st, ui) {
   return h(doc, "section", { class: "ll-logbox", "aria-label": "Game log" },
     h(doc, "div", { class: "ll-h" }, "Game log"),
     h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      turns.map((t) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn },
+      // A finished turn is one object that never changes (a new one comes with any change):
+      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
+      turns.map((t, i) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
         h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
         t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null))));
+}
+
+/** @type {WeakMap<object, string>} */
+const TURN_KEYS = new WeakMap();
+let turnKeys = 0;
+
+/**
+ * A key of its own for each finished-turn object of the log (see logPanel).
+ * @param {object} turn
+ * @returns {string}
+ */
+function turnKey(turn) {
+  let key = TURN_KEYS.get(turn);
+  if (key === undefined) {
+    turnKeys += 1;
+    key = `t${turnKeys}`;
+    TURN_KEYS.set(turn, key);
+  }
+  return key;
 }
 
 /**
@@ -656,6 +718,6 @@ export function renderBoard(st, ui, doc, now = 0) {
   status, prompt, errorBox, deal,
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
   ui.rules ? rulesPanel(doc, st) : null, coachHint(doc, st),
-  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st),
+  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st, ui),
   studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
 }

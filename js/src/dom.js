@@ -23,7 +23,7 @@ export function h(doc, tag, attrs, ...children) {
 }
 
 /** The attribute of a subtree's paint key (`keyed`, `morph`). */
-const PAINT_KEY = "data-paint-key";
+export const PAINT_KEY = "data-paint-key";
 
 /**
  * A subtree built only when the page does not hold it already: `build(full)` makes the
@@ -43,7 +43,7 @@ export function keyed(onPage, key, build) {
 }
 
 /**
- * The paint keys in a tree (few: whole lists and graphs, not their items).
+ * The paint keys in a tree (whole lists and graphs, and a play log's finished turns).
  * @param {Element} root
  * @returns {Set<string>}
  */

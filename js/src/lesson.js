@@ -68,7 +68,7 @@ function courseNav(doc, st) {
       h(doc, "select", { "data-act": "lesson-pick", "aria-label": "Choose a lesson" },
         lessons.map((l, i) => h(doc, "option", { value: l.id, selected: l.current },
           `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""}` +
-          ` (${LESSON_STATUS[l.status] || l.status})`)))),
+          ` (${l.elsewhere ? "done in another lesson widget" : LESSON_STATUS[l.status] || l.status})`)))),
     h(doc, "span", { class: "ll-coursedone" }, `${done} of ${plural(lessons.length, "lesson")} done`));
 }
 

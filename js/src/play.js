@@ -6,7 +6,7 @@
 // then the page tells the kernel `{"type": "shown", "seq": n}`; a view rendered again skips
 // every batch up to the kernel's `shown_seq`. A change of seat forgets everything the page
 // held for the previous seat (reveals, chosen power and targets, hints, focus).
-import { botDelayMs, renderBoard } from "./board.js";
+import { botDelayMs, renderBoard, seatKinds } from "./board.js";
 import { chooseMemoryOf } from "./memory.js";
 import { mount } from "./mount.js";
 import { elementLook } from "./looks.js";
@@ -33,7 +33,7 @@ export function newUi() {
   return {
     pending: null, power: null, targets: [], infoPower: null, source: null,
     focus: 0, reveals: {}, log: [], hint: "", paused: false, dismissed: null,
-    queued: null, deal: "none", motion: {}, announce: "", rules: false,
+    queued: null, deal: "none", motion: {}, announce: "", rules: false, seats: {},
   };
 }
 
@@ -55,6 +55,24 @@ export function forgetSeat(ui) {
   ui.motion = {};
   ui.announce = "";
   ui.log = [];
+}
+
+/**
+ * The page's copy of the finished turns: the `log_past` trait (sent whole only when the
+ * finished turns change: another game, an undo, another seat's eyes), then the turns each
+ * `log` update brings in `log.recent` (each finished turn travels once). Pure: returns the
+ * new copy.
+ * @param {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} held
+ * @param {import("./types").LogTurn[] | undefined} base the `log_past` trait
+ * @param {import("./types").GameLog | undefined} log the `log` trait
+ * @returns {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}}
+ */
+export function pastTurns(held, base, log) {
+  let turns = held.turns;
+  if (base !== held.base) turns = (base || []).slice();
+  const recent = log && log !== held.log ? log.recent : undefined;
+  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
+  return { base, log, turns };
 }
 
 /**
@@ -218,13 +236,16 @@ export function playMode({ model, el }) {
       watcher.observe(el);
     }
 
+    /** @type {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} */
+    let past = { base: null, log: null, turns: [] };
+
     /** @returns {BoardState} */
     const state = () => ({
       mode: model.get("mode"), view: model.get("view") || {}, legal: model.get("legal") || {},
       info: model.get("info") || {}, error: model.get("error") || "", ack: model.get("ack"),
       bot_delay_ms: model.get("bot_delay_ms"), remembered: model.get("remembered"), memory: model.get("memory"),
-      log: model.get("log"), log_past: model.get("log_past"), handoff: model.get("handoff"), session: model.get("session"),
-      deal_ms: model.get("deal_ms"), hint: model.get("hint"),
+      log: model.get("log"), log_past: past.turns, handoff: model.get("handoff"), session: model.get("session"),
+      deal_ms: model.get("deal_ms"), hint: model.get("hint"), shown: (model.get("lesson") || {}).shown,
     });
 
     /** @param {number} now */
@@ -296,6 +317,7 @@ export function playMode({ model, el }) {
     }
 
     function onChange() {
+      past = pastTurns(past, model.get("log_past"), model.get("log"));
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;
@@ -439,10 +461,17 @@ export function playMode({ model, el }) {
       } else if (act === "handoff-ready") {
         forgetSeat(ui);
         model.send({ type: "ready" });
-      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+      } else if (act === "undo") {
         button.classList.add("ll-pending");
         ui.source = null;
-        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+        model.send({ type: "undo" });
+      } else if (act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        const st = state();
+        const type = act === "new-game" ? "new_game" : "rematch";
+        model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, ui) } : { type });
+        ui.seats = {};
       } else if (act === "hint") {
         button.classList.add("ll-pending");
         model.send({ type: "hint" });
@@ -460,6 +489,10 @@ export function playMode({ model, el }) {
     function onInput(event) {
       const target = /** @type {HTMLSelectElement | null} */ (event.target);
       if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
+      if (target && target.getAttribute("data-act") === "seat-kind") {
+        ui.seats = { ...ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
+        return schedule();
+      }
       if (!target || target.getAttribute("data-act") !== "pace") return;
       if (target.value === "paused") {
         ui.paused = true;

@@ -185,10 +185,12 @@ export interface BoardState {
   bot_delay_ms?: number;
   remembered?: (string | null)[];
   memory?: MemoryReport;
+  /** A lesson's skipped step: slot -> what its solution did there (`lesson.shown`). */
+  shown?: Record<string, string[]>;
   /** The play widget's `log` trait (absent in other modes: the page keeps a short log). */
   log?: GameLog;
   /** The finished turns of the log (the `log_past` trait); `log.turns` holds the current one. */
-  log_past?: { turn: number; player: number | null; lines: string[] }[];
+  log_past?: LogTurn[];
   /** Hot-seat: the seat the board waits to be passed to ({} when none). */
   handoff?: { to?: number; from?: number | null };
   session?: SessionGame[];
@@ -207,8 +209,16 @@ export interface CoachHint {
 }
 
 /** The `log` trait: the game in words for this viewer, by turn (widgets/presenters.game_log). */
+export interface LogTurn {
+  turn: number;
+  player: number | null;
+  lines: string[];
+}
+
 export interface GameLog {
-  turns?: { turn: number; player: number | null; lines: string[] }[];
+  turns?: LogTurn[];
+  /** The finished turns this update brings: they go at index `from` of the page's `log_past`. */
+  recent?: { from: number; turns: LogTurn[] };
   /** What the other seats did on the board since this seat's last turn, per slot. */
   marks?: Record<string, string[]>;
   turns_played?: number[];
@@ -232,6 +242,8 @@ export interface Motion {
 
 /** The play page's own state: what the player is in the middle of, never a rule. */
 export interface PlayUi {
+  /** The seat menu's choices for the next game (seat -> "human" or a bot kind). */
+  seats: Record<number, string>;
   pending: { slot?: number; act?: string } | null;
   power: string | null;
   targets: number[];
@@ -273,6 +285,8 @@ export interface LessonState {
   index: number;
   count: number;
   epoch: number;
+  /** After "Skip step (show me)": slot -> what the step's solution did there. */
+  shown?: Record<string, string[]>;
   next_lesson: string | null;
 }
 
@@ -282,6 +296,8 @@ export interface LessonEntry {
   title: string;
   status: string;
   current: boolean;
+  /** Finished in another lesson widget of this kernel, not (yet) in this one. */
+  elsewhere?: boolean;
 }
 
 export interface LessonPanelState {

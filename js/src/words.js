@@ -32,9 +32,13 @@ export const END_REASONS = {
   idle: "too many rounds went by without a collection, token or power",
 };
 
-/** What another seat did to a slot since your last turn (the `log` trait's marks). @type {Record<string, string>} */
+/**
+ * What another seat did to a slot since your last turn (the `log` trait's marks), or what a
+ * lesson's skipped step did to it (`lesson.shown`, which has `activated` too).
+ * @type {Record<string, string>}
+ */
 export const MARK_WORDS = {
-  flipped: "flipped and turned back", collected: "collected", refilled: "refilled", bound: "bound with a token",
+  activated: "activated", flipped: "flipped and turned back", collected: "collected", refilled: "refilled", bound: "bound with a token",
   swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide",
 };
 

@@ -226,6 +226,40 @@ test("a new epoch (retry, restart, skip, another lesson) starts the board afresh
   assert.equal(el.children.length, 0);
 });
 
+test("a skipped step highlights what its solution did, in words too; the next move clears it", async () => {
+  const { el, model, cleanup } = mount(state());
+  await tick();
+  assert.equal(el.querySelectorAll(".ll-shown").length, 0);
+  const grid = view().grid.slice();
+  grid[1] = { card: "active", element: "water", tokens: {} };
+  model.update({
+    view: view({ grid }), ack: 1,
+    lesson: lessonState({ step: 1, epoch: 1, skipped: [0], shown: { 1: ["activated"] },
+      feedback: { kind: "skipped", text: "You activated slot 1." } }),
+  });
+  await tick();
+  const c = card(el, 1);
+  assert.ok(c.classList.contains("ll-shown") && c.classList.contains("ll-marked"));
+  assert.match(c.getAttribute("aria-label"), /\. The skipped step: activated(\.|$)/);
+  assert.equal(c.querySelector(".ll-mk-activated").textContent, "▲");
+  assert.equal(el.querySelectorAll(".ll-shown").length, 1, "only the slot it played");
+  // The learner's next move: the kernel drops the highlight.
+  model.update({ lesson: lessonState({ step: 1, epoch: 1, skipped: [0], shown: {} }), ack: 2 });
+  await tick();
+  assert.equal(el.querySelectorAll(".ll-shown, .ll-marked").length, 0);
+  cleanup();
+});
+
+test("the course menu counts a lesson finished in another lesson widget, and says so", async () => {
+  const lessons = [LESSONS[0], LESSONS[1], { ...LESSONS[2], status: "done", elsewhere: true }];
+  const { el, cleanup } = mount(state({ lessons }));
+  await tick();
+  const options = [...panelOf(el).querySelectorAll("[data-act=lesson-pick] option")];
+  assert.equal(options[2].textContent, "3. Flip back ✓ (done in another lesson widget)");
+  assert.equal(panelOf(el).querySelector(".ll-coursedone").textContent, "2 of 3 lessons done");
+  cleanup();
+});
+
 test("pure helpers: steps done and the Next action", () => {
   assert.equal(stepsDone(lessonState({ step: 1 })), 1);
   assert.equal(stepsDone(lessonState({ step: 1, status: "solved" })), 2);

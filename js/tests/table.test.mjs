@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { hostTheme, renderBoard } from "../src/board.js";
-import { announceOf, forgetSeat, motionOf, newUi, pageLine } from "../src/play.js";
+import { announceOf, forgetSeat, motionOf, newUi, pageLine, pastTurns } from "../src/play.js";
 import { FakeModel, dom, mount as mountModel, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
@@ -240,9 +240,35 @@ test("undo, rules, new game and rematch are buttons that send messages", async (
   await tick();
   assert.match(el.querySelector(".ll-over").textContent, /Ada ★0{4}073/);
   el.querySelector("[data-act=rematch]").click();
-  assert.deepEqual(model.sent.at(-1), { type: "rematch" });
+  assert.deepEqual(model.sent.at(-1), { type: "rematch", seats: ["human", "human"] });
   el.querySelector("[data-act=new-game]").click();
-  assert.deepEqual(model.sent.at(-1), { type: "new_game" });
+  assert.deepEqual(model.sent.at(-1), { type: "new_game", seats: ["human", "human"] });
+  cleanup();
+});
+
+test("the game-over seat menu chooses each seat's kind, the expert bot too, for New game and Rematch", async () => {
+  const kinds = ["random", "greedy", "memory", "expert"];
+  const botInfo = { ...info, bot_kinds: kinds, players: [{ name: "Ada", bot: null }, { name: "Greedy bot", bot: "greedy" }] };
+  const over = makeView({ phase: "game_over", is_over: true, end_reason: "deck", winners: [0], players: [player("Ada"), player("Greedy bot")] });
+  const model = new FakeModel(makeState({ shown_seq: 1, info: botInfo, view: over, legal: { step: 80, actor: null } }));
+  const { el, window, cleanup } = mountModel(model);
+  await tick();
+  const menus = [...el.querySelectorAll("[data-act=seat-kind]")];
+  assert.equal(menus.length, 2);
+  assert.equal(el.querySelector(".ll-seats legend").textContent, "Next game: who plays each seat");
+  // Each menu is named by its visible label (the seat and its player), and offers every kind.
+  assert.equal(menus[1].closest("label").textContent.startsWith("Seat 2 (Greedy bot) "), true);
+  assert.deepEqual([...menus[1].options].map((o) => o.textContent),
+    ["Human", "Random bot", "Greedy bot", "Memory bot", "Expert bot"]);
+  assert.deepEqual([menus[0].value, menus[1].value], ["human", "greedy"]);
+  menus[1].value = "expert";
+  menus[1].dispatchEvent(new window.Event("change", { bubbles: true }));
+  await tick();
+  assert.equal(el.querySelector("[data-act=seat-kind][data-seat='1']").value, "expert", "kept across a redraw");
+  el.querySelector("[data-act=new-game]").click();
+  assert.deepEqual(model.sent.at(-1), { type: "new_game", seats: ["human", "expert"] });
+  el.querySelector("[data-act=rematch]").click();
+  assert.deepEqual(model.sent.at(-1), { type: "rematch", seats: ["human", "greedy"] }, "sent once, then the game's own");
   cleanup();
 });
 
@@ -325,4 +351,40 @@ test("an empty slot shows + only where this viewer may refill now", () => {
   assert.equal(mine.querySelector('[data-slot="4"] .ll-hole').textContent, "+");
   const done = renderBoard(makeState({ view, legal: { step: 3, actor: null } }), newUi(), window.document, 0);
   assert.equal(done.querySelector('[data-slot="4"] .ll-hole').textContent, "");
+});
+
+test("finished turns arrive once each, in log.recent, after log_past; a whole log_past replaces the copy", async () => {
+  const t = (turn, line) => ({ turn, player: 0, lines: [line] });
+  let held = { base: null, log: null, turns: [] };
+  const base = [t(0, "Set-up"), t(1, "one")];
+  held = pastTurns(held, base, { turns: [t(2, "now")], recent: { from: 1, turns: [t(1, "one")] } });
+  assert.deepEqual(held.turns.map((x) => x.turn), [0, 1], "already held: appended in place of itself");
+  const log2 = { turns: [t(3, "now")], recent: { from: 2, turns: [t(2, "two")] } };
+  held = pastTurns(held, base, log2);
+  assert.deepEqual(held.turns.map((x) => x.lines[0]), ["Set-up", "one", "two"]);
+  assert.equal(pastTurns(held, base, log2).turns.length, 3, "the same log again: nothing added twice");
+  held = pastTurns(held, [t(0, "other seat")], { turns: [t(1, "x")], recent: { from: 1, turns: [] } });
+  assert.deepEqual(held.turns.map((x) => x.lines[0]), ["other seat"]);
+  // On the page: the log panel shows the appended turn.
+  const model = new FakeModel(makeState({ shown_seq: 1, log_past: base, log: { turns: [t(2, "now")], recent: { from: 2, turns: [] } } }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  model.update({ log: { turns: [t(3, "later")], recent: { from: 2, turns: [t(2, "Ada passed")] } }, ack: 1 });
+  await tick();
+  assert.match(el.querySelector(".ll-log").textContent, /Ada passed/);
+  assert.match(el.querySelector(".ll-log").textContent, /later/);
+  // A finished turn is not repainted again (its key vouches it is unchanged); the current one is.
+  const first = el.querySelector(".ll-logturn[data-turn='0']");
+  first.setAttribute("data-probe", "kept");
+  model.update({ log: { turns: [t(3, "later still")], recent: { from: 3, turns: [] } }, ack: 2 });
+  await tick();
+  assert.equal(el.querySelector(".ll-logturn[data-turn='0']").getAttribute("data-probe"), "kept");
+  assert.match(el.querySelector(".ll-logturn[data-turn='3']").textContent, /later still/);
+  assert.equal(el.querySelector(".ll-logturn[data-turn='3']").getAttribute("data-paint-key"), null);
+  // log_past sent whole (another seat's eyes): new objects, so everything is painted afresh.
+  model.update({ log_past: [t(0, "Set-up, other eyes")], log: { turns: [t(1, "x")], recent: { from: 1, turns: [] } }, ack: 3 });
+  await tick();
+  assert.equal(el.querySelector(".ll-logturn[data-turn='0']").getAttribute("data-probe"), null);
+  assert.match(el.querySelector(".ll-log").textContent, /other eyes/);
+  cleanup();
 });

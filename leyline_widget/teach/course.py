@@ -12,6 +12,8 @@ grading never depends on them.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -20,7 +22,7 @@ from ..core.rules import Rules
 from .lessons import Lesson, Step, activated, collected, game_over, token_on
 from .scenario import Scenario
 
-__all__ = ["COURSE", "SECTIONS", "course", "lesson"]
+__all__ = ["COURSE", "PROGRESS", "SECTIONS", "Progress", "course", "lesson"]
 
 #: The sections of the seed rules a course must cover (the seed's own headings).
 SECTIONS = ("Activation and Collection", "Binding Spell Tokens", "Placing Tokens",
@@ -498,3 +500,62 @@ def course() -> list[dict[str, Any]]:
     """The course's table of contents, JSON-safe: id, title, section, rule and step count."""
     return [{"id": lsn.id, "title": lsn.title, "section": lsn.section, "rule": lsn.rule,
              "steps": len(lsn.steps)} for lsn in COURSE]
+
+
+class Progress:
+    """The lessons finished in this Python process: a notebook's kernel, so that every lesson
+    widget of the notebook counts a lesson finished in any of them (one widget per lesson,
+    and a course widget with the navigator).
+
+    Watchers are bound methods, held weakly: a widget that is gone stops being called.
+
+    >>> record = Progress()
+    >>> seen = []
+    >>> class Menu:
+    ...     def changed(self) -> None:
+    ...         seen.append(sorted(record.finished))
+    >>> menu = Menu()
+    >>> record.watch(menu.changed)
+    >>> record.finish("flip-back", mistakes=2)
+    >>> record.finish("flip-back", mistakes=3)   # no better: nothing to tell
+    >>> "flip-back" in record, record.finished, seen
+    (True, {'flip-back': 2}, [['flip-back']])
+    """
+
+    def __init__(self) -> None:
+        self._finished: dict[str, int] = {}  # lesson id -> fewest mistakes in a finished run
+        self._watchers: list[weakref.WeakMethod[Callable[[], None]]] = []
+
+    @property
+    def finished(self) -> dict[str, int]:
+        """Each finished lesson's id with the fewest mistakes it was finished with."""
+        return dict(self._finished)
+
+    def __contains__(self, lesson_id: object) -> bool:
+        return lesson_id in self._finished
+
+    def watch(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (a bound method) whenever a lesson is newly (or better) finished."""
+        self._watchers.append(weakref.WeakMethod(callback))
+
+    def finish(self, lesson_id: str, mistakes: int = 0) -> None:
+        """Record that ``lesson_id`` was finished; tell the watchers when that is news."""
+        best = self._finished.get(lesson_id)
+        if best is not None and best <= mistakes:
+            return
+        self._finished[lesson_id] = mistakes
+        alive = []
+        for ref in self._watchers:
+            callback = ref()
+            if callback is not None:
+                alive.append(ref)
+                callback()
+        self._watchers = alive
+
+    def clear(self) -> None:
+        """Forget every finished lesson (the watchers stay)."""
+        self._finished.clear()
+
+
+#: The kernel's record of finished lessons, shared by every lesson widget in it.
+PROGRESS = Progress()

@@ -386,6 +386,8 @@ class LessonSession:
         self.mistakes = 0
         self.skipped: list[int] = []
         self.events: list[Event] = []  # visible events of the latest move, for the front-end
+        #: What the last skipped step played (its visible events), until the learner moves on.
+        self.shown: list[Event] = []
         self._attempt: list[Event] = []
         self._start = (self.game.clone(), self.memory.copy())
 
@@ -431,6 +433,7 @@ class LessonSession:
                              keep=True)
         if self.status == "solved":
             self.next()
+        self.shown = []
         step = self.step
         try:
             act = parse_action(action)
@@ -474,6 +477,7 @@ class LessonSession:
         self.status = "playing"
         self.feedback = None
         self.events = []
+        self.shown = []
         self._attempt = []
 
     def next(self) -> None:
@@ -537,6 +541,7 @@ class LessonSession:
         for action in self.step.solution:
             feedback = self.try_action(action)
         self.mistakes = mistakes
+        self.shown = list(self._attempt)
         if feedback.get("kind") not in ("solved", "done"):
             raise RuntimeError(f"lesson {quote(self.lesson.id)} step {self.index}: its solution "
                                f"does "

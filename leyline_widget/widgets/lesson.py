@@ -8,9 +8,14 @@ does. The kernel grades each move with the session and answers in words; JS deci
 Synced traits, besides the board's (``view``, ``legal``, ``info``, ``events``, ``error``):
 
 - ``lesson``: :meth:`LessonSession.state` (without ``remembered``) plus ``index`` (place in the
-  course), ``next_lesson`` (id or None) and ``epoch`` (bumped when the board is put back, so the
-  page drops brief reveals of an attempt that was undone);
-- ``lessons``: the course navigator, one entry per lesson with its progress;
+  course), ``next_lesson`` (id or None), ``epoch`` (bumped when the board is put back, so the
+  page drops brief reveals of an attempt that was undone) and ``shown``: after "Skip step
+  (show me)", what the step's solution did to each slot (slot -> ``activated``,
+  ``collected``, ``refilled``, ``bound``, ...; never an element), highlighted on the board
+  until the learner's next move;
+- ``lessons``: the course navigator, one entry per lesson with its progress; a lesson
+  finished in any lesson widget of this kernel (:data:`~leyline_widget.teach.course.PROGRESS`)
+  counts as done here too (``elsewhere``: finished in another widget, not in this one);
 - ``remembered``: per grid slot, the element of an inert card the learner knows (cards the
   scenario says they remember, or that were revealed to them since), else None. This is the
   learner's own memory, drawn faintly on the board; a card they never saw never appears here.
@@ -42,11 +47,11 @@ import traitlets
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game
-from ..teach.course import COURSE
+from ..teach.course import COURSE, PROGRESS
 from ..teach.course import lesson as course_lesson
 from ..teach.lessons import Feedback, Lesson, LessonSession
 from .base import BoardWidget, Handler, Message, only
-from .presenters import game_info, legal_summary
+from .presenters import add_marks, game_info, legal_summary
 
 __all__ = ["LessonWidget"]
 
@@ -106,6 +111,7 @@ class LessonWidget(BoardWidget):
         super().__init__(mode="lesson", viewer=self.session.player, reveal_ms=reveal_ms,
                          info=game_info(game, {}))
         self._sync(publish=True)
+        PROGRESS.watch(self._finished_elsewhere)
 
     @classmethod
     def course(cls, start: Lesson | str | None = None, *, reveal_ms: int = 1500) -> LessonWidget:
@@ -137,8 +143,10 @@ class LessonWidget(BoardWidget):
             started = session.index or session.mistakes or session.game.step
             status = "done" if session.done else "started" if started else "new"
             step, mistakes, skipped = session.index, session.mistakes, len(session.skipped)
+        elsewhere = status != "done" and lesson.id in PROGRESS
         return {"id": lesson.id, "title": lesson.title, "section": lesson.section,
-                "steps": len(lesson.steps), "status": status, "step": step,
+                "steps": len(lesson.steps), "status": "done" if elsewhere else status,
+                "elsewhere": elsewhere, "step": step,
                 "mistakes": mistakes, "skipped": skipped,
                 "current": lesson.id == self.session.lesson.id}
 
@@ -159,15 +167,25 @@ class LessonWidget(BoardWidget):
         ids = [lsn.id for lsn in self._course]
         index = ids.index(session.lesson.id)
         actor = None if game.is_over or game.active_player != player else player
+        if session.done:
+            PROGRESS.finish(session.lesson.id, session.mistakes)
+        shown: dict[int, list[str]] = {}
+        for ev in session.shown:
+            add_marks(shown, ev, activations=True)
         with self.hold_sync():
             self.view = cast(dict[str, Any], view)
             self.legal = legal_summary(game, actor)
             self.remembered = remembered
             self.lesson = {**state, "index": index, "count": len(ids), "epoch": self._epoch,
+                           "shown": {str(s): k for s, k in sorted(shown.items())},
                            "next_lesson": ids[index + 1] if index + 1 < len(ids) else None}
             self.lessons = [self._progress(lsn) for lsn in self._course]
             if publish:
                 self._publish(latest if events is None else events, game.step)
+
+    def _finished_elsewhere(self) -> None:
+        """A lesson widget of this kernel finished a lesson: the navigator counts it."""
+        self.lessons = [self._progress(lsn) for lsn in self._course]
 
     def _reset_board(self) -> None:
         """The board was put back or replaced: the page starts its board afresh."""

@@ -12,7 +12,9 @@ The front-end (``js/src/``, bundled) renders from synced traits alone and never 
 - ``log_past`` and ``log``: the whole game in words for the viewer, grouped by turn
   (:func:`game_log`; the finished turns, then the turn being played with the marks of what
   the other seats did): it survives a reload and never names the element of a card that is
-  inert now;
+  inert now. A finished turn is sent once, in ``log["recent"]`` (``{"from": index, "turns"}``:
+  the page appends them to its copy of ``log_past``); ``log_past`` itself is sent whole only
+  when the finished turns change (a new game, an undo, another seat's eyes);
 - ``shown_seq``: the last event batch the page has shown, so a view rendered again never
   replays a reveal; ``handoff``: between two human seats, the seat the board waits to be
   passed to (the page hides the board until that player says they are ready);
@@ -23,7 +25,8 @@ It sends custom messages: ``{"type": "action", "action": {...}}`` for a human mo
 ``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over (so the
 kernel never sleeps), ``{"type": "shown", "seq": n}`` once it has shown batch ``n``,
 ``{"type": "ready"}`` when the next player has taken the seat, ``{"type": "undo"}`` (take back
-the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}``.
+the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}`` (with
+``"seats"``: each seat's kind for the next game, ``"human"`` or a bot kind).
 Anything else gets an error and changes nothing.
 
 >>> from leyline_widget import Game
@@ -43,7 +46,7 @@ from typing import Any, ClassVar, cast
 
 import traitlets
 
-from ..agents.bots import Bot, BotSeat, make_bot
+from ..agents.bots import BOT_KINDS, Bot, BotSeat, make_bot
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
@@ -51,7 +54,7 @@ from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
 from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
-from .presenters import ACTIVE, TEACHER, game_info, game_log, legal_summary, parse_seats
+from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
 
@@ -144,6 +147,8 @@ class LeylineWidget(BoardWidget):
         viewer = self._viewer_value(viewer)
         self._memory_seat(show_memory_of, viewer)
         self._shown_seat: int | None = None
+        self._logs: dict[int | None, GameLog] = {}  # per seat: each step's events read once
+        self._past_sent = 0  # finished turns of log_past the page holds (see _log_past)
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
@@ -290,12 +295,11 @@ class LeylineWidget(BoardWidget):
                            else memory_report(game, memory_of))
             self.view = cast(dict[str, Any], game.observation(seat))
             self.legal = legal
-            log = game_log(game, seat)
+            log = self._logs.setdefault(seat, GameLog(seat)).update(game)
             turns = log.pop("turns")
             self._log_hints(turns)
-            # Finished turns never change (game_log's rule): they go out once per turn.
-            self.log_past = turns[:-1]
-            self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1}
+            recent = self._log_past(turns[:-1])
+            self.log = {**log, "turns": turns[-1:], "past": len(turns) - 1, "recent": recent}
             humans = len(game.players) - len(self._bots)
             if (self.viewer == ACTIVE and humans > 1 and self._shown_seat is not None
                     and seat != self._shown_seat and not game.is_over):
@@ -313,6 +317,29 @@ class LeylineWidget(BoardWidget):
             if events is not None:
                 self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
+
+    def _log_past(self, past: list[dict[str, Any]]) -> dict[str, Any]:
+        """Keep ``log_past`` whole in the kernel (a reload reads it) but send each finished
+        turn once: finished turns never change (:func:`game_log`'s rule), so while the turns
+        the page holds still stand, the new ones are appended in place (no update of
+        ``log_past``) and travel in ``log["recent"]`` (``from``: where they go). Another
+        game, an undo or another seat's eyes may change them: then ``log_past`` is sent whole."""
+        have = self.log_past
+        n = self._past_sent
+        if len(have) >= n <= len(past) and all(
+                a is b or a == b for a, b in zip(have[:n], past[:n], strict=True)):
+            have[n:] = past[n:]
+            return {"from": n, "turns": past[n:]}
+        self.log_past = list(past)
+        self._past_sent = len(past)
+        return {"from": len(past), "turns": []}
+
+    def send_state(self, key: Any = None) -> None:
+        """Send the state (ipywidgets); once ``log`` went out, the page holds its turns."""
+        super().send_state(key)
+        keys = self.keys if key is None else [key] if isinstance(key, str) else key
+        if "log" in keys:
+            self._past_sent = max(0, self.log.get("past", 0))
 
     def _apply(self, action: Action) -> list[Event]:
         before = self.game.phase
@@ -351,15 +378,21 @@ class LeylineWidget(BoardWidget):
             self.error = ""
             self._sync([])
 
-    def new_game(self, *, seed: int | None = None, swap: bool = False) -> None:
+    def new_game(self, *, seed: int | None = None, swap: bool = False,
+                 seats: Sequence[str] | None = None) -> None:
         """Deal a new game with the same players, rules and bots (a new ``seed``: random when
         not given). ``swap=True`` is a rematch: the seats move on by one, so that the second
-        player goes first (in two-player games the seats swap)."""
+        player goes first (in two-player games the seats swap). ``seats`` gives each seat's
+        kind for the new game, in today's seat order: ``"human"`` or a bot kind (random,
+        memory, greedy, expert); a seat that changes kind gets a name that says so."""
         old = self.game
         n = len(old.players)
+        current, names = dict(self._seat_specs), list(old.players)
+        if seats is not None:
+            current, names = self._reseat(seats)
         shift = 1 if swap and n > 1 else 0
-        names = [old.players[(i + shift) % n] for i in range(n)]
-        specs = {(seat - shift) % n: bot for seat, bot in self._seat_specs.items()}
+        names = [names[(i + shift) % n] for i in range(n)]
+        specs = {(seat - shift) % n: bot for seat, bot in current.items()}
         new_seed = secrets.randbelow(2**31) if seed is None else seed
         game = Game.new(players=names, seed=new_seed, rules=old.rules)
         self.game = game
@@ -380,9 +413,42 @@ class LeylineWidget(BoardWidget):
             self._sync(list(game.event_log[-1]))
             self._shown_seat = self.seat()
 
-    def rematch(self, *, seed: int | None = None) -> None:
-        """A new game with the same settings and a new seed, the seats swapped."""
-        self.new_game(seed=seed, swap=True)
+    def rematch(self, *, seed: int | None = None, seats: Sequence[str] | None = None) -> None:
+        """A new game with the same settings and a new seed, the seats swapped (``seats``:
+        as for :meth:`new_game`, in today's seat order: each kind moves with its player)."""
+        self.new_game(seed=seed, swap=True, seats=seats)
+
+    def _reseat(self, seats: object) -> tuple[dict[int, Bot | str], list[str]]:
+        """The bot seats and names ``seats`` asks for (checked whole before anything changes)."""
+        game = self.game
+        n = len(game.players)
+        kinds = ("human", *BOT_KINDS)
+        if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence) or len(seats) != n:
+            raise ValueError(f"seats must list the kind of each of the {n} seats "
+                             f"({', '.join(kinds)}), got {quote(seats)}")
+        was: dict[int, str] = {p: spec if isinstance(spec, str) else spec.name
+                               for p, spec in self._seat_specs.items()}
+        for p, kind in enumerate(seats):
+            # A Bot given at start keeps its seat under its own name.
+            if not isinstance(kind, str) or (kind not in kinds and kind != was.get(p)):
+                raise ValueError(f"seats: seat {p} must be one of {', '.join(kinds)}, got "
+                                 f"{quote(kind)}")
+        if isinstance(self.viewer, int) and seats[self.viewer] != "human":
+            raise ValueError(f"seats: seat {self.viewer} is this widget's player (viewer="
+                             f"{self.viewer}); it stays human")
+        specs: dict[int, Bot | str] = {}
+        names = list(game.players)
+        for p, kind in enumerate(seats):
+            spec = self._seat_specs.get(p)
+            if kind == "human":
+                if spec is not None:
+                    names[p] = f"Player {p + 1}"
+            elif spec is not None and kind == was[p]:
+                specs[p] = spec  # the same bot (a Bot given at start stays that Bot)
+            else:
+                specs[p] = kind
+                names[p] = bot_name(kind, [m for q, m in enumerate(names) if q != p])
+        return specs, names
 
     def step_bots(self, max_actions: int | None = None) -> int:
         """Play bot moves at once (no pacing) until a human's turn or the end; return how many."""
@@ -450,11 +516,13 @@ class LeylineWidget(BoardWidget):
         asked: dict[tuple[int, int], int] = {}
         for key in self._hints:
             asked[key] = asked.get(key, 0) + 1
-        for entry in turns:
+        for i, entry in enumerate(turns):
             for (turn, seat), k in asked.items():
                 if entry["turn"] == turn and entry["player"] == seat:
-                    entry["lines"] = [*entry["lines"], f"{names[seat]} asked the coach for "
-                                      + ("a hint" if k == 1 else f"{k} hints")]
+                    # A copy: the log's finished turns are kept and shared between steps.
+                    turns[i] = entry = {**entry, "lines": [
+                        *entry["lines"], f"{names[seat]} asked the coach for "
+                        + ("a hint" if k == 1 else f"{k} hints")]}
         current = self.hint
         keep = (current.get("step") == self.game.step and current.get("seat") == self.seat()
                 and "suggestion" in current)
@@ -484,12 +552,12 @@ class LeylineWidget(BoardWidget):
         self.undo()
 
     def _on_new_game(self, content: Message) -> None:
-        only(content, "new_game", ())
-        self.new_game()
+        only(content, "new_game", ("seats",))
+        self.new_game(seats=content.get("seats"))
 
     def _on_rematch(self, content: Message) -> None:
-        only(content, "rematch", ())
-        self.rematch()
+        only(content, "rematch", ("seats",))
+        self.rematch(seats=content.get("seats"))
 
     def _waiting_for_handoff(self) -> None:
         to = self.handoff.get("to")

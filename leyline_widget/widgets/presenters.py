@@ -11,7 +11,7 @@ Nothing here imports anywidget or traitlets, so these are tested and reused with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..agents.bots import BOT_KINDS
@@ -20,8 +20,8 @@ from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.types import Event
 
-__all__ = ["ACTIVE", "TEACHER", "end_words", "escape_html", "game_info", "game_log",
-           "legal_summary", "parse_seats", "sentence"]
+__all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "bot_name", "end_words", "escape_html",
+           "event_marks", "game_info", "game_log", "legal_summary", "parse_seats", "sentence"]
 
 #: ``viewer`` values: the active human seat (hot-seat), a fixed seat, or the teacher (None).
 ACTIVE = "active"
@@ -125,7 +125,8 @@ def game_info(game: Game, bots: Mapping[int, str]) -> dict[str, Any]:
     }
 
 
-def _bot_name(kind: str, taken: Sequence[str]) -> str:
+def bot_name(kind: str, taken: Sequence[str]) -> str:
+    """A bot seat's name (``Greedy bot``; ``Greedy bot 2`` when that is taken)."""
     base = f"{kind.capitalize()} bot"
     name, n = base, 2
     while name in taken:
@@ -153,7 +154,7 @@ def parse_seats(players: int | Sequence[str]) -> tuple[list[str] | int, dict[int
         kind = entry.strip().lower() if isinstance(entry, str) else None
         if kind in BOT_KINDS:
             bots[p] = kind
-            names.append(_bot_name(kind, names))
+            names.append(bot_name(kind, names))
         else:
             names.append(entry)
     return names, bots
@@ -217,80 +218,77 @@ class _Cards:
         return self.slot[slot]
 
 
-def game_log(game: Game, seat: int | None) -> dict[str, Any]:
-    """The whole game in words for ``seat`` (None: the teacher), grouped by turn, JSON-safe.
+def _follow(cards: _Cards, ev: Event) -> tuple[int | None, list[int]]:
+    """Follow one event's cards: the card the event names an element of, and the cards it
+    collected (taken off the grid for good)."""
+    kind = ev.get("type")
+    if kind == "reveal":
+        return (cards.at(ev["slot"]) if ev.get("cause") in ("whisper", "gale")
+                else cards.enter(ev["slot"])), []
+    if kind == "activate":
+        return cards.at(ev["slot"]), []
+    if kind == "collect":
+        gone = [cards.slot.pop(s) for s in ev["slots"] if s in cards.slot]
+        return None, gone
+    if kind == "swap":
+        a, b = ev["slots"]
+        ca, cb = cards.at(a), cards.at(b)
+        cards.slot[a], cards.slot[b] = cb, ca
+    elif kind == "tide":
+        card = cards.slot.pop(ev["slot"], None)
+        if card is None:
+            card, cards.next = cards.next, cards.next + 1
+        cards.returned.append(card)
+        return card, []
+    return None, []
 
-    ``{"turns": [{"turn", "player", "lines"}], "marks": {slot: [kind, ...]}, "turns_played":
-    [n per seat]}``. Built from ``game.event_log`` as :func:`visible_events` shows it to the
-    seat, and it never remembers for the player: a line names a card's element only when
-    that card has left the grid for good (collected) or, in the turn being played, is face-up
-    now; a card that is inert again is named by its slot alone ("You activated slot 9"). So a
-    finished turn's lines never change again (the widget sends them once). The teacher's log
-    names everything. ``marks`` are what the other seats did on the board since
-    this seat's last turn (slots flipped, collected, refilled, bound, swapped, peeked at), with
-    no element: a memory aid that shows only what everyone saw happen.
 
-    >>> from leyline_widget import Activate, EndPhase
-    >>> g = Game.new(players=1, seed=3)
-    >>> _ = g.apply(Activate(0)), g.apply(Activate(1))
-    >>> game_log(g, 0)["turns"][-1]["lines"][-1].startswith("You activated slot 1: ")
-    True
-    >>> _ = g.apply(EndPhase())
-    >>> [line for line in game_log(g, 0)["turns"][-1]["lines"] if "slot 1" in line][:1]
-    ['You activated slot 1']
+def event_marks(ev: Event, *, activations: bool = False) -> list[tuple[int, str]]:
+    """The slots an event touched on the board, each with what happened to it (``flipped``,
+    ``collected``, ``refilled``, ``bound``, ``swapped``, ``peeked``, ``tide``; with
+    ``activations``, ``activated`` too), never an element.
+
+    >>> event_marks({"type": "collect", "slots": [2, 5], "element": "fire", "count": 2})
+    [(2, 'collected'), (5, 'collected')]
+    >>> event_marks({"type": "activate", "slot": 3, "player": 0}, activations=True)
+    [(3, 'activated')]
     """
-    names = list(game.players)
-    log = game.event_log
-    cards = _Cards()
-    collected: dict[int, int] = {}  # card -> index of the event that collected it
-    # First pass: follow the cards, tagging each element-bearing event with its card id.
-    tagged: list[tuple[Event, int | None]] = []
-    for batch in log:
-        for ev in visible_events(batch, seat):
-            kind = ev.get("type")
-            card: int | None = None
-            if kind == "reveal":
-                card = cards.at(ev["slot"]) if ev.get("cause") in ("whisper", "gale") else (
-                    cards.enter(ev["slot"]))
-            elif kind == "activate":
-                card = cards.at(ev["slot"])
-            elif kind == "collect":
-                for s in ev["slots"]:
-                    gone = cards.slot.pop(s, None)
-                    if gone is not None:
-                        collected[gone] = len(tagged)
-            elif kind == "swap":
-                a, b = ev["slots"]
-                ca, cb = cards.at(a), cards.at(b)
-                cards.slot[a], cards.slot[b] = cb, ca
-            elif kind == "tide":
-                card = cards.slot.pop(ev["slot"], None)
-                if card is None:
-                    card, cards.next = cards.next, cards.next + 1
-                cards.returned.append(card)
-            tagged.append((ev, card))
-    grid = game.observation(None)["grid"]
-    active_now = {cards.slot[s] for s, cell in enumerate(grid)
-                  if cell["card"] == "active" and s in cards.slot}
-    current_from = max((i for i, (ev, _) in enumerate(tagged) if ev.get("type") == "turn"),
-                       default=0)
-    # Where each event's turn ends: a card collected by then is named in that turn's lines.
-    ends = [len(tagged)] * len(tagged)
-    end = len(tagged)
-    for i in range(len(tagged) - 1, -1, -1):
-        ends[i] = end
-        if tagged[i][0].get("type") == "turn":
-            end = i
-    end_of_all = len(tagged) + 1
+    kind = ev.get("type")
+    if kind == "reveal":
+        cause = ev.get("cause")
+        if cause == "refill":
+            return [(ev["slot"], "refilled")]
+        return [(ev["slot"], "peeked")] if cause in ("whisper", "gale") else []
+    if kind == "activate":
+        return [(ev["slot"], "activated")] if activations else []
+    if kind == "deactivate":
+        return [(ev["slot"], "flipped")]
+    if kind in ("collect", "flip_back", "swap"):
+        what = {"collect": "collected", "flip_back": "flipped", "swap": "swapped"}[kind]
+        return [(s, what) for s in ev["slots"]]
+    if kind == "place_token":
+        return [(ev["slot"], "bound")]
+    if kind == "tide":
+        return [(ev["slot"], "tide")]
+    return []
 
-    def named(card: int | None, element: str | None, index: int) -> str:
-        if element is None:
-            return ""
-        if seat is None or (card is not None and collected.get(card, end_of_all) < ends[index]):
-            return _cap(element)
-        if index >= current_from and card in active_now:
-            return _cap(element)
-        return ""
+
+def add_marks(marks: dict[int, list[str]], ev: Event, *, activations: bool = False) -> None:
+    """Add what ``ev`` did to each slot to ``marks`` (slot -> kinds, each kind once)."""
+    for slot, what in event_marks(ev, activations=activations):
+        kinds = marks.setdefault(slot, [])
+        if what not in kinds:
+            kinds.append(what)
+
+
+#: One turn's events, each with the card it names an element of (see :func:`_follow`).
+_Tagged = list[tuple[Event, int | None]]
+
+
+def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
+                names: Sequence[str], seat: int | None) -> list[str]:
+    """The lines of one turn's events, for ``seat``; ``named`` gives an element's word when
+    this seat's log may name it (else "")."""
 
     def who(p: int) -> str:
         return "You" if p == seat else names[p]
@@ -298,36 +296,19 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
     def whose(p: int) -> str:
         return "your" if p == seat else f"{names[p]}'s"
 
-    turns: list[dict[str, Any]] = [{"turn": 0, "player": None, "lines": []}]
-    marks_by_turn: list[dict[int, list[str]]] = [{}]
-    played = [0] * len(names)
+    lines: list[str] = []
     placing: list[Any] = []
-    for index, (ev, card) in enumerate(tagged):
+    for ev, card in tagged:
         kind = ev.get("type")
-        group = turns[-1]
-        marks = marks_by_turn[-1]
         line = ""
-
-        def mark(slot: int, what: str, marks: dict[int, list[str]] = marks) -> None:
-            kinds = marks.setdefault(slot, [])
-            if what not in kinds:
-                kinds.append(what)
-
-        if kind == "turn":
-            turns.append({"turn": ev["turn"], "player": ev["player"], "lines": []})
-            marks_by_turn.append({})
-            played[ev["player"]] += 1
-            placing.clear()
-            continue
         if kind == "reveal":
             cause = ev.get("cause")
-            el = named(card, ev.get("element"), index)
+            el = named(card, ev.get("element"))
             if cause == "setup":
-                if not any(ln.startswith("The grid was dealt") for ln in group["lines"]):
+                if not any(ln.startswith("The grid was dealt") for ln in lines):
                     line = "The grid was dealt face-up, each card shown to everyone once"
             elif cause == "refill":
                 line = f"Slot {ev['slot']} refilled" + (f": {el}" if el else "")
-                mark(ev["slot"], "refilled")
             elif cause == "tide":
                 line = f"Tide brought a new card into slot {ev['slot']}" + (f": {el}" if el else "")
             elif cause in ("whisper", "gale"):
@@ -340,25 +321,18 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
                             + f" (seen by {' and '.join(seen_by)} only)")
                 else:
                     line = f"You peeked at slot {ev['slot']}" + (f": {el}" if el else "")
-                mark(ev["slot"], "peeked")
         elif kind == "activate":
-            el = named(card, ev.get("element"), index)
+            el = named(card, ev.get("element"))
             line = f"{who(ev['player'])} activated slot {ev['slot']}" + (f": {el}" if el else "")
         elif kind == "deactivate":
             line = f"{who(ev['player'])} deactivated slot {ev['slot']}"
-            mark(ev["slot"], "flipped")
         elif kind == "pass":
             line = f"{who(ev['player'])} passed"
         elif kind == "collect":
-            n = ev["count"]
-            line = f"{who(ev['player'])} collected {n} {_cap(ev['element'])}"
-            for s in ev["slots"]:
-                mark(s, "collected")
+            line = f"{who(ev['player'])} collected {ev['count']} {_cap(ev['element'])}"
         elif kind == "flip_back":
-            slots = ev["slots"]
-            line = f"{_slots_words(slots)[0].upper()}{_slots_words(slots)[1:]} flipped back"
-            for s in slots:
-                mark(s, "flipped")
+            words = _slots_words(ev["slots"])
+            line = f"{words[0].upper()}{words[1:]} flipped back"
         elif kind == "token_return":
             n = ev["count"]
             to = (f"{whose(ev['player'])} Spent marker" if ev.get("to") == "marker"
@@ -369,17 +343,16 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
             src = {"supply": "the Supply (paid with a Study card)", "marker": "a Spent marker",
                    "pool": "the Token Pool"}.get(ev.get("source", ""), str(ev.get("source")))
             key = (ev["player"], ev["element"], ev.get("source"))
-            mark(ev["slot"], "bound")
-            if placing and placing[0] == key and group["lines"]:
+            if placing and placing[0] == key and lines:
                 # Placements in a row of one element from one source: one line.
                 placing[1].append(ev["slot"])
                 n = len(placing[1])
-                group["lines"][-1] = (f"{who(ev['player'])} placed {n} {_cap(ev['element'])} "
-                                      f"tokens from {src} on {_slots_words(placing[1])}")
+                lines[-1] = (f"{who(ev['player'])} placed {n} {_cap(ev['element'])} "
+                             f"tokens from {src} on {_slots_words(placing[1])}")
                 continue
             placing[:] = [key, [ev["slot"]]]
-            group["lines"].append(f"{who(ev['player'])} placed a {_cap(ev['element'])} token "
-                                  f"from {src} on slot {ev['slot']}")
+            lines.append(f"{who(ev['player'])} placed a {_cap(ev['element'])} token "
+                         f"from {src} on slot {ev['slot']}")
             continue
         elif kind == "power":
             targets = ev.get("targets") or []
@@ -388,36 +361,149 @@ def game_log(game: Game, seat: int | None) -> dict[str, Any]:
         elif kind == "swap":
             a, b = ev["slots"]
             line = f"Slots {a} and {b} swapped"
-            mark(a, "swapped")
-            mark(b, "swapped")
         elif kind == "tide":
-            el = named(card, ev.get("to_deck"), index)
+            el = named(card, ev.get("to_deck"))
             line = f"Slot {ev['slot']}'s card went on top of the deck" + (f" ({el})" if el else "")
-            mark(ev["slot"], "tide")
         elif kind == "game_over":
             line = f"Game over: {end_words(ev.get('reason'))}"
         if line:
-            group["lines"].append(line)
+            lines.append(line)
             placing.clear()
-    # The other seats' turns since this seat last played (the teacher: the last turn).
-    marks_out: dict[int, list[str]] = {}
-    groups = list(zip(turns, marks_by_turn))[1:]
-    if seat is None:
-        done = [m for g, m in groups[:-1]] if not game.is_over else [m for g, m in groups]
-        chosen = done[-1:] if done else []
-    else:
-        chosen = []
-        rest = groups[:-1] if groups and groups[-1][0]["player"] == seat else groups
-        for g, m in reversed(rest):
-            if g["player"] == seat:
-                break
-            chosen.append(m)
-    for m in chosen:
-        for slot, kinds in m.items():
-            for k in kinds:
-                if k not in marks_out.setdefault(slot, []):
-                    marks_out[slot].append(k)
-    if not turns[0]["lines"]:
-        turns = turns[1:]
-    return {"turns": turns, "marks": {str(s): k for s, k in sorted(marks_out.items())},
-            "turns_played": played}
+    return lines
+
+
+class GameLog:
+    """The game in words for one ``seat`` (None: the teacher), kept up to date step by step.
+
+    :meth:`update` reads only the events since the last call, so a step costs the same at any
+    game length. The naming rule of :func:`game_log` makes this exact: a finished turn's lines
+    name an element only for a card collected in that turn, so they never change again and
+    are built once, when the turn ends; only the turn being played is built again at each
+    step, because its lines name the cards that are face-up now (a card that flips back loses
+    its element). A different game (new game, undo) or one that went back starts afresh.
+
+    >>> from leyline_widget import Activate, EndPhase
+    >>> g = Game.new(players=1, seed=3)
+    >>> log = GameLog(0)
+    >>> _ = g.apply(Activate(0)), g.apply(EndPhase()), g.apply(EndPhase())
+    >>> log.update(g) == game_log(g, 0)
+    True
+    """
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self._start(None)
+
+    def _start(self, game: Game | None) -> None:
+        self._game = game
+        self._step = -1  # the last step read (0 is the set-up)
+        self._cards = _Cards()
+        self._done: list[dict[str, Any]] = []  # finished turns, built once
+        self._done_marks: list[dict[int, list[str]]] = []
+        self._head: dict[str, Any] = {"turn": 0, "player": None}  # the turn being played
+        self._now: _Tagged = []
+        self._collected: set[int] = set()  # cards collected in the turn being played
+        self._played = [0] * (0 if game is None else len(game.players))
+
+    def update(self, game: Game) -> dict[str, Any]:
+        """The log of ``game`` now (as :func:`game_log` returns it); the finished turns'
+        dicts are shared between calls: copy one before changing it."""
+        if game is not self._game or game.step < self._step:
+            self._start(game)
+        if game.step > self._step:
+            for ev in visible_events(game.events_since(self._step + 1), self.seat):
+                self._take(ev, game.players)
+            self._step = game.step
+        grid = game.observation(None)["grid"]
+        slot_of = self._cards.slot
+        face_up = {slot_of[s] for s, cell in enumerate(grid)
+                   if cell["card"] == "active" and s in slot_of}
+        seen = self._collected | face_up
+        lines = _turn_lines(self._now, self._namer(seen), game.players, self.seat)
+        now = {**self._head, "lines": lines}
+        marks_now: dict[int, list[str]] = {}
+        for ev, _ in self._now:
+            add_marks(marks_now, ev)
+        turns = [*self._done, now]
+        marks = self._marks([*zip(turns, [*self._done_marks, marks_now])][1:], game.is_over)
+        if not turns[0]["lines"]:
+            turns = turns[1:]
+        return {"turns": turns, "marks": {str(s): k for s, k in sorted(marks.items())},
+                "turns_played": list(self._played)}
+
+    def _namer(self, seen: set[int]) -> Callable[[int | None, str | None], str]:
+        """An element's word when this log may name that card: the teacher's always, a seat's
+        only for the cards in ``seen`` (collected in the turn, or face-up now)."""
+        teacher = self.seat is None
+
+        def named(card: int | None, element: str | None) -> str:
+            if element is None or not (teacher or card in seen):
+                return ""
+            return _cap(element)
+        return named
+
+    def _take(self, ev: Event, names: Sequence[str]) -> None:
+        if ev.get("type") == "turn":
+            # The turn being played is over: its lines are final (collected cards only).
+            done = {**self._head, "lines": _turn_lines(self._now, self._namer(self._collected),
+                                                      names, self.seat)}
+            marks: dict[int, list[str]] = {}
+            for old, _ in self._now:
+                add_marks(marks, old)
+            self._done.append(done)
+            self._done_marks.append(marks)
+            self._head = {"turn": ev["turn"], "player": ev["player"]}
+            self._now, self._collected = [], set()
+            self._played[ev["player"]] += 1
+            return
+        card, gone = _follow(self._cards, ev)
+        self._collected.update(gone)
+        self._now.append((ev, card))
+
+    def _marks(self, groups: list[tuple[dict[str, Any], dict[int, list[str]]]],
+               over: bool) -> dict[int, list[str]]:
+        """What the other seats did since this seat's last turn (the teacher: the last
+        finished turn), from each turn's marks."""
+        chosen: list[dict[int, list[str]]] = []
+        if self.seat is None:
+            done = [m for _, m in (groups if over else groups[:-1])]
+            chosen = done[-1:]
+        else:
+            rest = groups[:-1] if groups and groups[-1][0]["player"] == self.seat else groups
+            for g, m in reversed(rest):
+                if g["player"] == self.seat:
+                    break
+                chosen.append(m)
+        out: dict[int, list[str]] = {}
+        for m in chosen:
+            for slot, kinds in m.items():
+                for k in kinds:
+                    if k not in out.setdefault(slot, []):
+                        out[slot].append(k)
+        return out
+
+
+def game_log(game: Game, seat: int | None) -> dict[str, Any]:
+    """The whole game in words for ``seat`` (None: the teacher), grouped by turn, JSON-safe.
+
+    ``{"turns": [{"turn", "player", "lines"}], "marks": {slot: [kind, ...]}, "turns_played":
+    [n per seat]}``. Built from ``game.event_log`` as :func:`visible_events` shows it to the
+    seat, and it never remembers for the player: a line names a card's element only when
+    that card has left the grid for good (collected) or, in the turn being played, is face-up
+    now; a card that is inert again is named by its slot alone ("You activated slot 9"). So a
+    finished turn's lines never change again (the widget sends them once). The teacher's log
+    names everything. ``marks`` are what the other seats did on the board since
+    this seat's last turn (slots flipped, collected, refilled, bound, swapped, peeked at), with
+    no element: a memory aid that shows only what everyone saw happen. A widget keeps a
+    :class:`GameLog` instead, which reads each step's events once.
+
+    >>> from leyline_widget import Activate, EndPhase
+    >>> g = Game.new(players=1, seed=3)
+    >>> _ = g.apply(Activate(0)), g.apply(Activate(1))
+    >>> game_log(g, 0)["turns"][-1]["lines"][-1].startswith("You activated slot 1: ")
+    True
+    >>> _ = g.apply(EndPhase())
+    >>> [line for line in game_log(g, 0)["turns"][-1]["lines"] if "slot 1" in line][:1]
+    ['You activated slot 1']
+    """
+    return GameLog(seat).update(game)

@@ -176,6 +176,7 @@ var END_REASONS = {
   idle: "too many rounds went by without a collection, token or power"
 };
 var MARK_WORDS = {
+  activated: "activated",
   flipped: "flipped and turned back",
   collected: "collected",
   refilled: "refilled",
@@ -562,8 +563,10 @@ function cardButton(doc, slot, cell, st, ui, now) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
-  const marks = st.log && st.log.marks && st.log.marks[slot] || [];
+  const shown = st.shown && st.shown[slot] || [];
+  const marks = shown.length ? shown : st.log && st.log.marks && st.log.marks[slot] || [];
   if (marks.length) classes.push("ll-marked");
+  if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
   const look = face.element ? elementLook(face.element, els) : null;
@@ -575,10 +578,10 @@ function cardButton(doc, slot, cell, st, ui, now) {
     seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`
   }[face.kind];
-  const others = marks.length ? `. Since your last turn: ${marks.map((k) => MARK_WORDS[k] || k).join(", ")}` : "";
+  const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` + marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
   const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
-  const shown = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
-  const label = `${shown}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
+  const visible = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
+  const label = `${visible}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
     class: classes.join(" "),
@@ -631,7 +634,7 @@ function cardButton(doc, slot, cell, st, ui, now) {
   }
   return h(doc, "button", attrs, body);
 }
-var MARK_SIGNS = { flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+var MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
 function deckPanel(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -906,7 +909,40 @@ function scoreboard(doc, st) {
     )
   );
 }
-function gameOverPanel(doc, st) {
+function seatKinds(st, ui) {
+  const players = st.info && st.info.players || [];
+  return players.map((p, i) => ui.seats && ui.seats[i] || p.bot || "human");
+}
+function seatMenu(doc, st, ui) {
+  const kinds = ["human", ...st.info && st.info.bot_kinds || []];
+  const chosen = seatKinds(st, ui);
+  return h(
+    doc,
+    "fieldset",
+    { class: "ll-seats" },
+    h(doc, "legend", {}, "Next game: who plays each seat"),
+    st.view.players.map((p, i) => h(
+      doc,
+      "label",
+      { class: "ll-pick" },
+      `Seat ${i + 1} (${p.name}) `,
+      h(
+        doc,
+        "select",
+        { "data-act": "seat-kind", "data-seat": i },
+        // A bot of the widget's own making keeps its seat under its name.
+        (kinds.includes(chosen[i]) ? kinds : [...kinds, chosen[i]]).map((k) => h(
+          doc,
+          "option",
+          { value: k, selected: k === chosen[i] },
+          SEAT_WORDS[k] || `${k} bot`
+        ))
+      )
+    ))
+  );
+}
+var SEAT_WORDS = { human: "Human", random: "Random bot", memory: "Memory bot", greedy: "Greedy bot", expert: "Expert bot" };
+function gameOverPanel(doc, st, ui) {
   const { view, info } = st;
   if (!view.is_over) return null;
   const els = info.elements || view.elements || [];
@@ -956,6 +992,7 @@ function gameOverPanel(doc, st) {
       { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`
     ) : null,
+    solo ? null : seatMenu(doc, st, ui),
     h(
       doc,
       "div",
@@ -1036,7 +1073,8 @@ function hostTheme(doc) {
   return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 function logPanel(doc, st, ui) {
-  const turns = st.log && st.log.turns ? (st.log_past || []).concat(st.log.turns) : null;
+  const past = st.log_past || [];
+  const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
     return h(
       doc,
@@ -1054,15 +1092,28 @@ function logPanel(doc, st, ui) {
       doc,
       "ol",
       { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      turns.map((t) => h(
+      // A finished turn is one object that never changes (a new one comes with any change):
+      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
+      turns.map((t, i) => h(
         doc,
         "li",
-        { class: "ll-logturn", "data-turn": t.turn },
+        { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
         h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
         t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null
       ))
     )
   );
+}
+var TURN_KEYS = /* @__PURE__ */ new WeakMap();
+var turnKeys = 0;
+function turnKey(turn) {
+  let key = TURN_KEYS.get(turn);
+  if (key === void 0) {
+    turnKeys += 1;
+    key = `t${turnKeys}`;
+    TURN_KEYS.set(turn, key);
+  }
+  return key;
 }
 var BOT_PACES = [["2000", "slow"], ["800", "normal"], ["300", "fast"], ["0", "instant"]];
 function botDelayMs(value) {
@@ -1224,7 +1275,7 @@ function renderBoard(st, ui, doc, now = 0) {
     coachHint(doc, st),
     powerInfo(doc, st, ui),
     bindingPanel(doc, st, ui),
-    gameOverPanel(doc, st),
+    gameOverPanel(doc, st, ui),
     studyPanel(doc, st, ui),
     scoreboard(doc, st),
     memoryPanel(doc, st),
@@ -1416,7 +1467,8 @@ function newUi() {
     deal: "none",
     motion: {},
     announce: "",
-    rules: false
+    rules: false,
+    seats: {}
   };
 }
 function forgetSeat(ui) {
@@ -1432,6 +1484,13 @@ function forgetSeat(ui) {
   ui.motion = {};
   ui.announce = "";
   ui.log = [];
+}
+function pastTurns(held, base, log) {
+  let turns = held.turns;
+  if (base !== held.base) turns = (base || []).slice();
+  const recent = log && log !== held.log ? log.recent : void 0;
+  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
+  return { base, log, turns };
 }
 function motionOf(items, until) {
   const out = {};
@@ -1533,6 +1592,7 @@ function playMode({ model, el }) {
       }, { threshold: 0.2 });
       watcher.observe(el);
     }
+    let past = { base: null, log: null, turns: [] };
     const state = () => ({
       mode: model.get("mode"),
       view: model.get("view") || {},
@@ -1544,11 +1604,12 @@ function playMode({ model, el }) {
       remembered: model.get("remembered"),
       memory: model.get("memory"),
       log: model.get("log"),
-      log_past: model.get("log_past"),
+      log_past: past.turns,
       handoff: model.get("handoff"),
       session: model.get("session"),
       deal_ms: model.get("deal_ms"),
-      hint: model.get("hint")
+      hint: model.get("hint"),
+      shown: (model.get("lesson") || {}).shown
     });
     function draw(now) {
       m.show(renderBoard(state(), ui, m.doc, now));
@@ -1616,6 +1677,7 @@ function playMode({ model, el }) {
       });
     }
     function onChange() {
+      past = pastTurns(past, model.get("log_past"), model.get("log"));
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;
@@ -1739,10 +1801,17 @@ function playMode({ model, el }) {
       } else if (act === "handoff-ready") {
         forgetSeat(ui);
         model.send({ type: "ready" });
-      } else if (act === "undo" || act === "new-game" || act === "rematch") {
+      } else if (act === "undo") {
         button.classList.add("ll-pending");
         ui.source = null;
-        model.send({ type: act === "undo" ? "undo" : act === "new-game" ? "new_game" : "rematch" });
+        model.send({ type: "undo" });
+      } else if (act === "new-game" || act === "rematch") {
+        button.classList.add("ll-pending");
+        ui.source = null;
+        const st = state();
+        const type = act === "new-game" ? "new_game" : "rematch";
+        model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, ui) } : { type });
+        ui.seats = {};
       } else if (act === "hint") {
         button.classList.add("ll-pending");
         model.send({ type: "hint" });
@@ -1758,6 +1827,10 @@ function playMode({ model, el }) {
         event.target
       );
       if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
+      if (target && target.getAttribute("data-act") === "seat-kind") {
+        ui.seats = { ...ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
+        return schedule();
+      }
       if (!target || target.getAttribute("data-act") !== "pace") return;
       if (target.value === "paused") {
         ui.paused = true;
@@ -1868,7 +1941,7 @@ function courseNav(doc, st) {
           doc,
           "option",
           { value: l.id, selected: l.current },
-          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""} (${LESSON_STATUS[l.status] || l.status})`
+          `${i + 1}. ${l.title}${l.status === "done" ? " ✓" : l.status === "started" ? " …" : ""} (${l.elsewhere ? "done in another lesson widget" : LESSON_STATUS[l.status] || l.status})`
         ))
       )
     ),
