@@ -22,7 +22,7 @@ import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -75,12 +75,29 @@ _ACTIVATE: list[Action] = []
 _DEACTIVATE: list[Action] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
-#: Phase 3 legal lists by (grid size, paying sources): the grid is always full then.
-_BINDING: dict[tuple[int, tuple[tuple[str, str], ...]], list[Action]] = {}
+
+#: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
+#: apply() recognises an action taken from the list by identity and skips its checks (the list
+#: keeps its actions alive, so no other object can carry one of those ids meanwhile).
+_Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
+#: Legal lists by what alone decides them (phase, grid size and the key legal_actions builds):
+#: random play meets the same few thousand again and again. Cleared when full.
+_LEGAL: dict[tuple[Any, ...], _Legal] = {}
+_LEGAL_MAX = 16384
+_NO_ACTIONS: _Legal = ([], None)
+#: Phase 1 uses of one power by (power, grid size, bound slots and deck top where they matter).
+_USES: dict[tuple[Any, ...], list[UsePower]] = {}
 
 
-#: Phase 1 choices by (element, tier, effect, grid size, bound slots or None).
-_ABILITIES: dict[tuple[str, str, str, int, tuple[int, ...] | None], list[Action]] = {}
+def _legal(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> _Legal:
+    entry = _LEGAL.get(key)
+    if entry is None:
+        actions = build()
+        entry = (actions, frozenset(map(id, actions)))
+        if len(_LEGAL) >= _LEGAL_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = entry
+    return entry
 
 
 def _activates(size: int) -> list[Action]:
@@ -123,6 +140,13 @@ def _plural(n: int, word: str) -> str:
 _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
 
+#: What stays fixed for a whole game: rules, players, seed, player and element counts, element
+#: index by name, power table, powers ``major_uses_per_game`` caps, state hash key, deck as dealt.
+_Deal: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
+                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
+                         tuple[str, ...]]
+
+
 def _origin(events: list[Event]) -> _Record:
     return (None, events, None, 0)
 
@@ -142,11 +166,11 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = (
-        "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
-        "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
-        "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_last", "_start", "_ptab", "_blk", "_spent", "_majors", "_busy",
-        "_capped", "_hkey", "_dsum",
+        "_deal", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
+        "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
+        "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
+        "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
+        "_busy", "_dsum", "_legal",
     )
 
     rules: Rules
@@ -156,7 +180,8 @@ class Game:
     _e: int                        # elements
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
-    _blk: list[int] | None         # slots locked for the active player, once per Phase 2
+    _deal: _Deal                   # the fields above that never change, as one value
+    _free: tuple[int, ...] | None   # slots the active player may activate, once per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _initial_deck: tuple[str, ...]
@@ -179,11 +204,12 @@ class Game:
     _sanctuary: bool
     _used: int                     # bitmask over rules.powers: powers used this turn
     _spent: int                    # activations spent on deactivated cards (refund off)
-    _majors: list[int]             # player * powers + power index -> uses this game
+    _majors: tuple[int, ...]       # player * powers + power index -> uses this game
     _busy: int                     # the last turn with a collection, token or power (0: none)
     _capped: tuple[int, ...]       # indices of the powers major_uses_per_game caps
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
+    _legal: _Legal | None          # legal_actions() of this very state, once asked for
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -208,14 +234,14 @@ class Game:
             random.Random(seed).shuffle(cards)
         else:
             cards = check_deck(rules, deck)
-        eidx = {el: i for i, el in enumerate(rules.elements)}
-        deck_ids = tuple(eidx[c] for c in cards)
+        deal = _deal(rules, names, seed, tuple(cards))
+        eidx = deal[5]
         e, size, n = len(rules.elements), rules.grid_size, len(names)
         game = cls._make(
-            rules, names, seed, tuple(cards), None, deck_ids, 0, [-1] * size, [],
-            [0] * (size * e), [0] * (n * e), [0] * (n * e), [0] * (n * e),
-            [rules.tokens_per_element] * e, [0] * e, Phase.ACTIVATION, 1, 0, 0, False, False, 0,
-            None, _origin([]), eidx=eidx)
+            deal, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
+            [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
+            Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
+            (0,) * (n * len(rules.powers)), 0, None, None)
         events: list[Event] = []
         for slot in range(size):
             game._draw_into(slot, "setup", events)
@@ -227,35 +253,25 @@ class Game:
         return game
 
     @classmethod
-    def _make(cls, rules: Rules, players: tuple[str, ...], seed: int | None,
-              initial_deck: tuple[str, ...], start: dict[str, Any] | None,
-              deck: bytes | tuple[int, ...], deck_pos: int, grid: list[int], active: list[int],
-              tokens: list[int], study: list[int], markers: list[int], mtokens: list[int],
-              supply: list[int], pool: list[int], phase: Phase, turn: int, player: int,
-              bonus: int, wildfire: bool, sanctuary: bool, used: int, end_reason: str | None,
-              last: _Record, ptab: tuple[tuple[int, int, int, str, str], ...] | None = None,
-              eidx: dict[str, int] | None = None, blk: list[int] | None = None,
-              spent: int = 0, majors: list[int] | None = None, busy: int | None = None,
-              capped: tuple[int, ...] | None = None, hkey: bytes | None = None,
-              dsum: tuple[bytes, int, bytes] | None = None) -> Game:
+    def _make(cls, deal: _Deal, start: dict[str, Any] | None, deck: bytes, deck_pos: int,
+              grid: list[int], active: list[int], tokens: list[int], study: list[int],
+              markers: list[int], mtokens: list[int], supply: list[int], pool: list[int],
+              phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
+              sanctuary: bool, used: int, end_reason: str | None, last: _Record,
+              free: tuple[int, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
+              dsum: tuple[bytes, int, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
-        position loader all build through it (lists are taken as they are, not copied)."""
+        position loader all build through it (lists are taken as they are, not copied).
+
+        ``deal`` (see :func:`_deal`) carries the fields fixed for the whole game in one value,
+        so that a clone passes one argument for them: clone() is the hot caller.
+        """
         g = cls.__new__(cls)
-        g.rules = rules
-        g.players = players
-        g.seed = seed
-        g._n = len(players)
-        g._e = len(rules.elements)
-        g._eidx = eidx if eidx is not None else {el: i for i, el in enumerate(rules.elements)}
-        g._ptab = ptab if ptab is not None else _power_table(rules)
-        g._blk = blk
-        g._hkey = hkey if hkey is not None else hashlib.blake2b(
-            repr((rules.elements, players)).encode(), digest_size=64,
-            person=b"leyline-state-2").digest()
-        g._dsum = dsum
-        g._initial_deck = initial_deck
+        g._deal = deal
+        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hkey,
+         g._initial_deck) = deal
         g._start = start
-        g._deck = deck if type(deck) is bytes else bytes(deck)
+        g._deck = deck
         g._deck_pos = deck_pos
         g._grid = grid
         g._active = active
@@ -274,12 +290,12 @@ class Game:
         g._used = used
         g._end_reason = end_reason
         g._last = last
+        g._free = free
         g._spent = spent
-        g._majors = majors if majors is not None else [0] * (len(players) * len(rules.powers))
-        g._busy = turn - 1 if busy is None else busy
-        g._capped = capped if capped is not None else (
-            () if rules.major_uses_per_game is None else
-            tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+        g._majors = majors
+        g._busy = busy
+        g._dsum = dsum
+        g._legal = legal
         return g
 
     def _reset_turn(self) -> None:
@@ -508,7 +524,8 @@ class Game:
     def _house_words(self) -> str:
         if not self._house_state():
             return ""
-        return f"|{self._spent}|{self._majors}|{self._turn - self._busy}"
+        # A list's repr, as when _majors was a list: the hashes stored in files stay the same.
+        return f"|{self._spent}|{list(self._majors)}|{self._turn - self._busy}"
 
     def _hash_v1(self) -> str:
         state: tuple[object, ...] = (
@@ -518,7 +535,7 @@ class Game:
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
         if self._house_state():
             # House-rule state, only where it can matter: seed-rules games hash as before.
-            state = (*state, self._spent, self._majors, self._turn - self._busy)
+            state = (*state, self._spent, list(self._majors), self._turn - self._busy)
         digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
         # The deck can be long (replays of big variants): it is kept as bytes and hashed in
         # place.
@@ -528,14 +545,14 @@ class Game:
     def clone(self) -> Game:
         """An independent copy. The history is shared, not copied: its records never change,
         and each game only adds records after its own last one, so a clone costs the same at
-        any game length."""
+        any game length. Tuples, bytes and the cached legal list are never changed in place,
+        so they are shared too."""
         return Game._make(
-            self.rules, self.players, self.seed, self._initial_deck, self._start, self._deck,
-            self._deck_pos, self._grid[:], self._active[:], self._tokens[:], self._study[:],
-            self._markers[:], self._mtokens[:], self._supply[:], self._pool[:], self._phase,
-            self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
-            self._end_reason, self._last, self._ptab, self._eidx, self._blk, self._spent,
-            self._majors[:], self._busy, self._capped, self._hkey, self._dsum)
+            self._deal, self._start, self._deck, self._deck_pos, self._grid[:], self._active[:],
+            self._tokens[:], self._study[:], self._markers[:], self._mtokens[:], self._supply[:],
+            self._pool[:], self._phase, self._turn, self._player, self._bonus, self._wildfire,
+            self._sanctuary, self._used, self._end_reason, self._last, self._free, self._spent,
+            self._majors, self._busy, self._dsum, self._legal)
 
     # ------------------------------------------------------------------ positions
     @property
@@ -615,60 +632,54 @@ class Game:
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> list[Action]:
         """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[0][:]  # a copy: the cached list is shared with clones and apply()
+
+    def _list_legal(self) -> _Legal:
         phase = self._phase
+        size = len(self._grid)
         if phase is Phase.ACTIVATION:
-            # Phase 2 always starts on a full grid and removes nothing before it ends.
+            # Phase 2 always starts on a full grid and removes nothing before it ends; tokens
+            # and Studies stand still meanwhile, so the free slots are found once per phase.
+            free = self._free
+            if free is None:
+                free = self._free = self._free_slots()
             active = self._active
-            size = len(self._grid)
-            if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
-                out: list[Action] = []
+            if len(active) + self._spent < self.rules.activations_per_turn + self._bonus:
+                acts = _activates(size)
+                out = [acts[s] for s in free if s not in active] if active else [
+                    acts[s] for s in free]
             else:
-                acts = _ACTIVATE if len(_ACTIVATE) >= size else _activates(size)
-                if self._sanctuary:
-                    blocked: list[int] = []
-                else:
-                    # Tokens and Studies stand still during Phase 2: compute once per phase.
-                    blocked = self._blk if self._blk is not None else self._blocked()
-                    self._blk = blocked
-                if active or blocked:
-                    out = [acts[s] for s in range(size) if s not in active and s not in blocked]
-                else:
-                    out = acts[:size]
+                out = []
             if active:
                 deacts = _deactivates(size)
                 out.extend(deacts[s] for s in sorted(active))
             out.append(_END_PHASE)
-            return out
+            return out, None  # too many combinations to cache: tokens lie anywhere
         if phase is Phase.BINDING:
-            key = (len(self._grid), tuple(self._sources()))
-            cached = _BINDING.get(key)
-            if cached is None:
-                cached = [_place(s, element, source)
-                          for s in range(key[0]) for element, source in key[1]]
-                cached.append(_END_PHASE)
-                if len(_BINDING) < 4096:
-                    _BINDING[key] = cached
-            return cached[:]
+            sources = tuple(self._sources())  # the grid is always full then
+            return _legal((phase, size, sources), lambda: [
+                *(_place(s, element, source) for s in range(size) for element, source in sources),
+                _END_PHASE])
         if phase is Phase.REFILL:
-            return [_cached(_REFILL, Refill, s) for s, c in enumerate(self._grid) if c < 0]
+            empty = tuple(s for s, c in enumerate(self._grid) if c < 0)
+            return _legal((phase, empty), lambda: [_cached(_REFILL, Refill, s) for s in empty])
         if phase is Phase.ABILITIES:
-            out = []
-            for i, pw in enumerate(self.rules.powers):
-                if self._power_ready(i, pw):
-                    # Phase 1 has a full grid: targets depend only on its size and, for
-                    # Tide and Unbind, on which cards are bound.
-                    bound = _powers.bound_slots(self) if pw.effect in ("tide", "unbind") else None
-                    choice = (pw.element, pw.tier, pw.effect, len(self._grid), bound)
-                    uses = _ABILITIES.get(choice)
-                    if uses is None:
-                        uses = [UsePower(pw.element, pw.tier, targets)
-                                for targets in _powers.target_choices(self, pw.effect)]
-                        if len(_ABILITIES) < 4096:
-                            _ABILITIES[choice] = uses
-                    out.extend(uses)
-            out.append(_END_PHASE)
-            return out
-        return []
+            # Phase 1 has a full grid: which powers have targets, and which targets, depend
+            # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
+            # whether the deck has a top card.
+            ready = tuple((pw.element, pw.tier, pw.effect)
+                          for i, pw in enumerate(self.rules.powers) if self._power_unlocked(i, pw))
+            bound = deck = None
+            if any(effect in ("tide", "unbind") for _, _, effect in ready):
+                bound = _powers.bound_slots(self)
+                deck = self._deck_pos < len(self._deck)
+            return _legal((phase, size, ready, bound, deck), lambda: [
+                *(use for power in ready for use in self._uses(power, bound, deck)),
+                _END_PHASE])
+        return _NO_ACTIONS
 
     def is_legal(self, action: Action) -> bool:
         return self.why_illegal(action) is None
@@ -681,20 +692,20 @@ class Game:
             return str(err)
         return None
 
-    def _blocked(self) -> list[int]:
-        """Slots whose Binding tokens the active player's Study does not satisfy."""
+    def _free_slots(self) -> tuple[int, ...]:
+        """Slots the active player may activate, tokens considered (Sanctuary ignores them)."""
         tokens = self._tokens
-        if not any(tokens):
-            return []
+        size = len(self._grid)
+        if self._sanctuary or not any(tokens):
+            return tuple(range(size))
         e = self._e
         study = self._study[self._player * e:(self._player + 1) * e]
         out = []
-        for s in range(len(self._grid)):
-            base = s * e
-            here = tokens[base:base + e]
-            if any(here) and any(t > h for t, h in zip(here, study)):
+        for s in range(size):
+            here = tokens[s * e:(s + 1) * e]
+            if not any(here) or all(t <= h for t, h in zip(here, study)):
                 out.append(s)
-        return out
+        return tuple(out)
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -709,16 +720,31 @@ class Game:
                 out.append((el, "pool"))
         return out
 
-    def _power_ready(self, index: int, pw: Power) -> bool:
-        """Unlocked, unused this turn, and with at least one legal target."""
+    def _uses(self, power: tuple[str, str, str], bound: tuple[int, ...] | None,
+              deck: bool | None) -> list[UsePower]:
+        """A ready power's legal uses in Phase 1 (none when it has no target), shared."""
+        element, tier, effect = power
+        tide = effect == "tide"
+        key = (power, len(self._grid), bound if tide or effect == "unbind" else None,
+               deck if tide else None)
+        uses = _USES.get(key)
+        if uses is None:
+            uses = [UsePower(element, tier, targets)
+                    for targets in _powers.target_choices(self, effect)
+                    ] if _powers.has_target(self, effect) else []
+            if len(_USES) >= _LEGAL_MAX:
+                _USES.clear()
+            _USES[key] = uses
+        return uses
+
+    def _power_unlocked(self, index: int, pw: Power) -> bool:
+        """Unlocked, unused this turn and not used up this game (targets aside)."""
         if self._used >> index & 1:
             return False
         if self._capped and self._exhausted(self._player, index):
             return False
-        if self._study[self._player * self._e + self._eidx[pw.element]] < self.rules.threshold(
-                pw.tier):
-            return False
-        return _powers.has_target(self, pw.effect)
+        return self._study[self._player * self._e + self._eidx[pw.element]] >= self.rules.threshold(
+            pw.tier)
 
     def _any_power_ready(self) -> bool:
         base = self._player * self._e
@@ -881,8 +907,25 @@ class Game:
         Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
-        act = action if isinstance(action, Action) else parse_action(action)
-        effect = self._check(act)[1]
+        legal = self._legal
+        listed = False
+        if legal is not None:
+            ids = legal[1]
+            if ids is not None:
+                listed = id(action) in ids
+            else:  # a short list
+                for a in legal[0]:
+                    if a is action:
+                        listed = True
+                        break
+        if listed:
+            # One of the actions legal_actions() listed for this very state: legal already.
+            act = cast(Action, action)
+            effect = _MOVES[type(act)][1]
+        else:
+            act = action if isinstance(action, Action) else parse_action(action)
+            effect = self._check(act)[1]
+        self._legal = None
         events: list[Event] = []
         effect(self, act, events)
         last = self._last
@@ -909,7 +952,7 @@ class Game:
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._phase = phase
-        self._blk = None
+        self._free = None
         events.append({"type": "phase", "phase": phase.value, "player": self._player})
 
     def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
@@ -1003,7 +1046,9 @@ class Game:
                      if pw.element == action.element and pw.tier == action.tier)
         pw = self.rules.powers[index]
         self._used |= 1 << index
-        self._majors[self._player * len(self.rules.powers) + index] += 1
+        majors = list(self._majors)
+        majors[self._player * len(self.rules.powers) + index] += 1
+        self._majors = tuple(majors)
         self._busy = self._turn
         events.append({"type": "power", "player": self._player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
@@ -1036,7 +1081,7 @@ class Game:
 
     def _begin_turn(self, events: list[Event]) -> None:
         self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
-        self._blk = None
+        self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
                        "phase": self._phase.value})
 
@@ -1132,6 +1177,17 @@ def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
     """(index, element index, threshold, effect, key) per power: rules.powers for hot paths."""
     return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect,
                   pw.key) for i, pw in enumerate(rules.powers))
+
+
+def _deal(rules: Rules, players: tuple[str, ...], seed: int | None,
+          initial_deck: tuple[str, ...]) -> _Deal:
+    capped = (() if rules.major_uses_per_game is None else
+              tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+    hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
+                           person=b"leyline-state-2").digest()
+    return (rules, players, seed, len(players), len(rules.elements),
+            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
+            initial_deck)
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
