@@ -18,11 +18,12 @@ leyline_widget.core.game.IllegalActionError: slot 0 is already activated; ...
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -71,8 +72,8 @@ class IllegalActionError(ValueError):
 
 
 _END_PHASE = EndPhase()
-_ACTIVATE: list[Action] = []
-_DEACTIVATE: list[Action] = []
+_ACTIVATE: list[Activate] = []
+_DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
 
@@ -100,12 +101,12 @@ def _legal(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> _Legal:
     return entry
 
 
-def _activates(size: int) -> list[Action]:
+def _activates(size: int) -> list[Activate]:
     _cached(_ACTIVATE, Activate, size - 1)
     return _ACTIVATE
 
 
-def _deactivates(size: int) -> list[Action]:
+def _deactivates(size: int) -> list[Deactivate]:
     _cached(_DEACTIVATE, Deactivate, size - 1)
     return _DEACTIVATE
 
@@ -142,7 +143,7 @@ _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
 #: index by name, power table, powers ``major_uses_per_game`` caps, state hash key, deck as dealt.
-_Deal: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
+_Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
                          tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
                          tuple[str, ...]]
 
@@ -166,7 +167,7 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = (
-        "_deal", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
+        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
@@ -180,8 +181,8 @@ class Game:
     _e: int                        # elements
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
-    _deal: _Deal                   # the fields above that never change, as one value
-    _free: tuple[int, ...] | None   # slots the active player may activate, once per Phase 2
+    _fixed: _Fixed                 # the fields above that never change, as one value
+    _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _initial_deck: tuple[str, ...]
@@ -234,11 +235,11 @@ class Game:
             random.Random(seed).shuffle(cards)
         else:
             cards = check_deck(rules, deck)
-        deal = _deal(rules, names, seed, tuple(cards))
-        eidx = deal[5]
+        fixed = _fixed_fields(rules, names, seed, tuple(cards))
+        eidx = fixed[5]
         e, size, n = len(rules.elements), rules.grid_size, len(names)
         game = cls._make(
-            deal, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
+            fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
             Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None)
@@ -253,23 +254,23 @@ class Game:
         return game
 
     @classmethod
-    def _make(cls, deal: _Deal, start: dict[str, Any] | None, deck: bytes, deck_pos: int,
+    def _make(cls, fixed: _Fixed, start: dict[str, Any] | None, deck: bytes, deck_pos: int,
               grid: list[int], active: list[int], tokens: list[int], study: list[int],
               markers: list[int], mtokens: list[int], supply: list[int], pool: list[int],
               phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
               sanctuary: bool, used: int, end_reason: str | None, last: _Record,
-              free: tuple[int, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
+              free: tuple[Activate, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
               dsum: tuple[bytes, int, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
         position loader all build through it (lists are taken as they are, not copied).
 
-        ``deal`` (see :func:`_deal`) carries the fields fixed for the whole game in one value,
-        so that a clone passes one argument for them: clone() is the hot caller.
+        ``fixed`` (see :func:`_fixed_fields`) carries the fields fixed for the whole game as one
+        value, so that a clone passes one argument for them: clone() is the hot caller.
         """
         g = cls.__new__(cls)
-        g._deal = deal
+        g._fixed = fixed
         (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hkey,
-         g._initial_deck) = deal
+         g._initial_deck) = fixed
         g._start = start
         g._deck = deck
         g._deck_pos = deck_pos
@@ -548,7 +549,7 @@ class Game:
         any game length. Tuples, bytes and the cached legal list are never changed in place,
         so they are shared too."""
         return Game._make(
-            self._deal, self._start, self._deck, self._deck_pos, self._grid[:], self._active[:],
+            self._fixed, self._start, self._deck, self._deck_pos, self._grid[:], self._active[:],
             self._tokens[:], self._study[:], self._markers[:], self._mtokens[:], self._supply[:],
             self._pool[:], self._phase, self._turn, self._player, self._bonus, self._wildfire,
             self._sanctuary, self._used, self._end_reason, self._last, self._free, self._spent,
@@ -645,17 +646,16 @@ class Game:
             # and Studies stand still meanwhile, so the free slots are found once per phase.
             free = self._free
             if free is None:
-                free = self._free = self._free_slots()
+                free = self._free = self._free_activations()
             active = self._active
-            if len(active) + self._spent < self.rules.activations_per_turn + self._bonus:
-                acts = _activates(size)
-                out = [acts[s] for s in free if s not in active] if active else [
-                    acts[s] for s in free]
+            if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
+                out: list[Action] = []
+            elif active:
+                out = [a for a in free if a.slot not in active]
             else:
-                out = []
+                out = list(free)
             if active:
-                deacts = _deactivates(size)
-                out.extend(deacts[s] for s in sorted(active))
+                out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
             return out, None  # too many combinations to cache: tokens lie anywhere
         if phase is Phase.BINDING:
@@ -670,8 +670,13 @@ class Game:
             # Phase 1 has a full grid: which powers have targets, and which targets, depend
             # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
             # whether the deck has a top card.
-            ready = tuple((pw.element, pw.tier, pw.effect)
-                          for i, pw in enumerate(self.rules.powers) if self._power_unlocked(i, pw))
+            base = self._player * self._e
+            study = self._study
+            powers = self.rules.powers
+            ready = tuple((powers[i].element, powers[i].tier, effect)
+                          for i, element, need, effect, _ in self._ptab
+                          if study[base + element] >= need and not self._used >> i & 1
+                          and not (self._capped and self._exhausted(self._player, i)))
             bound = deck = None
             if any(effect in ("tide", "unbind") for _, _, effect in ready):
                 bound = _powers.bound_slots(self)
@@ -692,20 +697,21 @@ class Game:
             return str(err)
         return None
 
-    def _free_slots(self) -> tuple[int, ...]:
-        """Slots the active player may activate, tokens considered (Sanctuary ignores them)."""
-        tokens = self._tokens
+    def _free_activations(self) -> tuple[Activate, ...]:
+        """Activations of the slots whose tokens the active player's Study satisfies
+        (Sanctuary ignores tokens), in slot order."""
         size = len(self._grid)
+        _activates(size)
+        _deactivates(size)  # Phase 2 lists deactivations from the shared list too
+        tokens = self._tokens
         if self._sanctuary or not any(tokens):
-            return tuple(range(size))
+            return tuple(_ACTIVATE[:size])
         e = self._e
         study = self._study[self._player * e:(self._player + 1) * e]
-        out = []
-        for s in range(size):
-            here = tokens[s * e:(s + 1) * e]
-            if not any(here) or all(t <= h for t, h in zip(here, study)):
-                out.append(s)
-        return tuple(out)
+        unbound = [0] * e
+        return tuple([_ACTIVATE[s] for s in range(size)
+                      if tokens[s * e:(s + 1) * e] == unbound
+                      or all(map(operator.le, tokens[s * e:(s + 1) * e], study))])
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -736,15 +742,6 @@ class Game:
                 _USES.clear()
             _USES[key] = uses
         return uses
-
-    def _power_unlocked(self, index: int, pw: Power) -> bool:
-        """Unlocked, unused this turn and not used up this game (targets aside)."""
-        if self._used >> index & 1:
-            return False
-        if self._capped and self._exhausted(self._player, index):
-            return False
-        return self._study[self._player * self._e + self._eidx[pw.element]] >= self.rules.threshold(
-            pw.tier)
 
     def _any_power_ready(self) -> bool:
         base = self._player * self._e
@@ -918,9 +915,9 @@ class Game:
                     if a is action:
                         listed = True
                         break
-        if listed:
+        if listed and isinstance(action, Action):
             # One of the actions legal_actions() listed for this very state: legal already.
-            act = cast(Action, action)
+            act = action
             effect = _MOVES[type(act)][1]
         else:
             act = action if isinstance(action, Action) else parse_action(action)
@@ -953,7 +950,7 @@ class Game:
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._phase = phase
         self._free = None
-        events.append({"type": "phase", "phase": phase.value, "player": self._player})
+        events.append({"type": "phase", "phase": phase._value_, "player": self._player})
 
     def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
         card = self._deck[self._deck_pos]
@@ -975,15 +972,17 @@ class Game:
         """End of Phase 2: collect every element with enough activations, flip back the rest."""
         p = self._player
         els = self.rules.elements
+        grid = self._grid
         if not self._active:
             events.append({"type": "pass", "player": p})
         by_element: dict[int, list[int]] = {}
         for s in sorted(self._active):
-            by_element.setdefault(self._grid[s], []).append(s)
+            by_element.setdefault(grid[s], []).append(s)
         threshold = self._threshold()
         flipped: list[int] = []
         freed: list[tuple[int, int, int]] = []  # (slot, element, count)
         e = self._e
+        tokens = self._tokens
         for c in sorted(by_element):
             slots = by_element[c]
             if len(slots) < threshold:
@@ -994,18 +993,20 @@ class Game:
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
             for s in slots:
-                self._grid[s] = -1
-                for i in range(e):
-                    if self._tokens[s * e + i]:
-                        freed.append((s, i, self._tokens[s * e + i]))
-                        self._tokens[s * e + i] = 0
+                grid[s] = -1
+                base = s * e
+                if any(tokens[base:base + e]):
+                    for i in range(e):
+                        if tokens[base + i]:
+                            freed.append((s, i, tokens[base + i]))
+                            tokens[base + i] = 0
         if flipped:
             events.append({"type": "flip_back", "player": p, "slots": sorted(flipped)})
         self._active = []
         self._spent = 0
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
-        if -1 in self._grid:
+        if -1 in grid:
             if self._deck_pos >= len(self._deck):
                 self._game_over("deck", events)
             else:
@@ -1120,18 +1121,23 @@ class Game:
         """
         e = self._e
         tokens = self._tokens
+        grid = self._grid
+        # Rules validation keeps the threshold within one turn's activations, so enough
+        # token-free cards of one element mean a collection is possible.
+        threshold = self.rules.collect_threshold
+        if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
+            return False  # every card is token-free, and some element has enough of them
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, list[int]]] = []
-        for s, c in enumerate(self._grid):
+        for s, c in enumerate(grid):
             if c >= 0:
                 here = tokens[s * e:(s + 1) * e]
                 if any(here):
                     bound.append((c, here))
                 else:
                     free[c] += 1
-        # Rules validation keeps the threshold within one turn's activations.
-        if max(free) >= self.rules.collect_threshold:
-            return False
+                    if free[c] >= threshold:
+                        return False
         effects = [self._effects(q) for q in range(self._n)]
         # Unbind can, in time, strip every token: then every card is as good as token-free.
         # It cannot change which elements lie on the grid, so lone elements stay lone.
@@ -1179,8 +1185,8 @@ def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
                   pw.key) for i, pw in enumerate(rules.powers))
 
 
-def _deal(rules: Rules, players: tuple[str, ...], seed: int | None,
-          initial_deck: tuple[str, ...]) -> _Deal:
+def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
+          initial_deck: tuple[str, ...]) -> _Fixed:
     capped = (() if rules.major_uses_per_game is None else
               tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
     hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
