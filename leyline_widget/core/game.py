@@ -142,10 +142,10 @@ _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
-#: index by name, power table, powers ``major_uses_per_game`` caps, state hash key, deck as dealt.
+#: index by name, power table, powers ``major_uses_per_game`` caps, state hasher, deck as dealt.
 _Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
-                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
-                         tuple[str, ...]]
+                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...],
+                         hashlib.blake2b, tuple[str, ...]]
 
 
 def _origin(events: list[Event]) -> _Record:
@@ -167,11 +167,11 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = (
-        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
+        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hasher",
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_legal",
+        "_busy", "_dsum", "_hparts", "_legal",
     )
 
     rules: Rules
@@ -183,8 +183,9 @@ class Game:
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
     _fixed: _Fixed                 # the fields above that never change, as one value
     _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
-    _hkey: bytes                   # state hash key: the elements and players (64 bytes)
+    _hasher: hashlib.blake2b       # state hash v2's, keyed by the elements and players
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
+    _hparts: tuple[bytes, bytes, bool, bytes] | None  # cached parts of the state hash
     _initial_deck: tuple[str, ...]
     _start: dict[str, Any] | None  # the position a game from a position began at
     _deck: bytes                   # element index per card, top first (bytes: cheap to hash)
@@ -242,7 +243,7 @@ class Game:
             fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
             Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
-            (0,) * (n * len(rules.powers)), 0, None, None)
+            (0,) * (n * len(rules.powers)), 0, None, None, None)
         events: list[Event] = []
         for slot in range(size):
             game._draw_into(slot, "setup", events)
@@ -260,7 +261,8 @@ class Game:
               phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
               sanctuary: bool, used: int, end_reason: str | None, last: _Record,
               free: tuple[Activate, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
-              dsum: tuple[bytes, int, bytes] | None, legal: _Legal | None) -> Game:
+              dsum: tuple[bytes, int, bytes] | None,
+              hparts: tuple[bytes, bytes, bool, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
         position loader all build through it (lists are taken as they are, not copied).
 
@@ -269,7 +271,7 @@ class Game:
         """
         g = cls.__new__(cls)
         g._fixed = fixed
-        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hkey,
+        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hasher,
          g._initial_deck) = fixed
         g._start = start
         g._deck = deck
@@ -296,6 +298,7 @@ class Game:
         g._majors = majors
         g._busy = busy
         g._dsum = dsum
+        g._hparts = hparts
         g._legal = legal
         return g
 
@@ -498,31 +501,51 @@ class Game:
             return self._hash_v1()
         if version != 2:
             raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
-        counts = (sorted(self._active) + self._tokens + self._study + self._markers
-                  + self._mtokens + self._supply + self._pool)
-        try:  # one byte per number when every one is below 256 (nearly always)
-            words, width = bytes(counts), 1
-        except ValueError:
-            words, width = array("q", counts).tobytes(), 8
+        parts = self._hparts
+        if parts is None:
+            parts = self._hparts = self._hash_parts()
+        head, grid, wide, tail = parts
+        active = sorted(self._active)
+        # Numbers take one byte each unless one passes 255; then all take 8.
+        if wide:
+            width, words = 8, array("q", active).tobytes() + tail
+        elif not active or active[-1] < 256:
+            width, words = 1, bytes(active) + tail
+        else:  # a slot past 255 (grids have up to 400) widens every number
+            width, words = 8, array("q", [*active, *tail]).tobytes()
         rest = self._dsum  # the deck's rest changes only at a draw or a Tide: digest it then
         if rest is None or rest[0] is not self._deck or rest[1] != self._deck_pos:
             rest = (self._deck, self._deck_pos, hashlib.blake2b(
                 memoryview(self._deck)[self._deck_pos:], digest_size=16).digest())
             self._dsum = rest
-        digest = hashlib.blake2b(
-            f"{self._phase}|{self._end_reason}|{self._used}|{self._wildfire:d}"
-            f"{self._sanctuary:d}|{self._turn}|{self._player}|{self._bonus}|{len(self._active)}"
-            f"|{width}{self._house_words()}".encode(), digest_size=16, key=self._hkey)
-        digest.update(array("b", self._grid))  # element indices (fewer than 33) or -1
-        digest.update(words)
-        digest.update(rest[2])
+        house = ""
+        if self._spent or self._capped or self.rules.idle_round_limit is not None:
+            house = self._house_words()
+        # The keyed hasher is made once per game (keying costs a compression) and copied.
+        digest = self._hasher.copy()
+        digest.update(head + f"{len(active)}|{width}{house}".encode() + grid + words + rest[2])
         return digest.hexdigest()
+
+    def _hash_parts(self) -> tuple[bytes, bytes, bool, bytes]:
+        """What state_hash (version 2) digests besides the active slots, the spent activations
+        and the deck: the head of its text, the grid, whether a count passes 255, the counts.
+        Activate and Deactivate change none of it, so apply() keeps it across them."""
+        head = (f"{self._phase._value_}|{self._end_reason}|{self._used}|{int(self._wildfire)}"
+                f"{int(self._sanctuary)}|{self._turn}|{self._player}|{self._bonus}|").encode()
+        grid = array("b", self._grid).tobytes()  # element indices (fewer than 33) or -1
+        counts = [*self._tokens, *self._study, *self._markers, *self._mtokens, *self._supply,
+                  *self._pool]
+        try:
+            return head, grid, False, bytes(counts)
+        except ValueError:  # a count past 255
+            return head, grid, True, array("q", counts).tobytes()
 
     def _house_state(self) -> bool:
         """Whether house-rule state (spent activations, Major uses, idle turns) can matter."""
         return bool(self._spent or self._capped or self.rules.idle_round_limit is not None)
 
     def _house_words(self) -> str:
+        """The house-rule state in state_hash's version 2, when it can matter."""
         if not self._house_state():
             return ""
         # A list's repr, as when _majors was a list: the hashes stored in files stay the same.
@@ -553,7 +576,7 @@ class Game:
             self._tokens[:], self._study[:], self._markers[:], self._mtokens[:], self._supply[:],
             self._pool[:], self._phase, self._turn, self._player, self._bonus, self._wildfire,
             self._sanctuary, self._used, self._end_reason, self._last, self._free, self._spent,
-            self._majors, self._busy, self._dsum, self._legal)
+            self._majors, self._busy, self._dsum, self._hparts, self._legal)
 
     # ------------------------------------------------------------------ positions
     @property
@@ -923,6 +946,8 @@ class Game:
             act = action if isinstance(action, Action) else parse_action(action)
             effect = self._check(act)[1]
         self._legal = None
+        if effect is not _do_activate and effect is not _do_deactivate:
+            self._hparts = None  # they change only the active slots and spent activations
         events: list[Event] = []
         effect(self, act, events)
         last = self._last
@@ -1179,6 +1204,10 @@ _MOVES: dict[type, _Move] = {
 }
 
 
+_do_activate = Game._do_activate
+_do_deactivate = Game._do_deactivate
+
+
 def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
     """(index, element index, threshold, effect, key) per power: rules.powers for hot paths."""
     return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect,
@@ -1191,8 +1220,9 @@ def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
               tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
     hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
                            person=b"leyline-state-2").digest()
+    hasher = hashlib.blake2b(digest_size=16, key=hkey)  # only ever copied, never updated
     return (rules, players, seed, len(players), len(rules.elements),
-            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
+            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hasher,
             initial_deck)
 
 

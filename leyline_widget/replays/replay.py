@@ -1392,6 +1392,29 @@ class Replay(JsonFile):
 
 
 # ---------------------------------------------------------------------- reading files
+_FLAT = frozenset((int, str))
+
+
+def _action_key(item: object) -> tuple[tuple[str, Any], ...] | None:
+    """A key telling apart any two action objects that could parse differently, or None when
+    ``item`` is not plain enough to cache: a dict of strings, integers (never ``True`` for 1:
+    types are exact) and lists of integers (Use Power targets, as tuples)."""
+    if type(item) is not dict:
+        return None
+    values = item.values()
+    if _FLAT.issuperset(map(type, values)):
+        return tuple(item.items())
+    parts = []
+    for name, value in item.items():
+        kind = type(value)
+        if kind is list and all(type(x) is int for x in value):
+            value = tuple(value)
+        elif kind is not int and kind is not str:
+            return None
+        parts.append((name, value))
+    return tuple(parts)
+
+
 class _Reader:
     """Turns a parsed replay object into a verified :class:`Replay`, or raises."""
 
@@ -1549,15 +1572,14 @@ class _Reader:
         cache = self.parsed
         for k, item in enumerate(raw):
             try:
-                # A game repeats a few dozen distinct actions: parse each once (actions are
-                # immutable values). Only flat objects of strings and integers are cached.
-                flat = type(item) is dict and all(type(v) is int or type(v) is str
-                                                  for v in item.values())
-                action = cache.get(tuple(item.items())) if flat else None
+                # A game repeats a few hundred distinct actions: parse each once (actions are
+                # immutable values), keyed by its fields (see _action_key).
+                key = _action_key(item)
+                action = cache.get(key) if key is not None else None
                 if action is None:
                     action = Action.from_dict(item)
-                    if flat:
-                        cache[tuple(item.items())] = action
+                    if key is not None:
+                        cache[key] = action
                 out.append(action)
             except ValueError as err:
                 raise ReplayFormatError(
