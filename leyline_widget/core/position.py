@@ -193,6 +193,6 @@ def load_position(position: Mapping[str, Any]) -> Game:
         _fixed_fields(rules, names, None, tuple(els[c] for c in deck)), None, bytes(deck), 0,
         grid, active, tokens, study, markers, mtokens, supply, pool, phase, turn, player, bonus,
         "wildfire" in effects, "sanctuary" in effects, used, end_reason, _origin([]), None, spent,
-        tuple(majors), busy, None, None, None)
+        tuple(majors), busy, None, None, None, None)
     game._start = game.position()
     return game

@@ -110,6 +110,8 @@ def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | No
 def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> None:
     """Carry out ``effect`` on ``game`` (targets already checked)."""
     els = game.rules.elements
+    if effect in ("ripple", "tide", "unbind"):
+        game._hbody = None  # they move cards or tokens: the state hash's cached body is stale
     if effect == "spark":
         game._bonus += 1
     elif effect == "wildfire":

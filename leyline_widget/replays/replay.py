@@ -100,6 +100,7 @@ SNAPSHOT_EVERY = 2
 _COSTLY = (EndPhase, UsePower)
 _TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
 _HASH = re.compile(r"[0-9a-f]{32}")
+_HEX = re.compile(r"[0-9a-f]*")
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -1345,32 +1346,33 @@ class Replay(JsonFile):
                     f"dealing the game gives {quote(first)}; the rules, players or initial deck "
                     "were edited", field="hashes[0]", step=0)
         game = line.work
-        own = line.own
+        own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
         offset = 1 if line.parent is None else 0
-        for k in range(game.step - line.start, len(own)):
+        apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
+        for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
             action = own[k]
-            step = line.start + k + 1
+            step = start + k + 1
             try:
-                game.apply(action)
+                apply(action)
             except IllegalActionError as err:
                 line.forget()
                 raise _StepFailure(line, step, action, err) from None
-            digest = game.state_hash()
-            check = game.state_hash(1) if legacy else digest
-            if expect is not None and expect[k + offset] != check:
-                where = "" if line.parent is None else f"{line.label()}, "
-                line.forget()
-                raise ReplayFormatError(
-                    f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file "
-                    f"has {quote(expect[k + offset])}, replaying the actions gives "
-                    f"{quote(check)}; an "
-                    "action or a hash was edited", step=step,
-                    variation=None if line.parent is None else line.id)
-            line.hashes.append(digest)
+            digest = state_hash()
+            if expect is not None:
+                check = state_hash(1) if legacy else digest
+                if expect[k + offset] != check:
+                    where = "" if line.parent is None else f"{line.label()}, "
+                    line.forget()
+                    raise ReplayFormatError(
+                        f"{where}step {step}: state hash mismatch after {action.to_dict()}: the "
+                        f"file has {quote(expect[k + offset])}, replaying the actions gives "
+                        f"{quote(check)}; an action or a hash was edited", step=step,
+                        variation=None if line.parent is None else line.id)
+            hashes.append(digest)
             # Every SNAPSHOT_EVERY steps, and after the costly actions to re-apply (EndPhase: the
             # stalemate check; powers), so a seek only ever re-applies one cheap action.
-            if step % SNAPSHOT_EVERY == 0 or type(action) in _COSTLY:
-                line.snaps[step] = game.clone()
+            if step % every == 0 or type(action) in _COSTLY:
+                snaps[step] = game.clone()
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
@@ -1574,7 +1576,8 @@ class _Reader:
             try:
                 # A game repeats a few hundred distinct actions: parse each once (actions are
                 # immutable values), keyed by its fields (see _action_key).
-                key = _action_key(item)
+                key = (tuple(item.items()) if type(item) is dict
+                       and _FLAT.issuperset(map(type, item.values())) else _action_key(item))
                 action = cache.get(key) if key is not None else None
                 if action is None:
                     action = Action.from_dict(item)
@@ -1593,10 +1596,14 @@ class _Reader:
         if len(raw) != count:
             raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
                                     f"per step), got {len(raw)}", field=where + "hashes")
-        for k, h in enumerate(raw):
-            if not isinstance(h, str) or not _HASH.fullmatch(h):
-                raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, got "
-                                        f"{quote(h)}", field=f"{where}hashes[{k}]")
+        # Every entry a str of 32 characters, all of them hex digits: checked at C speed; the
+        # loop below only runs to name the first bad entry.
+        if not (set(map(type, raw)) <= {str} and set(map(len, raw)) <= {32}
+                and _HEX.fullmatch("".join(raw))):
+            for k, h in enumerate(raw):
+                if not isinstance(h, str) or not _HASH.fullmatch(h):
+                    raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, "
+                                            f"got {quote(h)}", field=f"{where}hashes[{k}]")
         return list(raw)
 
     @staticmethod
