@@ -875,6 +875,26 @@ def test_clone_is_independent_and_hashes_equal() -> None:
     assert copy.actions == (Activate(0),) and game.actions == (Activate(1),)
 
 
+def test_a_pickled_or_deep_copied_game_plays_on_like_its_original() -> None:
+    # The cached legal list knows its actions by id(): a copy must list afresh, not trust it.
+    import copy as copying
+    import pickle
+
+    game = new("fire fire water earth  wind water")
+    game.apply(game.legal_actions()[0])
+    game.legal_actions()
+    for copy in (pickle.loads(pickle.dumps(game)), copying.deepcopy(game)):
+        assert copy.state_hash() == game.state_hash()
+        assert copy.legal_actions() == game.legal_actions()
+        before = copy.state_hash()
+        refused(copy, Activate(0), "activation")
+        assert copy.state_hash() == before
+        for g in (copy, game.clone()):
+            g.apply(Activate(1))
+            g.apply(EndPhase())
+        assert copy.state_hash() == g.state_hash()
+
+
 def test_illegal_action_error_is_a_value_error_with_a_rule() -> None:
     err = IllegalActionError("nope", "binding")
     assert isinstance(err, ValueError) and err.rule == "binding" and str(err) == "nope"

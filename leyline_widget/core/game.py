@@ -86,6 +86,8 @@ _Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
 _LEGAL: dict[tuple[Any, ...], _Legal] = {}
 _LEGAL_MAX = 16384
 _NO_ACTIONS: _Legal = ([], None)
+#: State hash v2's keyed blake2b by key (elements and players), only ever copied.
+_HASHERS: dict[bytes, Any] = {}
 #: Phase 1 uses of one power by (power, grid size, bound slots and deck top where they matter).
 _USES: dict[tuple[Any, ...], list[UsePower]] = {}
 
@@ -142,10 +144,10 @@ _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
-#: index by name, power table, powers ``major_uses_per_game`` caps, state hasher, deck as dealt.
+#: index by name, power table, powers ``major_uses_per_game`` caps, state hash key, deck as dealt.
 _Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
-                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...],
-                         hashlib.blake2b, tuple[str, ...]]
+                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
+                         tuple[str, ...]]
 
 
 def _origin(events: list[Event]) -> _Record:
@@ -167,7 +169,7 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = (
-        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hasher",
+        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
@@ -183,7 +185,7 @@ class Game:
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
     _fixed: _Fixed                 # the fields above that never change, as one value
     _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
-    _hasher: hashlib.blake2b       # state hash v2's, keyed by the elements and players
+    _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _hhead: bytes | None           # state hash text of the turn's fields (see _hash_head)
     _hbody: tuple[bytes, bool, bytes] | None  # state hash's grid and counts (see _hash_body)
@@ -272,7 +274,7 @@ class Game:
         """
         g = cls.__new__(cls)
         g._fixed = fixed
-        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hasher,
+        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hkey,
          g._initial_deck) = fixed
         g._start = start
         g._deck = deck
@@ -526,8 +528,14 @@ class Game:
         house = ""
         if self._spent or self._capped or self.rules.idle_round_limit is not None:
             house = self._house_words()
-        # The keyed hasher is made once per game (keying costs a compression) and copied.
-        digest = self._hasher.copy()
+        # A keyed hasher is made once per key (keying costs a compression) and copied; kept
+        # out of the Game, which stays picklable.
+        hasher = _HASHERS.get(self._hkey)
+        if hasher is None:
+            if len(_HASHERS) >= 256:
+                _HASHERS.clear()
+            hasher = _HASHERS[self._hkey] = hashlib.blake2b(digest_size=16, key=self._hkey)
+        digest = hasher.copy()
         digest.update(head + f"{len(active)}|{width}{house}".encode() + grid + words + rest[2])
         return digest.hexdigest()
 
@@ -590,6 +598,13 @@ class Game:
             self._sanctuary, self._used, self._end_reason, self._last, self._free, self._spent,
             self._majors, self._busy, self._dsum, self._hhead, self._hbody,
             self._legal)
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickle and deepcopy state: every field but the cached legal list, whose ids mean
+        nothing to another process or to a copy's actions."""
+        state = {name: getattr(self, name) for name in Game.__slots__}
+        state["_legal"] = None
+        return None, state
 
     # ------------------------------------------------------------------ positions
     @property
@@ -1237,9 +1252,8 @@ def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
               tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
     hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
                            person=b"leyline-state-2").digest()
-    hasher = hashlib.blake2b(digest_size=16, key=hkey)  # only ever copied, never updated
     return (rules, players, seed, len(players), len(rules.elements),
-            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hasher,
+            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
             initial_deck)
 
 

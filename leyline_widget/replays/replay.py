@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, NoReturn
 
-from ..core.actions import Action, EndPhase, UsePower
+from ..core.actions import Action, Activate, Deactivate
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
@@ -91,13 +91,15 @@ MAX_NOTE_CHARS = 10_000
 MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
-#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every EndPhase and power (the
-#: costly actions to re-apply), so a seek re-applies at most one cheap action. Snapshots are
-#: clones that share the game's history (about 1 KB each at the default rules), so a seek
-#: anywhere costs about what ``game_at(1)`` costs.
-SNAPSHOT_EVERY = 2
+#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every action but the two
+#: cheapest to re-apply (Activate and Deactivate), so a seek clones a snapshot and re-applies
+#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are clones that share the game's history
+#: (about 1 KB each at the default rules). One every step makes every seek one clone, as
+#: ``game_at(1)`` is: re-applying even the cheapest action costs up to about another clone,
+#: which put some seeks past twice game_at(1).
+SNAPSHOT_EVERY = 1
 
-_COSTLY = (EndPhase, UsePower)
+_CHEAP = (Activate, Deactivate)
 _TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
 _HASH = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"[0-9a-f]*")
@@ -1369,9 +1371,9 @@ class Replay(JsonFile):
                         f"{quote(check)}; an action or a hash was edited", step=step,
                         variation=None if line.parent is None else line.id)
             hashes.append(digest)
-            # Every SNAPSHOT_EVERY steps, and after the costly actions to re-apply (EndPhase: the
-            # stalemate check; powers), so a seek only ever re-applies one cheap action.
-            if step % every == 0 or type(action) in _COSTLY:
+            # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
+            # so a seek only ever re-applies one cheap action.
+            if step % every == 0 or type(action) not in _CHEAP:
                 snaps[step] = game.clone()
 
     def _seek(self, line: _Line, step: int) -> Game:
