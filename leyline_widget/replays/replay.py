@@ -1339,7 +1339,7 @@ class Replay(JsonFile):
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
-            line.snaps = {line.start: game.clone()}
+            line.snaps = {line.start: game.snapshot()}
             first = game.state_hash(1) if legacy else line.hashes[0]
             if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
@@ -1351,6 +1351,7 @@ class Replay(JsonFile):
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
         offset = 1 if line.parent is None else 0
         apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
+        last = snaps[max(snaps)] if snaps else None  # snapshots share lists left unchanged
         for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
             action = own[k]
             step = start + k + 1
@@ -1374,7 +1375,7 @@ class Replay(JsonFile):
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
             # so a seek only ever re-applies one cheap action.
             if step % every == 0 or type(action) not in _CHEAP:
-                snaps[step] = game.clone()
+                last = snaps[step] = game.snapshot(last)
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
