@@ -84,7 +84,7 @@ _Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
 #: Legal lists by what alone decides them (phase, grid size and the key legal_actions builds):
 #: random play meets the same few thousand again and again. Cleared when full.
 _LEGAL: dict[tuple[Any, ...], _Legal] = {}
-_LEGAL_MAX = 16384
+_LEGAL_MAX = 4096  # as the per-phase caches before it: a Phase 1 list can hold 300 actions
 _NO_ACTIONS: _Legal = ([], None)
 #: State hash v2's keyed blake2b by key (elements and players), only ever copied.
 _HASHERS: dict[bytes, Any] = {}
@@ -183,7 +183,7 @@ class Game:
     _e: int                        # elements
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
-    _fixed: _Fixed                 # the fields above that never change, as one value
+    _fixed: _Fixed                 # rules to _initial_deck (never change), as one value
     _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
@@ -501,9 +501,9 @@ class Game:
         position's ``repr``), kept so that files of format version 1 still verify. Both
         cover the same fields and the rest of the deck; only the encoding differs.
         """
-        if version == 1:
-            return self._hash_v1()
         if version != 2:
+            if version == 1:
+                return self._hash_v1()
             raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
         head = self._hhead
         if head is None:
@@ -536,7 +536,8 @@ class Game:
                 _HASHERS.clear()
             hasher = _HASHERS[self._hkey] = hashlib.blake2b(digest_size=16, key=self._hkey)
         digest = hasher.copy()
-        digest.update(head + f"{len(active)}|{width}{house}".encode() + grid + words + rest[2])
+        digest.update(b"".join((head, f"{len(active)}|{width}{house}".encode(), grid, words,
+                                rest[2])))
         return digest.hexdigest()
 
     def _hash_head(self) -> bytes:
