@@ -1351,7 +1351,9 @@ class Replay(JsonFile):
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
         offset = 1 if line.parent is None else 0
         apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
-        last = snaps[max(snaps)] if snaps else None  # snapshots share lists left unchanged
+        # The newest snapshot (steps go in in order), with which the next shares the lists
+        # left unchanged.
+        last = snaps[next(reversed(snaps))] if snaps else None
         for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
             action = own[k]
             step = start + k + 1
@@ -1373,7 +1375,7 @@ class Replay(JsonFile):
                         variation=None if line.parent is None else line.id)
             hashes.append(digest)
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
-            # so a seek only ever re-applies one cheap action.
+            # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
             if step % every == 0 or type(action) not in _CHEAP:
                 last = snaps[step] = game.snapshot(last)
 
