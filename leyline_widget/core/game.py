@@ -23,6 +23,7 @@ import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from itertools import compress
 from typing import Any, TypeAlias
 
 from . import powers as _powers
@@ -773,17 +774,21 @@ class Game:
         """Activations of the slots whose tokens the active player's Study satisfies
         (Sanctuary ignores tokens), in slot order."""
         size = len(self._grid)
-        _activates(size)
-        _deactivates(size)  # Phase 2 lists deactivations from the shared list too
+        if len(_DEACTIVATE) < size:  # Phase 2 lists from these shared lists
+            _activates(size)
+            _deactivates(size)
+        everything = tuple(_ACTIVATE[:size])
+        if self._sanctuary:
+            return everything
         tokens = self._tokens
-        if self._sanctuary or not any(tokens):
-            return tuple(_ACTIVATE[:size])
         e = self._e
+        # The slots with a token, found at C speed (the grid is mostly token-free).
+        bound = {i // e for i in compress(range(len(tokens)), tokens)}
+        if not bound:
+            return everything
         study = self._study[self._player * e:(self._player + 1) * e]
-        unbound = [0] * e
-        return tuple([_ACTIVATE[s] for s in range(size)
-                      if tokens[s * e:(s + 1) * e] == unbound
-                      or all(map(operator.le, tokens[s * e:(s + 1) * e], study))])
+        blocked = {s for s in bound if not all(map(operator.le, tokens[s * e:(s + 1) * e], study))}
+        return tuple([a for a in everything if a.slot not in blocked]) if blocked else everything
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -1215,6 +1220,16 @@ class Game:
                 else:
                     free[c] += 1
                     if free[c] >= threshold:
+                        return False
+        # A collection some player can make now, with no power, settles it: powers below only
+        # ever add cards a player may activate (and Wildfire lowers the need).
+        for q in range(self._n):
+            study = self._study[q * e:(q + 1) * e]
+            counts = free[:]
+            for c, here in bound:
+                if all(map(operator.le, here, study)):
+                    counts[c] += 1
+                    if counts[c] >= threshold:
                         return False
         effects = [self._effects(q) for q in range(self._n)]
         # Unbind can, in time, strip every token: then every card is as good as token-free.
