@@ -87,6 +87,8 @@ _Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
 _LEGAL: dict[tuple[Any, ...], _Legal] = {}
 _LEGAL_MAX = 4096  # as the per-phase caches before it: a Phase 1 list can hold 300 actions
 _NO_ACTIONS: _Legal = ([], None)
+#: State hash v2's text for n active slots, one byte per number and no house rules (most hashes).
+_ONE_BYTE = tuple(f"{n}|1".encode() for n in range(8))
 #: State hash v2's keyed blake2b by key (elements and players), only ever copied.
 _HASHERS: dict[bytes, Any] = {}
 #: Phase 1 uses of one power by (power, grid size, bound slots and deck top where they matter).
@@ -537,8 +539,10 @@ class Game:
                 _HASHERS.clear()
             hasher = _HASHERS[self._hkey] = hashlib.blake2b(digest_size=16, key=self._hkey)
         digest = hasher.copy()
-        digest.update(b"".join((head, f"{len(active)}|{width}{house}".encode(), grid, words,
-                                rest[2])))
+        n = len(active)
+        middle = (_ONE_BYTE[n] if width == 1 and not house and n < len(_ONE_BYTE)
+                  else f"{n}|{width}{house}".encode())
+        digest.update(b"".join((head, middle, grid, words, rest[2])))
         return digest.hexdigest()
 
     def _hash_head(self) -> bytes:
