@@ -1,7 +1,8 @@
 """Engine speed: random legal play and clone(), beside OpenSpiel's Python Kuhn poker.
 
 Targets (issue 2): at least 2x OpenSpiel's ``python_kuhn_poker`` actions/s under the same
-random loop, and at least 200k clones/s, on one core.
+random loop, and at least 200k clones/s, on one core; issue 13 asks at least 1.5x. Both loops
+are timed in CPU seconds, in interleaved slices (the machine is shared).
 """
 
 from __future__ import annotations
@@ -13,17 +14,27 @@ from collections.abc import Callable
 from leyline_widget import Game
 
 SECONDS = 3.0
+ROUNDS = 5
 
 
-def _rate(run: Callable[[random.Random], int], seconds: float = SECONDS) -> float:
-    """Actions per second of ``run`` (which returns the actions it took), best of 3 slices."""
-    rng = random.Random(0)
-    best = 0.0
-    for _ in range(3):
-        count, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds / 3:
-            count += run(rng)
-        best = max(best, count / (time.perf_counter() - start))
+def _slice(run: Callable[[random.Random], int], rng: random.Random, seconds: float) -> float:
+    """Actions per CPU second of ``run`` (which returns the actions it took) over one slice.
+    CPU time: on a shared machine, the moments this process waits for a core are not its own."""
+    count, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        count += run(rng)
+    return count / (time.process_time() - start)
+
+
+def _rates(runs: list[Callable[[random.Random], int]],
+           seconds: float = SECONDS) -> list[float]:
+    """The best slice of each run, the runs' slices interleaved round by round so that a busy
+    spell of the machine hits them alike."""
+    rngs = [random.Random(0) for _ in runs]
+    best = [0.0] * len(runs)
+    for _ in range(ROUNDS):
+        for k, run in enumerate(runs):
+            best[k] = max(best[k], _slice(run, rngs[k], seconds / ROUNDS))
     return best
 
 
@@ -50,12 +61,12 @@ def leyline_clones() -> float:
         positions.append(game)
     best = 0.0
     for _ in range(3):
-        count, start = 0, time.perf_counter()
-        while time.perf_counter() - start < SECONDS / 3:
+        count, start = 0, time.process_time()
+        while time.process_time() - start < SECONDS / 3:
             for g in positions:
                 g.clone()
             count += len(positions)
-        best = max(best, count / (time.perf_counter() - start))
+        best = max(best, count / (time.process_time() - start))
     return best
 
 
@@ -83,14 +94,16 @@ def openspiel_game() -> Callable[[random.Random], int] | None:
 
 
 def main() -> None:
-    ours = _rate(leyline_game)
-    print(f"leyline random play      {ours:12,.0f} actions/s (legal_actions + apply, 2 players)")
     baseline = openspiel_game()
+    if baseline is None:
+        (ours,) = _rates([leyline_game])
+    else:
+        ours, theirs = _rates([leyline_game, baseline])
+    print(f"leyline random play      {ours:12,.0f} actions/s (legal_actions + apply, 2 players)")
     if baseline is None:
         print("open_spiel not installed (pip install '.[bench]'): no baseline")
     else:
-        theirs = _rate(baseline)
-        print(f"openspiel kuhn (python)  {theirs:12,.0f} actions/s (same loop)")
+        print(f"openspiel kuhn (python)  {theirs:12,.0f} actions/s (same loop, slices interleaved)")
         print(f"ratio                    {ours / theirs:12.2f}x   (target >= 2x, issue 2; "
               ">= 1.5x, issue 13)")
     clones = leyline_clones()

@@ -875,6 +875,48 @@ def test_clone_is_independent_and_hashes_equal() -> None:
     assert copy.actions == (Activate(0),) and game.actions == (Activate(1),)
 
 
+def test_a_pickled_or_deep_copied_game_plays_on_like_its_original() -> None:
+    # The cached legal list knows its actions by id(): a copy must list afresh, not trust it.
+    import copy as copying
+    import pickle
+
+    game = new("fire fire water earth  wind water")
+    game.apply(game.legal_actions()[0])
+    game.legal_actions()
+    for copy in (pickle.loads(pickle.dumps(game)), copying.deepcopy(game)):
+        assert copy.state_hash() == game.state_hash()
+        assert copy.legal_actions() == game.legal_actions()
+        before = copy.state_hash()
+        refused(copy, Activate(0), "activation")
+        assert copy.state_hash() == before
+        for g in (copy, game.clone()):
+            g.apply(Activate(1))
+            g.apply(EndPhase())
+        assert copy.state_hash() == g.state_hash()
+
+
+def test_snapshots_share_unchanged_lists_and_each_keeps_its_position() -> None:
+    import random
+    from itertools import pairwise
+
+    game = Game.new(players=2, seed=11)
+    rng = random.Random(11)
+    snaps, hashes, last = [], [], None
+    while not game.is_over and game.step < 300:
+        game.apply(rng.choice(game.legal_actions()))
+        hashes.append(game.state_hash())
+        last = game.snapshot(last)
+        snaps.append(last)
+    shared = sum(a._grid is b._grid for a, b in pairwise(snaps))
+    assert 0 < shared < len(snaps) - 1  # shared while unchanged, not otherwise
+    for snap, digest in zip(snaps, hashes):
+        play = snap.clone()
+        assert play.state_hash() == digest
+        if not play.is_over:
+            play.apply(play.legal_actions()[-1])
+    assert [s.state_hash() for s in snaps] == hashes  # playing on clones moved no snapshot
+
+
 def test_illegal_action_error_is_a_value_error_with_a_rule() -> None:
     err = IllegalActionError("nope", "binding")
     assert isinstance(err, ValueError) and err.rule == "binding" and str(err) == "nope"

@@ -18,10 +18,12 @@ leyline_widget.core.game.IllegalActionError: slot 0 is already activated; ...
 from __future__ import annotations
 
 import hashlib
+import operator
 import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from itertools import compress
 from typing import Any, TypeAlias
 
 from . import powers as _powers
@@ -71,24 +73,45 @@ class IllegalActionError(ValueError):
 
 
 _END_PHASE = EndPhase()
-_ACTIVATE: list[Action] = []
-_DEACTIVATE: list[Action] = []
+_ACTIVATE: list[Activate] = []
+_DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
-#: Phase 3 legal lists by (grid size, paying sources): the grid is always full then.
-_BINDING: dict[tuple[int, tuple[tuple[str, str], ...]], list[Action]] = {}
+
+#: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
+#: apply() recognises an action taken from the list by identity and skips its checks (the list
+#: keeps its actions alive, so no other object can carry one of those ids meanwhile).
+_Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
+#: Legal lists by what alone decides them (phase, grid size and the key legal_actions builds):
+#: random play meets the same few thousand again and again. Cleared when full.
+_LEGAL: dict[tuple[Any, ...], _Legal] = {}
+_LEGAL_MAX = 4096  # as the per-phase caches before it: a Phase 1 list can hold 300 actions
+_NO_ACTIONS: _Legal = ([], None)
+#: State hash v2's text for n active slots, one byte per number and no house rules (most hashes).
+_ONE_BYTE = tuple(f"{n}|1".encode() for n in range(8))
+#: State hash v2's keyed blake2b by key (elements and players), only ever copied.
+_HASHERS: dict[bytes, Any] = {}
+#: Phase 1 uses of one power by (power, grid size, bound slots and deck top where they matter).
+_USES: dict[tuple[Any, ...], list[UsePower]] = {}
 
 
-#: Phase 1 choices by (element, tier, effect, grid size, bound slots or None).
-_ABILITIES: dict[tuple[str, str, str, int, tuple[int, ...] | None], list[Action]] = {}
+def _legal(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> _Legal:
+    entry = _LEGAL.get(key)
+    if entry is None:
+        actions = build()
+        entry = (actions, frozenset(map(id, actions)))
+        if len(_LEGAL) >= _LEGAL_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = entry
+    return entry
 
 
-def _activates(size: int) -> list[Action]:
+def _activates(size: int) -> list[Activate]:
     _cached(_ACTIVATE, Activate, size - 1)
     return _ACTIVATE
 
 
-def _deactivates(size: int) -> list[Action]:
+def _deactivates(size: int) -> list[Deactivate]:
     _cached(_DEACTIVATE, Deactivate, size - 1)
     return _DEACTIVATE
 
@@ -123,6 +146,13 @@ def _plural(n: int, word: str) -> str:
 _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 
 
+#: What stays fixed for a whole game: rules, players, seed, player and element counts, element
+#: index by name, power table, powers ``major_uses_per_game`` caps, state hash key, deck as dealt.
+_Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
+                         tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
+                         tuple[str, ...]]
+
+
 def _origin(events: list[Event]) -> _Record:
     return (None, events, None, 0)
 
@@ -142,11 +172,11 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = (
-        "rules", "players", "seed", "_n", "_e", "_eidx", "_deck", "_deck_pos", "_grid",
-        "_active", "_tokens", "_study", "_markers", "_mtokens", "_supply", "_pool", "_phase",
-        "_turn", "_player", "_bonus", "_wildfire", "_sanctuary", "_used", "_end_reason",
-        "_initial_deck", "_last", "_start", "_ptab", "_blk", "_spent", "_majors", "_busy",
-        "_capped", "_hkey", "_dsum",
+        "_fixed", "rules", "players", "seed", "_n", "_e", "_eidx", "_ptab", "_capped", "_hkey",
+        "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
+        "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
+        "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal",
     )
 
     rules: Rules
@@ -156,9 +186,12 @@ class Game:
     _e: int                        # elements
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
-    _blk: list[int] | None         # slots locked for the active player, once per Phase 2
+    _fixed: _Fixed                 # rules to _initial_deck (never change), as one value
+    _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
+    _hhead: bytes | None           # state hash text of the turn's fields (see _hash_head)
+    _hbody: tuple[bytes, bool, bytes] | None  # state hash's grid and counts (see _hash_body)
     _initial_deck: tuple[str, ...]
     _start: dict[str, Any] | None  # the position a game from a position began at
     _deck: bytes                   # element index per card, top first (bytes: cheap to hash)
@@ -179,11 +212,12 @@ class Game:
     _sanctuary: bool
     _used: int                     # bitmask over rules.powers: powers used this turn
     _spent: int                    # activations spent on deactivated cards (refund off)
-    _majors: list[int]             # player * powers + power index -> uses this game
+    _majors: tuple[int, ...]       # player * powers + power index -> uses this game
     _busy: int                     # the last turn with a collection, token or power (0: none)
     _capped: tuple[int, ...]       # indices of the powers major_uses_per_game caps
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
+    _legal: _Legal | None          # legal_actions() of this very state, once asked for
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -208,14 +242,14 @@ class Game:
             random.Random(seed).shuffle(cards)
         else:
             cards = check_deck(rules, deck)
-        eidx = {el: i for i, el in enumerate(rules.elements)}
-        deck_ids = tuple(eidx[c] for c in cards)
+        fixed = _fixed_fields(rules, names, seed, tuple(cards))
+        eidx = fixed[5]
         e, size, n = len(rules.elements), rules.grid_size, len(names)
         game = cls._make(
-            rules, names, seed, tuple(cards), None, deck_ids, 0, [-1] * size, [],
-            [0] * (size * e), [0] * (n * e), [0] * (n * e), [0] * (n * e),
-            [rules.tokens_per_element] * e, [0] * e, Phase.ACTIVATION, 1, 0, 0, False, False, 0,
-            None, _origin([]), eidx=eidx)
+            fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
+            [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
+            Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
+            (0,) * (n * len(rules.powers)), 0, None, None, None, None)
         events: list[Event] = []
         for slot in range(size):
             game._draw_into(slot, "setup", events)
@@ -227,35 +261,26 @@ class Game:
         return game
 
     @classmethod
-    def _make(cls, rules: Rules, players: tuple[str, ...], seed: int | None,
-              initial_deck: tuple[str, ...], start: dict[str, Any] | None,
-              deck: bytes | tuple[int, ...], deck_pos: int, grid: list[int], active: list[int],
-              tokens: list[int], study: list[int], markers: list[int], mtokens: list[int],
-              supply: list[int], pool: list[int], phase: Phase, turn: int, player: int,
-              bonus: int, wildfire: bool, sanctuary: bool, used: int, end_reason: str | None,
-              last: _Record, ptab: tuple[tuple[int, int, int, str, str], ...] | None = None,
-              eidx: dict[str, int] | None = None, blk: list[int] | None = None,
-              spent: int = 0, majors: list[int] | None = None, busy: int | None = None,
-              capped: tuple[int, ...] | None = None, hkey: bytes | None = None,
-              dsum: tuple[bytes, int, bytes] | None = None) -> Game:
+    def _make(cls, fixed: _Fixed, start: dict[str, Any] | None, deck: bytes, deck_pos: int,
+              grid: list[int], active: list[int], tokens: list[int], study: list[int],
+              markers: list[int], mtokens: list[int], supply: list[int], pool: list[int],
+              phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
+              sanctuary: bool, used: int, end_reason: str | None, last: _Record,
+              free: tuple[Activate, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
+              dsum: tuple[bytes, int, bytes] | None, hhead: bytes | None,
+              hbody: tuple[bytes, bool, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
-        position loader all build through it (lists are taken as they are, not copied)."""
+        position loader all build through it (lists are taken as they are, not copied).
+
+        ``fixed`` (see :func:`_fixed_fields`) carries the fields fixed for the whole game as one
+        value, so that a clone passes one argument for them: clone() is the hot caller.
+        """
         g = cls.__new__(cls)
-        g.rules = rules
-        g.players = players
-        g.seed = seed
-        g._n = len(players)
-        g._e = len(rules.elements)
-        g._eidx = eidx if eidx is not None else {el: i for i, el in enumerate(rules.elements)}
-        g._ptab = ptab if ptab is not None else _power_table(rules)
-        g._blk = blk
-        g._hkey = hkey if hkey is not None else hashlib.blake2b(
-            repr((rules.elements, players)).encode(), digest_size=64,
-            person=b"leyline-state-2").digest()
-        g._dsum = dsum
-        g._initial_deck = initial_deck
+        g._fixed = fixed
+        (g.rules, g.players, g.seed, g._n, g._e, g._eidx, g._ptab, g._capped, g._hkey,
+         g._initial_deck) = fixed
         g._start = start
-        g._deck = deck if type(deck) is bytes else bytes(deck)
+        g._deck = deck
         g._deck_pos = deck_pos
         g._grid = grid
         g._active = active
@@ -274,12 +299,14 @@ class Game:
         g._used = used
         g._end_reason = end_reason
         g._last = last
+        g._free = free
         g._spent = spent
-        g._majors = majors if majors is not None else [0] * (len(players) * len(rules.powers))
-        g._busy = turn - 1 if busy is None else busy
-        g._capped = capped if capped is not None else (
-            () if rules.major_uses_per_game is None else
-            tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+        g._majors = majors
+        g._busy = busy
+        g._dsum = dsum
+        g._hhead = hhead
+        g._hbody = hbody
+        g._legal = legal
         return g
 
     def _reset_turn(self) -> None:
@@ -477,38 +504,78 @@ class Game:
         position's ``repr``), kept so that files of format version 1 still verify. Both
         cover the same fields and the rest of the deck; only the encoding differs.
         """
-        if version == 1:
-            return self._hash_v1()
         if version != 2:
+            if version == 1:
+                return self._hash_v1()
             raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
-        counts = (sorted(self._active) + self._tokens + self._study + self._markers
-                  + self._mtokens + self._supply + self._pool)
-        try:  # one byte per number when every one is below 256 (nearly always)
-            words, width = bytes(counts), 1
-        except ValueError:
-            words, width = array("q", counts).tobytes(), 8
+        head = self._hhead
+        if head is None:
+            head = self._hhead = self._hash_head()
+        body = self._hbody
+        if body is None:
+            body = self._hbody = self._hash_body()
+        grid, wide, tail = body
+        active = sorted(self._active)
+        # Numbers take one byte each unless one passes 255; then all take 8.
+        if wide:
+            width, words = 8, array("q", active).tobytes() + tail
+        elif not active or active[-1] < 256:
+            width, words = 1, bytes(active) + tail
+        else:  # a slot past 255 (grids have up to 400) widens every number
+            width, words = 8, array("q", [*active, *tail]).tobytes()
         rest = self._dsum  # the deck's rest changes only at a draw or a Tide: digest it then
         if rest is None or rest[0] is not self._deck or rest[1] != self._deck_pos:
             rest = (self._deck, self._deck_pos, hashlib.blake2b(
                 memoryview(self._deck)[self._deck_pos:], digest_size=16).digest())
             self._dsum = rest
-        digest = hashlib.blake2b(
-            f"{self._phase}|{self._end_reason}|{self._used}|{self._wildfire:d}"
-            f"{self._sanctuary:d}|{self._turn}|{self._player}|{self._bonus}|{len(self._active)}"
-            f"|{width}{self._house_words()}".encode(), digest_size=16, key=self._hkey)
-        digest.update(array("b", self._grid))  # element indices (fewer than 33) or -1
-        digest.update(words)
-        digest.update(rest[2])
+        house = ""
+        if self._spent or self._capped or self.rules.idle_round_limit is not None:
+            house = self._house_words()
+        # A keyed hasher is made once per key (keying costs a compression) and copied; kept
+        # out of the Game, which stays picklable.
+        hasher = _HASHERS.get(self._hkey)
+        if hasher is None:
+            if len(_HASHERS) >= 256:
+                _HASHERS.clear()
+            hasher = _HASHERS[self._hkey] = hashlib.blake2b(digest_size=16, key=self._hkey)
+        digest = hasher.copy()
+        n = len(active)
+        middle = (_ONE_BYTE[n] if width == 1 and not house and n < len(_ONE_BYTE)
+                  else f"{n}|{width}{house}".encode())
+        digest.update(b"".join((head, middle, grid, words, rest[2])))
         return digest.hexdigest()
+
+    def _hash_head(self) -> bytes:
+        """The start of state_hash's (version 2) text: the phase and this turn's fields.
+        Activate and Deactivate change none of them, so apply() keeps it across them."""
+        # %-formatting makes the f-string's text in about half the time (bools as 0 and 1):
+        # a replay load builds this at most steps.
+        return ("%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031
+            self._phase._value_, self._end_reason, self._used, self._wildfire, self._sanctuary,
+            self._turn, self._player, self._bonus)).encode()
+
+    def _hash_body(self) -> tuple[bytes, bool, bytes]:
+        """state_hash's (version 2) grid bytes, whether a count passes 255, and the counts
+        (tokens, Studies, markers, marker stacks, supply, pool). Kept until one of them
+        changes: every place that changes them (here and in powers.resolve) drops it."""
+        grid = array("b", self._grid).tobytes()  # element indices (fewer than 33) or -1
+        counts = [*self._tokens, *self._study, *self._markers, *self._mtokens, *self._supply,
+                  *self._pool]
+        try:
+            return grid, False, bytes(counts)
+        except ValueError:  # a count past 255
+            return grid, True, array("q", counts).tobytes()
 
     def _house_state(self) -> bool:
         """Whether house-rule state (spent activations, Major uses, idle turns) can matter."""
         return bool(self._spent or self._capped or self.rules.idle_round_limit is not None)
 
     def _house_words(self) -> str:
+        """The house-rule state in state_hash's version 2, when it can matter."""
         if not self._house_state():
             return ""
-        return f"|{self._spent}|{self._majors}|{self._turn - self._busy}"
+        # A list's repr, as when _majors was a list: the hashes stored in files stay the same.
+        return f"|{self._spent}|{list(self._majors)}|{self._turn - self._busy}"
 
     def _hash_v1(self) -> str:
         state: tuple[object, ...] = (
@@ -518,7 +585,7 @@ class Game:
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
         if self._house_state():
             # House-rule state, only where it can matter: seed-rules games hash as before.
-            state = (*state, self._spent, self._majors, self._turn - self._busy)
+            state = (*state, self._spent, list(self._majors), self._turn - self._busy)
         digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
         # The deck can be long (replays of big variants): it is kept as bytes and hashed in
         # place.
@@ -528,14 +595,42 @@ class Game:
     def clone(self) -> Game:
         """An independent copy. The history is shared, not copied: its records never change,
         and each game only adds records after its own last one, so a clone costs the same at
-        any game length."""
+        any game length. Tuples, bytes and the cached legal list are never changed in place,
+        so they are shared too."""
         return Game._make(
-            self.rules, self.players, self.seed, self._initial_deck, self._start, self._deck,
-            self._deck_pos, self._grid[:], self._active[:], self._tokens[:], self._study[:],
-            self._markers[:], self._mtokens[:], self._supply[:], self._pool[:], self._phase,
+            self._fixed, self._start, self._deck, self._deck_pos, self._grid[:], self._active[:],
+            self._tokens[:], self._study[:], self._markers[:], self._mtokens[:], self._supply[:],
+            self._pool[:], self._phase, self._turn, self._player, self._bonus, self._wildfire,
+            self._sanctuary, self._used, self._end_reason, self._last, self._free, self._spent,
+            self._majors, self._busy, self._dsum, self._hhead, self._hbody,
+            self._legal)
+
+    def snapshot(self, previous: Game | None = None) -> Game:
+        """A copy to keep and clone, never to move, for keepers of many positions of one
+        game (replays keep one per step).
+
+        ``previous`` is an earlier snapshot of this same game, itself never moved. While this
+        game's grid, tokens and counts are those of ``previous`` (the state hash's cached part
+        tells: any change drops it), the snapshot shares those lists with ``previous`` rather
+        than copying them; moving either would change the other. Play on a clone of it.
+        """
+        body = self._hbody
+        if previous is None or body is None or previous._hbody is not body:
+            return self.clone()
+        p = previous
+        return Game._make(
+            self._fixed, self._start, self._deck, self._deck_pos, p._grid, self._active[:],
+            p._tokens, p._study, p._markers, p._mtokens, p._supply, p._pool, self._phase,
             self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
-            self._end_reason, self._last, self._ptab, self._eidx, self._blk, self._spent,
-            self._majors[:], self._busy, self._capped, self._hkey, self._dsum)
+            self._end_reason, self._last, self._free, self._spent, self._majors, self._busy,
+            self._dsum, self._hhead, body, self._legal)
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickle and deepcopy state: every field but the cached legal list, whose ids mean
+        nothing to another process or to a copy's actions."""
+        state = {name: getattr(self, name) for name in Game.__slots__}
+        state["_legal"] = None
+        return None, state
 
     # ------------------------------------------------------------------ positions
     @property
@@ -615,60 +710,58 @@ class Game:
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> list[Action]:
         """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return legal[0][:]  # a copy: the cached list is shared with clones and apply()
+
+    def _list_legal(self) -> _Legal:
         phase = self._phase
+        size = len(self._grid)
         if phase is Phase.ACTIVATION:
-            # Phase 2 always starts on a full grid and removes nothing before it ends.
+            # Phase 2 always starts on a full grid and removes nothing before it ends; tokens
+            # and Studies stand still meanwhile, so the free slots are found once per phase.
+            free = self._free
+            if free is None:
+                free = self._free = self._free_activations()
             active = self._active
-            size = len(self._grid)
             if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
                 out: list[Action] = []
+            elif active:
+                out = [a for a in free if a.slot not in active]
             else:
-                acts = _ACTIVATE if len(_ACTIVATE) >= size else _activates(size)
-                if self._sanctuary:
-                    blocked: list[int] = []
-                else:
-                    # Tokens and Studies stand still during Phase 2: compute once per phase.
-                    blocked = self._blk if self._blk is not None else self._blocked()
-                    self._blk = blocked
-                if active or blocked:
-                    out = [acts[s] for s in range(size) if s not in active and s not in blocked]
-                else:
-                    out = acts[:size]
+                out = list(free)
             if active:
-                deacts = _deactivates(size)
-                out.extend(deacts[s] for s in sorted(active))
+                out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
-            return out
+            return out, None  # too many combinations to cache: tokens lie anywhere
         if phase is Phase.BINDING:
-            key = (len(self._grid), tuple(self._sources()))
-            cached = _BINDING.get(key)
-            if cached is None:
-                cached = [_place(s, element, source)
-                          for s in range(key[0]) for element, source in key[1]]
-                cached.append(_END_PHASE)
-                if len(_BINDING) < 4096:
-                    _BINDING[key] = cached
-            return cached[:]
+            sources = tuple(self._sources())  # the grid is always full then
+            return _legal((phase, size, sources), lambda: [
+                *(_place(s, element, source) for s in range(size) for element, source in sources),
+                _END_PHASE])
         if phase is Phase.REFILL:
-            return [_cached(_REFILL, Refill, s) for s, c in enumerate(self._grid) if c < 0]
+            empty = tuple(s for s, c in enumerate(self._grid) if c < 0)
+            return _legal((phase, empty), lambda: [_cached(_REFILL, Refill, s) for s in empty])
         if phase is Phase.ABILITIES:
-            out = []
-            for i, pw in enumerate(self.rules.powers):
-                if self._power_ready(i, pw):
-                    # Phase 1 has a full grid: targets depend only on its size and, for
-                    # Tide and Unbind, on which cards are bound.
-                    bound = _powers.bound_slots(self) if pw.effect in ("tide", "unbind") else None
-                    choice = (pw.element, pw.tier, pw.effect, len(self._grid), bound)
-                    uses = _ABILITIES.get(choice)
-                    if uses is None:
-                        uses = [UsePower(pw.element, pw.tier, targets)
-                                for targets in _powers.target_choices(self, pw.effect)]
-                        if len(_ABILITIES) < 4096:
-                            _ABILITIES[choice] = uses
-                    out.extend(uses)
-            out.append(_END_PHASE)
-            return out
-        return []
+            # Phase 1 has a full grid: which powers have targets, and which targets, depend
+            # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
+            # whether the deck has a top card.
+            base = self._player * self._e
+            study = self._study
+            powers = self.rules.powers
+            ready = tuple((powers[i].element, powers[i].tier, effect)
+                          for i, element, need, effect, _ in self._ptab
+                          if study[base + element] >= need and not self._used >> i & 1
+                          and not (self._capped and self._exhausted(self._player, i)))
+            bound = deck = None
+            if any(effect in ("tide", "unbind") for _, _, effect in ready):
+                bound = _powers.bound_slots(self)
+                deck = self._deck_pos < len(self._deck)
+            return _legal((phase, size, ready, bound, deck), lambda: [
+                *(use for power in ready for use in self._uses(power, bound, deck)),
+                _END_PHASE])
+        return _NO_ACTIONS
 
     def is_legal(self, action: Action) -> bool:
         return self.why_illegal(action) is None
@@ -681,20 +774,25 @@ class Game:
             return str(err)
         return None
 
-    def _blocked(self) -> list[int]:
-        """Slots whose Binding tokens the active player's Study does not satisfy."""
+    def _free_activations(self) -> tuple[Activate, ...]:
+        """Activations of the slots whose tokens the active player's Study satisfies
+        (Sanctuary ignores tokens), in slot order."""
+        size = len(self._grid)
+        if len(_DEACTIVATE) < size:  # Phase 2 lists from these shared lists
+            _activates(size)
+            _deactivates(size)
+        everything = tuple(_ACTIVATE[:size])
+        if self._sanctuary:
+            return everything
         tokens = self._tokens
-        if not any(tokens):
-            return []
         e = self._e
+        # The slots with a token, found at C speed (the grid is mostly token-free).
+        bound = {i // e for i in compress(range(len(tokens)), tokens)}
+        if not bound:
+            return everything
         study = self._study[self._player * e:(self._player + 1) * e]
-        out = []
-        for s in range(len(self._grid)):
-            base = s * e
-            here = tokens[base:base + e]
-            if any(here) and any(t > h for t, h in zip(here, study)):
-                out.append(s)
-        return out
+        blocked = {s for s in bound if not all(map(operator.le, tokens[s * e:(s + 1) * e], study))}
+        return tuple([a for a in everything if a.slot not in blocked]) if blocked else everything
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -709,16 +807,22 @@ class Game:
                 out.append((el, "pool"))
         return out
 
-    def _power_ready(self, index: int, pw: Power) -> bool:
-        """Unlocked, unused this turn, and with at least one legal target."""
-        if self._used >> index & 1:
-            return False
-        if self._capped and self._exhausted(self._player, index):
-            return False
-        if self._study[self._player * self._e + self._eidx[pw.element]] < self.rules.threshold(
-                pw.tier):
-            return False
-        return _powers.has_target(self, pw.effect)
+    def _uses(self, power: tuple[str, str, str], bound: tuple[int, ...] | None,
+              deck: bool | None) -> list[UsePower]:
+        """A ready power's legal uses in Phase 1 (none when it has no target), shared."""
+        element, tier, effect = power
+        tide = effect == "tide"
+        key = (power, len(self._grid), bound if tide or effect == "unbind" else None,
+               deck if tide else None)
+        uses = _USES.get(key)
+        if uses is None:
+            uses = [UsePower(element, tier, targets)
+                    for targets in _powers.target_choices(self, effect)
+                    ] if _powers.has_target(self, effect) else []
+            if len(_USES) >= _LEGAL_MAX:
+                _USES.clear()
+            _USES[key] = uses
+        return uses
 
     def _any_power_ready(self) -> bool:
         base = self._player * self._e
@@ -881,8 +985,27 @@ class Game:
         Raises :class:`IllegalActionError` naming the rule, with the state unchanged.
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
-        act = action if isinstance(action, Action) else parse_action(action)
-        effect = self._check(act)[1]
+        legal = self._legal
+        listed = False
+        if legal is not None:
+            ids = legal[1]
+            if ids is not None:
+                listed = id(action) in ids
+            else:  # a short list
+                for a in legal[0]:
+                    if a is action:
+                        listed = True
+                        break
+        if listed and isinstance(action, Action):
+            # One of the actions legal_actions() listed for this very state: legal already.
+            act = action
+            effect = _MOVES[type(act)][1]
+        else:
+            act = action if isinstance(action, Action) else parse_action(action)
+            effect = self._check(act)[1]
+        self._legal = None
+        if effect is not _do_activate and effect is not _do_deactivate:
+            self._hhead = None  # they change only the active slots and spent activations
         events: list[Event] = []
         effect(self, act, events)
         last = self._last
@@ -909,13 +1032,14 @@ class Game:
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._phase = phase
-        self._blk = None
-        events.append({"type": "phase", "phase": phase.value, "player": self._player})
+        self._free = None
+        events.append({"type": "phase", "phase": phase._value_, "player": self._player})
 
     def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
         card = self._deck[self._deck_pos]
         self._deck_pos += 1
         self._grid[slot] = card
+        self._hbody = None
         events.append({"type": "reveal", "slot": slot, "element": self.rules.elements[card],
                        "cause": cause, "visible_to": "all"})
 
@@ -932,37 +1056,42 @@ class Game:
         """End of Phase 2: collect every element with enough activations, flip back the rest."""
         p = self._player
         els = self.rules.elements
+        grid = self._grid
         if not self._active:
             events.append({"type": "pass", "player": p})
         by_element: dict[int, list[int]] = {}
         for s in sorted(self._active):
-            by_element.setdefault(self._grid[s], []).append(s)
+            by_element.setdefault(grid[s], []).append(s)
         threshold = self._threshold()
         flipped: list[int] = []
         freed: list[tuple[int, int, int]] = []  # (slot, element, count)
         e = self._e
+        tokens = self._tokens
         for c in sorted(by_element):
             slots = by_element[c]
             if len(slots) < threshold:
                 flipped.extend(slots)
                 continue
             self._study[p * e + c] += len(slots)
+            self._hbody = None
             self._busy = self._turn
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
             for s in slots:
-                self._grid[s] = -1
-                for i in range(e):
-                    if self._tokens[s * e + i]:
-                        freed.append((s, i, self._tokens[s * e + i]))
-                        self._tokens[s * e + i] = 0
+                grid[s] = -1
+                base = s * e
+                if any(tokens[base:base + e]):
+                    for i in range(e):
+                        if tokens[base + i]:
+                            freed.append((s, i, tokens[base + i]))
+                            tokens[base + i] = 0
         if flipped:
             events.append({"type": "flip_back", "player": p, "slots": sorted(flipped)})
         self._active = []
         self._spent = 0
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
-        if -1 in self._grid:
+        if -1 in grid:
             if self._deck_pos >= len(self._deck):
                 self._game_over("deck", events)
             else:
@@ -973,6 +1102,7 @@ class Game:
     def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
         """Freed tokens go to the active player's matching Spent marker, else to the pool."""
         pi = self._player * self._e + i
+        self._hbody = None
         if self._markers[pi]:
             self._mtokens[pi] += count
             to = "marker"
@@ -994,6 +1124,7 @@ class Game:
         else:
             self._pool[i] -= 1
         self._tokens[action.slot * self._e + i] += 1
+        self._hbody = None
         self._busy = self._turn
         events.append({"type": "place_token", "player": self._player, "slot": action.slot,
                        "element": action.element, "source": action.source})
@@ -1003,7 +1134,9 @@ class Game:
                      if pw.element == action.element and pw.tier == action.tier)
         pw = self.rules.powers[index]
         self._used |= 1 << index
-        self._majors[self._player * len(self.rules.powers) + index] += 1
+        majors = list(self._majors)
+        majors[self._player * len(self.rules.powers) + index] += 1
+        self._majors = tuple(majors)
         self._busy = self._turn
         events.append({"type": "power", "player": self._player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
@@ -1036,7 +1169,7 @@ class Game:
 
     def _begin_turn(self, events: list[Event]) -> None:
         self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
-        self._blk = None
+        self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
                        "phase": self._phase.value})
 
@@ -1075,18 +1208,33 @@ class Game:
         """
         e = self._e
         tokens = self._tokens
+        grid = self._grid
+        # Rules validation keeps the threshold within one turn's activations, so enough
+        # token-free cards of one element mean a collection is possible.
+        threshold = self.rules.collect_threshold
+        if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
+            return False  # every card is token-free, and some element has enough of them
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, list[int]]] = []
-        for s, c in enumerate(self._grid):
+        for s, c in enumerate(grid):
             if c >= 0:
                 here = tokens[s * e:(s + 1) * e]
                 if any(here):
                     bound.append((c, here))
                 else:
                     free[c] += 1
-        # Rules validation keeps the threshold within one turn's activations.
-        if max(free) >= self.rules.collect_threshold:
-            return False
+                    if free[c] >= threshold:
+                        return False
+        # A collection some player can make now, with no power, settles it: powers below only
+        # ever add cards a player may activate (and Wildfire lowers the need).
+        for q in range(self._n):
+            study = self._study[q * e:(q + 1) * e]
+            counts = free[:]
+            for c, here in bound:
+                if all(map(operator.le, here, study)):
+                    counts[c] += 1
+                    if counts[c] >= threshold:
+                        return False
         effects = [self._effects(q) for q in range(self._n)]
         # Unbind can, in time, strip every token: then every card is as good as token-free.
         # It cannot change which elements lie on the grid, so lone elements stay lone.
@@ -1128,10 +1276,25 @@ _MOVES: dict[type, _Move] = {
 }
 
 
+_do_activate = Game._do_activate
+_do_deactivate = Game._do_deactivate
+
+
 def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
     """(index, element index, threshold, effect, key) per power: rules.powers for hot paths."""
     return tuple((i, rules.elements.index(pw.element), rules.threshold(pw.tier), pw.effect,
                   pw.key) for i, pw in enumerate(rules.powers))
+
+
+def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
+          initial_deck: tuple[str, ...]) -> _Fixed:
+    capped = (() if rules.major_uses_per_game is None else
+              tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+    hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
+                           person=b"leyline-state-2").digest()
+    return (rules, players, seed, len(players), len(rules.elements),
+            {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
+            initial_deck)
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:

@@ -54,7 +54,7 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
 
 def load_position(position: Mapping[str, Any]) -> Game:
     """The Game at ``position``, or ``ValueError`` naming the field at fault."""
-    from .game import END_REASONS, MAX_PLAYERS, Game, Phase, _origin, player_names
+    from .game import END_REASONS, MAX_PLAYERS, Game, Phase, _fixed_fields, _origin, player_names
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -190,9 +190,9 @@ def load_position(position: Mapping[str, Any]) -> Game:
     assert n <= MAX_PLAYERS
 
     game = Game._make(
-        rules, names, None, tuple(els[c] for c in deck), None, deck, 0, grid, active, tokens,
-        study, markers, mtokens, supply, pool, phase, turn, player, bonus,
-        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _origin([]),
-        spent=spent, majors=majors, busy=busy)
+        _fixed_fields(rules, names, None, tuple(els[c] for c in deck)), None, bytes(deck), 0,
+        grid, active, tokens, study, markers, mtokens, supply, pool, phase, turn, player, bonus,
+        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _origin([]), None, spent,
+        tuple(majors), busy, None, None, None, None)
     game._start = game.position()
     return game

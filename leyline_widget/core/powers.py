@@ -35,21 +35,26 @@ def _bound(game: Game, slot: int) -> bool:
 
 def bound_slots(game: Game) -> tuple[int, ...]:
     """Slots whose card carries at least one Binding token."""
-    return tuple(s for s in _cards(game) if _bound(game, s))
+    tokens = game._tokens
+    if not any(tokens):
+        return ()
+    e = game._e
+    return tuple(s for s, c in enumerate(game._grid) if c >= 0 and any(tokens[s * e:(s + 1) * e]))
 
 
 def has_target(game: Game, effect: str) -> bool:
     """Whether ``effect`` has at least one legal target choice now."""
     if effect in NO_TARGET:
         return True
+    grid = game._grid
     if effect == "ripple":
-        return len(_cards(game)) >= 2
+        return len(grid) - grid.count(-1) >= 2
     if effect == "tide":
         return game._deck_pos < len(game._deck) and any(
             not _bound(game, s) for s in _cards(game))
     if effect == "unbind":
         return any(_bound(game, s) for s in _cards(game))
-    return bool(_cards(game))  # whisper, gale
+    return grid.count(-1) < len(grid)  # whisper, gale: any card
 
 
 def target_choices(game: Game, effect: str) -> list[tuple[int, ...]]:
@@ -105,6 +110,8 @@ def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | No
 def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> None:
     """Carry out ``effect`` on ``game`` (targets already checked)."""
     els = game.rules.elements
+    if effect in ("ripple", "tide", "unbind"):
+        game._hbody = None  # they move cards or tokens: the state hash's cached body is stale
     if effect == "spark":
         game._bonus += 1
     elif effect == "wildfire":

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, NoReturn
 
-from ..core.actions import Action, EndPhase, UsePower
+from ..core.actions import Action, Activate, Deactivate
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
@@ -91,15 +91,18 @@ MAX_NOTE_CHARS = 10_000
 MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
-#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every EndPhase and power (the
-#: costly actions to re-apply), so a seek re-applies at most one cheap action. Snapshots are
-#: clones that share the game's history (about 1 KB each at the default rules), so a seek
-#: anywhere costs about what ``game_at(1)`` costs.
-SNAPSHOT_EVERY = 2
+#: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every action but the two
+#: cheapest to re-apply (Activate and Deactivate), so a seek clones a snapshot and re-applies
+#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are clones that share the game's history
+#: (about 1 KB each at the default rules). One every step makes every seek one clone, as
+#: ``game_at(1)`` is: re-applying even the cheapest action costs up to about another clone,
+#: which put some seeks past twice game_at(1).
+SNAPSHOT_EVERY = 1
 
-_COSTLY = (EndPhase, UsePower)
+_CHEAP = (Activate, Deactivate)
 _TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
 _HASH = re.compile(r"[0-9a-f]{32}")
+_HEX = re.compile(r"[0-9a-f]*")
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -1336,7 +1339,7 @@ class Replay(JsonFile):
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
-            line.snaps = {line.start: game.clone()}
+            line.snaps = {line.start: game.snapshot()}
             first = game.state_hash(1) if legacy else line.hashes[0]
             if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
@@ -1345,32 +1348,36 @@ class Replay(JsonFile):
                     f"dealing the game gives {quote(first)}; the rules, players or initial deck "
                     "were edited", field="hashes[0]", step=0)
         game = line.work
-        own = line.own
+        own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
         offset = 1 if line.parent is None else 0
-        for k in range(game.step - line.start, len(own)):
+        apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
+        # The newest snapshot (steps go in in order), with which the next shares the lists
+        # left unchanged.
+        last = snaps[next(reversed(snaps))] if snaps else None
+        for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
             action = own[k]
-            step = line.start + k + 1
+            step = start + k + 1
             try:
-                game.apply(action)
+                apply(action)
             except IllegalActionError as err:
                 line.forget()
                 raise _StepFailure(line, step, action, err) from None
-            digest = game.state_hash()
-            check = game.state_hash(1) if legacy else digest
-            if expect is not None and expect[k + offset] != check:
-                where = "" if line.parent is None else f"{line.label()}, "
-                line.forget()
-                raise ReplayFormatError(
-                    f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file "
-                    f"has {quote(expect[k + offset])}, replaying the actions gives "
-                    f"{quote(check)}; an "
-                    "action or a hash was edited", step=step,
-                    variation=None if line.parent is None else line.id)
-            line.hashes.append(digest)
-            # Every SNAPSHOT_EVERY steps, and after the costly actions to re-apply (EndPhase: the
-            # stalemate check; powers), so a seek only ever re-applies one cheap action.
-            if step % SNAPSHOT_EVERY == 0 or type(action) in _COSTLY:
-                line.snaps[step] = game.clone()
+            digest = state_hash()
+            if expect is not None:
+                check = state_hash(1) if legacy else digest
+                if expect[k + offset] != check:
+                    where = "" if line.parent is None else f"{line.label()}, "
+                    line.forget()
+                    raise ReplayFormatError(
+                        f"{where}step {step}: state hash mismatch after {action.to_dict()}: the "
+                        f"file has {quote(expect[k + offset])}, replaying the actions gives "
+                        f"{quote(check)}; an action or a hash was edited", step=step,
+                        variation=None if line.parent is None else line.id)
+            hashes.append(digest)
+            # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
+            # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
+            if step % every == 0 or type(action) not in _CHEAP:
+                last = snaps[step] = game.snapshot(last)
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
@@ -1392,6 +1399,29 @@ class Replay(JsonFile):
 
 
 # ---------------------------------------------------------------------- reading files
+_FLAT = frozenset((int, str))
+
+
+def _action_key(item: object) -> tuple[tuple[str, Any], ...] | None:
+    """A key telling apart any two action objects that could parse differently, or None when
+    ``item`` is not plain enough to cache: a dict of strings, integers (never ``True`` for 1:
+    types are exact) and lists of integers (Use Power targets, as tuples)."""
+    if type(item) is not dict:
+        return None
+    values = item.values()
+    if _FLAT.issuperset(map(type, values)):
+        return tuple(item.items())
+    parts = []
+    for name, value in item.items():
+        kind = type(value)
+        if kind is list and all(type(x) is int for x in value):
+            value = tuple(value)
+        elif kind is not int and kind is not str:
+            return None
+        parts.append((name, value))
+    return tuple(parts)
+
+
 class _Reader:
     """Turns a parsed replay object into a verified :class:`Replay`, or raises."""
 
@@ -1549,15 +1579,15 @@ class _Reader:
         cache = self.parsed
         for k, item in enumerate(raw):
             try:
-                # A game repeats a few dozen distinct actions: parse each once (actions are
-                # immutable values). Only flat objects of strings and integers are cached.
-                flat = type(item) is dict and all(type(v) is int or type(v) is str
-                                                  for v in item.values())
-                action = cache.get(tuple(item.items())) if flat else None
+                # A game repeats a few hundred distinct actions: parse each once (actions are
+                # immutable values), keyed by its fields (see _action_key).
+                key = (tuple(item.items()) if type(item) is dict
+                       and _FLAT.issuperset(map(type, item.values())) else _action_key(item))
+                action = cache.get(key) if key is not None else None
                 if action is None:
                     action = Action.from_dict(item)
-                    if flat:
-                        cache[tuple(item.items())] = action
+                    if key is not None:
+                        cache[key] = action
                 out.append(action)
             except ValueError as err:
                 raise ReplayFormatError(
@@ -1571,10 +1601,14 @@ class _Reader:
         if len(raw) != count:
             raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
                                     f"per step), got {len(raw)}", field=where + "hashes")
-        for k, h in enumerate(raw):
-            if not isinstance(h, str) or not _HASH.fullmatch(h):
-                raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, got "
-                                        f"{quote(h)}", field=f"{where}hashes[{k}]")
+        # Every entry a str of 32 characters, all of them hex digits: checked at C speed; the
+        # loop below only runs to name the first bad entry.
+        if not (set(map(type, raw)) <= {str} and set(map(len, raw)) <= {32}
+                and _HEX.fullmatch("".join(raw))):
+            for k, h in enumerate(raw):
+                if not isinstance(h, str) or not _HASH.fullmatch(h):
+                    raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, "
+                                            f"got {quote(h)}", field=f"{where}hashes[{k}]")
         return list(raw)
 
     @staticmethod
