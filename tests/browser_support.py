@@ -457,6 +457,12 @@ def axe_violations(page: Any, root: Any, name: str) -> list[str]:
     return [f"{name}: {v}" for v in found]
 
 
+def no_widget_errors(page: Any) -> None:
+    """The page logged no error from the widget or anywidget (other page noise is allowed)."""
+    errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
+    assert not errors, errors
+
+
 def scan_seat(root: Any) -> None:
     """Nothing on the board shows an inert card's element (no glimpse, no face on an inert card)."""
     bad = root.evaluate("""(el) => [...el.querySelectorAll('[data-act=card]')]

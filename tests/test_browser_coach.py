@@ -14,6 +14,7 @@ from browser_support import (
     browser,  # noqa: F401  (a pytest fixture)
     lab_fixture,
     new_page,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -130,5 +131,4 @@ def test_analyse_button_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) 
     assert root.locator(".ll-evalgraph .ll-gpoint").count() == done[1]
     assert "decisions analysed" in (root.locator(".ll-analyse").text_content() or "")
     root.screenshot(path=str(output_dir / "lab-analysed.png"))
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    no_widget_errors(page)

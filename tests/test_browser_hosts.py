@@ -24,6 +24,7 @@ from browser_support import (
     local_only,
     marimo_app,
     new_page,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     play_turn_step,
@@ -160,8 +161,7 @@ def test_notebook7_clicks_keys_shortcuts_handoff_themes_and_axe(
     assert not violations, "\n".join(violations)
     assert notebook7.kernel_json("hotseat.ipynb", "hs.game.active_player") == 1
     assert page.refused == [], page.refused  # Notebook 7 and the widget need no network
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    no_widget_errors(page)
 
 
 @pytest.fixture(scope="module")
@@ -237,8 +237,7 @@ def test_marimo_renders_answers_clicks_and_follows_its_theme(
     assert not violations, "\n".join(violations)
     assert refused == [] and refused_dark == [], refused + refused_dark
     for p in (page, dark):
-        widget_errors = [e for e in p.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-        assert not widget_errors, widget_errors
+        no_widget_errors(p)
 
 
 @pytest.fixture(scope="module")

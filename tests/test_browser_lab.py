@@ -18,6 +18,7 @@ from browser_support import (
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
     lab_fixture,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -97,8 +98,7 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
     solo.scroll_into_view_if_needed()
     solo.screenshot(path=str(output_dir / "solo-dark.png"))
     duel.screenshot(path=str(output_dir / "duel-dark.png"))
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    no_widget_errors(page)
 
 
 def _learn(known: dict[int, str], state: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from browser_support import (
     click_and_wait,
     lab_fixture,
     new_page,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -240,5 +241,4 @@ def test_replay_widget_in_jupyterlab_scrubs_and_edits_a_note(lab: Lab, browser: 
     assert all(e is None for card, e in _shown(root)["cards"] if card == "inert")
     set_theme(page, "dark")
     root.screenshot(path=str(output_dir / "lab-bo-dark.png"))
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    no_widget_errors(page)

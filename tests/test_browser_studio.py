@@ -19,6 +19,7 @@ from browser_support import (
     click_and_wait,
     lab_fixture,
     new_page,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -222,11 +223,6 @@ def _no_inert_element(root: Any) -> None:
     assert named == [], f"moves naming a card's element on a seat's page: {named[:5]}"
 
 
-def _no_widget_errors(page: Any) -> None:
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
-
-
 def _kernel(lab: Lab, expr: str) -> Any:
     return lab.kernel_json("studio.ipynb", expr)
 
@@ -289,7 +285,7 @@ def test_studio_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) -> None:
     assert len(texts) == len(choices)
     _no_inert_element(train)
     train.screenshot(path=str(output_dir / "lab-guess.png"))
-    _no_widget_errors(page)
+    no_widget_errors(page)
 
 
 @pytest.mark.jupyter
@@ -363,4 +359,4 @@ def test_explore_powers_and_tokens_on_the_board(
         "[c['element'] for c in b.view['grid'] if c['card'] == 'inert']"))
     _no_inert_element(seat)
     seat.screenshot(path=str(output_dir / "explore-token-placed.png"))
-    _no_widget_errors(page)
+    no_widget_errors(page)

@@ -17,6 +17,7 @@ from browser_support import (
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
     lab_fixture,
+    no_widget_errors,
     open_notebook,
     output_dir,  # noqa: F401  (a pytest fixture)
     run_all_cells,
@@ -142,8 +143,7 @@ def test_hot_seat_game_deal_whisper_rerender_and_keys(lab: Lab, browser: Any,  #
     assert wh.locator(".ll-grid .ll-flag, .ll-grid .ll-glimpse").count() == 0
     # Grace sees that Ada peeked at slot 3 (everyone saw the power used), never what she saw.
     assert "peeked at" in (wh.locator("[data-slot='3']").get_attribute("aria-label") or "")
-    widget_errors = [e for e in page.errors if "leyline" in e.lower() or "anywidget" in e.lower()]
-    assert not widget_errors, widget_errors
+    no_widget_errors(page)
 
 
 def test_greedy_bot_game_and_axe_on_every_view(lab: Lab, browser: Any,  # noqa: F811
