@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from ..core.game import Game, IllegalActionError, Phase, visible_events
+from ..core.game import Game, IllegalActionError, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 from .bots import BOT_KINDS, GreedyBot
@@ -199,8 +199,8 @@ def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = N
         if len(legal) == 1:
             action = legal[0]
         else:
-            if game.phase is Phase.REFILL:
-                bot.see_top(game.deck_top)  # as BotSeat does: the refill needs no observation
+            bot.see_top(game.deck_top)  # as BotSeat does: a bot that follows events needs no
+            # new observation after a draw
             planned = bot.planned(legal)
             action = planned if planned is not None else bot.choose(game.observation(p), legal)
         game.apply(action)
