@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import gc
 import itertools
 import os
 import random
@@ -283,10 +282,7 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
               else min(400, games // (workers * 4) or 1))
     chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
     own = executor is None
-    # A forked worker inherits this process's heap: frozen, the worker's collector never
-    # walks it (nor copies its pages by writing to them).
-    pool: Executor = (ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) if own
-                      else executor)  # type: ignore[assignment]
+    pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
     try:
         futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions, detail)
                    for c in chunks]
