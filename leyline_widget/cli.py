@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from .agents.balance import balance_report
 from .agents.ladder import default_entrants, ladder
-from .agents.simulate import Row, local_dask, parse_seat, seat_label, simulate, sweep
+from .agents.simulate import Row, local_dask, parse_seat, seat_label, seat_labels, simulate, sweep
 from .core.rules import Rules
 from .core.version import VERSION
 
@@ -198,7 +198,7 @@ def summary(rows: Sequence[Row], rotate: bool = False) -> str:
         scores: dict[str, list[int]] = {}
         wins: dict[str, int] = {}
         for r in rs:
-            labels = _split_seats(r["seats"])
+            labels = seat_labels(r)
             for p, label in enumerate(labels):
                 key = label if rotate else f"{p} {label}"
                 scores.setdefault(key, []).append(r["scores"][p])
@@ -220,11 +220,6 @@ def summary(rows: Sequence[Row], rotate: bool = False) -> str:
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join([*lines, "", *notes])
-
-
-def _split_seats(text: str) -> list[str]:
-    # Seat labels hold no commas (parameters use semicolons), so a plain split is exact.
-    return text.split(",")
 
 
 def _common(cmd: argparse.ArgumentParser, games: int, formats: Sequence[str]) -> None:

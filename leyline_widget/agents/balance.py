@@ -43,7 +43,16 @@ from typing import Any
 
 from ..core.game import END_REASONS
 from ..core.rules import Rules
-from .simulate import MAX_ACTIONS, Row, SeatSpec, parse_seat, seat_label, simulate, variant_label
+from .simulate import (
+    MAX_ACTIONS,
+    Row,
+    SeatSpec,
+    parse_seat,
+    points_of,
+    seat_label,
+    simulate,
+    variant_label,
+)
 
 __all__ = ["BalanceReport", "Probe", "balance_report", "mean_interval", "wilson_interval"]
 
@@ -241,11 +250,7 @@ def _scouting(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], games: 
     scout = {**params, "scout": True}
     rows = simulate(rules, [(kind, scout), (kind, plain)], games, seed, rotate=True, **run)
     label = seat_label(kind, scout)
-    points = 0.0
-    for r in rows:
-        at = r["seats"].split(",").index(label)
-        if at in r["winners"]:
-            points += 1.0 / len(r["winners"])
+    points = sum(points_of(r, label) for r in rows)
     low, high = wilson_interval(points, len(rows))
     return Probe("scouting", points / len(rows) - 0.5, low - 0.5, high - 0.5, len(rows),
                  f"{label}'s points share against {seat_label(kind, plain)} minus 1/2")

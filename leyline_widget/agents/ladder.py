@@ -26,7 +26,7 @@ from typing import Any
 
 from ..core.rules import Rules
 from .bots import BOT_KINDS
-from .simulate import SeatSpec, parse_seat, seat_label, simulate, worker_count
+from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate, worker_count
 
 __all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRow", "bradley_terry", "ladder"]
 
@@ -157,12 +157,7 @@ def _pair_points(rules: Rules, a: SeatSpec, b: SeatSpec, name_a: str, games: int
     win, 1/k for a victory shared by k, 0 for a loss."""
     rows = simulate(rules, [a, b], games=games, seed=seed, rotate=True, executor=executor,
                     jobs=jobs)
-    points = []
-    for row in rows:
-        seat_of_a = 0 if row["seats"].split(",")[0] == name_a else 1
-        winners = row["winners"]
-        points.append(1.0 / len(winners) if seat_of_a in winners else 0.0)
-    return points
+    return [points_of(row, name_a) for row in rows]
 
 
 def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: int = 1,

@@ -102,6 +102,23 @@ def seat_label(kind: str, params: Mapping[str, Any]) -> str:
     return f"{kind}({';'.join(f'{k}={v}' for k, v in sorted(params.items()))})"
 
 
+def seat_labels(row: Row) -> list[str]:
+    """A row's seats in play order, as :func:`seat_label` names them.
+
+    >>> seat_labels({"seats": "greedy,memory(capacity=4;decay=0.1)"})
+    ['greedy', 'memory(capacity=4;decay=0.1)']
+    """
+    # Labels hold no commas (parameters use semicolons), so a plain split is exact.
+    return str(row["seats"]).split(",")
+
+
+def points_of(row: Row, label: str) -> float:
+    """The points of the seat named ``label`` in a game: 1 for a win, 1/k for a victory
+    shared by k, 0 for a loss (the first such seat when several share the label)."""
+    winners = row["winners"]
+    return 1.0 / len(winners) if seat_labels(row).index(label) in winners else 0.0
+
+
 def variant_label(rules: Rules, base: Rules | None = None) -> str:
     """The fields in which ``rules`` differ from ``base`` (default rules), as ``k=v,...``.
 
@@ -421,5 +438,5 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
 
 
 __all__ = ["BOT_KINDS", "DASK_LOCAL_CONFIG", "MAX_ACTIONS", "Rows", "game_seeds", "local_dask",
-           "parse_seat", "play_game", "seat_label", "simulate", "sweep", "variant_label",
-           "worker_count"]
+           "parse_seat", "play_game", "points_of", "seat_label", "seat_labels", "simulate",
+           "sweep", "variant_label", "worker_count"]
