@@ -1,4 +1,5 @@
-"""Play at the table (issue 10) in a real JupyterLab, by clicks and keys: the deal's Ready
+"""Play at the table (issue 10) in a real JupyterLab 4 and again in Notebook 7, by clicks and
+keys: the deal's Ready
 step, a whole hot-seat game with the hand-off screen at every change of seat (and a scan of
 the page for anything the incoming seat may not see), a Whisper then a quick end of turn, a
 view rendered again after a reveal, notebook shortcuts kept out of the widget, a game against
@@ -54,7 +55,15 @@ TABLE = make_notebook([
     "LessonWidget()",
 ], markdown="# Play at the table (test copy)")
 
-lab = lab_fixture({"table.ipynb": TABLE})
+_jupyterlab = lab_fixture({"table.ipynb": TABLE})
+_notebook7 = lab_fixture({"table.ipynb": TABLE}, app="notebook")
+
+
+@pytest.fixture(scope="module", params=["jupyterlab", "notebook7"])
+def lab(request: pytest.FixtureRequest) -> Lab:
+    """Every test here runs in JupyterLab 4 and again in Notebook 7 (issue 10's done-when)."""
+    server: Lab = request.getfixturevalue(f"_{request.param}")
+    return server
 
 
 def _cells(page: Any) -> int:
