@@ -1,8 +1,9 @@
 """Play at the table (issue 10) in a real JupyterLab 4 and again in Notebook 7, by clicks and
-keys: the deal's Ready step, a whole hot-seat game with the hand-off screen at every change of seat (and a scan of
-the page for anything the incoming seat may not see), a Whisper then a quick end of turn, a
-view rendered again after a reveal, notebook shortcuts kept out of the widget, a game against
-the greedy bot, and axe-core on every view in light and dark. Screenshots: test-output/<test>/.
+keys: the deal's Ready step, a whole hot-seat game with the hand-off screen at every change of
+seat (and a scan of the page for anything the incoming seat may not see), a Whisper then a quick
+end of turn, a view rendered again after a reveal, notebook shortcuts kept out of the widget, a
+game against the greedy bot, and axe-core on every view in light and dark. Screenshots:
+test-output/<test>/.
 """
 
 from __future__ import annotations
