@@ -53,6 +53,7 @@ TABLE = make_notebook([
     "                    deal_ms=600)\nbot",
     "teacher = LeylineWidget(players=2, seed=1, viewer='teacher', deal_ms=0)\nteacher",
     "LessonWidget()",
+    "rp = ReplayWidget(Replay.from_game(g), viewer=0, step=3)\nrp",
 ], markdown="# Play at the table (test copy)")
 
 _jupyterlab = lab_fixture({"table.ipynb": TABLE})
@@ -73,7 +74,7 @@ def _cells(page: Any) -> int:
 def test_hot_seat_game_deal_whisper_rerender_and_keys(lab: Lab, browser: Any,  # noqa: F811
                                                        output_dir: Path) -> None:  # noqa: F811
     page = open_notebook(browser, lab, "table.ipynb", width=1100, height=1200)
-    run_all_cells(page, widgets=5, timeout=120_000)
+    run_all_cells(page, widgets=6, timeout=120_000)
     roots = page.locator(".leyline[data-mode=play]")
     hs, wh = roots.nth(0), roots.nth(1)
 
@@ -158,14 +159,16 @@ def test_hot_seat_game_deal_whisper_rerender_and_keys(lab: Lab, browser: Any,  #
 def test_greedy_bot_game_and_axe_on_every_view(lab: Lab, browser: Any,  # noqa: F811
                                                output_dir: Path) -> None:  # noqa: F811
     page = open_notebook(browser, lab, "table.ipynb", width=1100, height=1200)
-    run_all_cells(page, widgets=5, timeout=120_000)
+    run_all_cells(page, widgets=6, timeout=120_000)
     roots = page.locator(".leyline[data-mode=play]")
     hs, bot, teacher = roots.nth(0), roots.nth(2), roots.nth(3)
     lesson = page.locator(".leyline.ll-lesson").first
+    replay = page.locator(".leyline.ll-replay").first
     violations: list[str] = []
     for theme in ("light", "dark"):
         set_theme(page, theme)
-        for name, root in (("play", bot), ("teacher", teacher), ("lesson", lesson)):
+        for name, root in (("play", bot), ("teacher", teacher), ("lesson", lesson),
+                           ("replay", replay)):
             root.scroll_into_view_if_needed()
             root.screenshot(path=str(output_dir / f"{name}-{theme}.png"))
             violations += _axe(page, root, f"{name}/{theme}")
