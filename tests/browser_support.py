@@ -480,9 +480,13 @@ def press_ready(page: Any, root: Any) -> None:
 
 
 def play_turn_step(page: Any, root: Any, clicked: list[int]) -> None:
-    """One click of a simple player: up to two activations, any refill, else End."""
+    """One click of a simple player: up to two activations, any refill, else End. Nothing
+    when the board is not drawn (a hand-off screen that came up after the caller looked: the
+    page draws a new state only once the reveals before it have played)."""
     state = widget_state(root)
     phase = state["phase"]
+    if phase is None:
+        return
     if phase == "activation":
         m = re.search(r"\((\d+) of \d+ left\)", state["prompt"])
         legal = root.locator(".ll-card.ll-legal[data-card=inert]")
