@@ -582,9 +582,10 @@ export function hostTheme(doc) {
  * @param {Document} doc
  * @param {BoardState} st
  * @param {PlayUi} ui
+ * @param {boolean} lazily the turn going on, and each of its lines, as `lazy` stand-ins
  * @returns {HTMLElement}
  */
-function logPanel(doc, st, ui) {
+function logPanel(doc, st, ui, lazily) {
   const past = st.log_past || [];
   const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
@@ -596,9 +597,18 @@ function logPanel(doc, st, ui) {
     h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
       // A finished turn is one object that never changes (a new one comes with any change):
       // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
-        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null))));
+      turns.map((t, i) => {
+        const done = i < past.length;
+        // A finished turn is built once; the turn going on grows by a line a click (a long
+        // turn has hundreds): only its new lines are built, and nothing when it did not change.
+        const line = (/** @type {string} */ text) => (lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text))
+          : h(doc, "li", {}, text));
+        const build = () => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null);
+        if (!lazily) return build();
+        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+      })));
 }
 
 /** @type {WeakMap<object, string>} */
@@ -742,7 +752,7 @@ export function renderBoard(st, ui, doc, now = 0, lazily = false) {
   const study = lazily ? lazy(doc, `study:${idOf(info)}:${digest(JSON.stringify([me, view.players[me],
     Object.keys(legal.powers || {}), legal.actor, view.powers_used, view.active_player, ui.infoPower, els]))}`,
   () => studyPanel(doc, st, ui)) : studyPanel(doc, st, ui);
-  const log = logPanel(doc, st, ui);
+  const log = logPanel(doc, st, ui, lazily);
   const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(doc, "div", {
     class: `leyline${teacher ? " ll-is-teacher" : ""}`, "data-mode": st.mode || "play",

@@ -1137,7 +1137,7 @@ function hostTheme(doc) {
   const win = doc.defaultView;
   return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
-function logPanel(doc, st, ui) {
+function logPanel(doc, st, ui, lazily) {
   const past = st.log_past || [];
   const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
@@ -1159,13 +1159,19 @@ function logPanel(doc, st, ui) {
       { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
       // A finished turn is one object that never changes (a new one comes with any change):
       // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => h(
-        doc,
-        "li",
-        { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
-        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null
-      ))
+      turns.map((t, i) => {
+        const done = i < past.length;
+        const line = (text) => lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text)) : h(doc, "li", {}, text);
+        const build = () => h(
+          doc,
+          "li",
+          { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null
+        );
+        if (!lazily) return build();
+        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+      })
     )
   );
 }
@@ -1331,7 +1337,7 @@ function renderBoard(st, ui, doc, now = 0, lazily = false) {
     ]))}`,
     () => studyPanel(doc, st, ui)
   ) : studyPanel(doc, st, ui);
-  const log = logPanel(doc, st, ui);
+  const log = logPanel(doc, st, ui, lazily);
   const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(
     doc,
