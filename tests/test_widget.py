@@ -18,7 +18,7 @@ from support import SMALL
 from leyline_widget import Activate, EndPhase, Game, IllegalActionError, Rules
 from leyline_widget.widgets.export import widget_html as to_html
 from leyline_widget.widgets.play import LeylineWidget
-from leyline_widget.widgets.presenters import legal_summary, parse_seats
+from leyline_widget.widgets.presenters import legal_summary, parse_seats, sentence
 
 TRAITS = ("mode", "view", "legal", "info", "error", "events", "viewer", "reveal_ms", "ack",
           "bot_delay_ms", "log", "log_past", "handoff", "shown_seq", "deal_ms", "session")
@@ -292,8 +292,13 @@ def test_legal_summary_matches_legal_actions_over_random_games() -> None:
             if "activate" in s:
                 assert s["activate"] == [a.slot for a in legal if isinstance(a, Activate)]
                 assert s["deactivate"] == [a.slot for a in legal if isinstance(a, Deactivate)]
+                inert = {str(i) for i, c in enumerate(game.observation(None)["grid"])
+                         if c["card"] == "inert" and i not in s["activate"]}
+                assert set(s["blocked"]) == inert
                 for slot, why in s["blocked"].items():
-                    assert why and game.why_illegal(Activate(int(slot)))
+                    assert why and why == sentence(game.why_illegal(Activate(int(slot))) or "")
+            # Any viewer's grid gives the same summary (which cards are inert is public).
+            assert legal_summary(game, game.active_player, game.observation(None)["grid"]) == s
             if "refill" in s:
                 assert s["refill"] == [a.slot for a in legal if isinstance(a, Refill)]
             if "place" in s:

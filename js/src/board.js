@@ -1,7 +1,7 @@
 // The play board as a pure function of state: the grid of card buttons, the deck, Supply and
 // Token Pool, the Study with its power buttons, the power and Binding panels, the scoreboard,
 // the game-over panel, the memory panel and the recent moves. Every mode draws this board.
-import { h, PAINT_KEY } from "./dom.js";
+import { digest, h, idOf, lazy, PAINT_KEY } from "./dom.js";
 import { elementLook } from "./looks.js";
 import { memoryPanel } from "./memory.js";
 import {
@@ -92,9 +92,10 @@ function glimpseFlag(cause) {
  * @param {BoardState} st
  * @param {PlayUi} ui
  * @param {number} now
- * @returns {HTMLElement}
+ * @param {boolean} lazily a stand-in the repaint skips while the card looks the same (`lazy`)
+ * @returns {Element}
  */
-function cardButton(doc, slot, cell, st, ui, now) {
+function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
   const face = cellFace(cell, slot, st, ui, now);
@@ -151,6 +152,31 @@ function cardButton(doc, slot, cell, st, ui, now) {
     attrs["data-element"] = face.element;
     attrs.style = `--ll-el:${look.colour};--ll-ink:${look.ink}`;
   }
+  // "+" only where this viewer may place a card now (not a bot's refill, nor a finished lesson).
+  const hole = phase === "refill" && isTrue(legal.refill, slot) ? "+" : "";
+  const ghost = motion && motion.kind === "collect" && motion.until > now && motion.element ? motion.element : null;
+  const build = () => cardBody(doc, slot, attrs, face, flag, look, hole, cell.tokens, els, marks, ghost);
+  // The key is everything the button shows, so an unchanged card is not built again.
+  return lazily ? lazy(doc, `c${slot}:${digest(JSON.stringify([attrs, face.kind, flag, look, hole, cell.tokens, els, marks, ghost]))}`, build)
+    : build();
+}
+
+/**
+ * A card button from what `cardButton` worked out.
+ * @param {Document} doc
+ * @param {number} slot
+ * @param {Record<string, unknown>} attrs
+ * @param {Face} face
+ * @param {string} flag
+ * @param {{name: string, symbol: string, colour: string, ink: string} | null} look
+ * @param {string} hole
+ * @param {Counts} tokens
+ * @param {string[]} els
+ * @param {string[]} marks
+ * @param {string | null} ghost the element of a card just collected from this slot
+ * @returns {HTMLElement}
+ */
+function cardBody(doc, slot, attrs, face, flag, look, hole, tokens, els, marks, ghost) {
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
   if (face.kind === "glimpse") {
@@ -162,17 +188,16 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    // "+" only where this viewer may place a card now (not a bot's refill, nor a finished lesson).
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, hole));
   }
-  body.push(tokenChips(doc, cell.tokens, els));
+  body.push(tokenChips(doc, tokens, els));
   if (marks.length) {
     body.push(h(doc, "span", { class: "ll-marks", "aria-hidden": "true", title: marks.map((k) => MARK_WORDS[k] || k).join(", ") },
       marks.map((k) => h(doc, "span", { class: `ll-mk ll-mk-${k}` }, MARK_SIGNS[k] || "•"))));
   }
-  if (motion && motion.kind === "collect" && motion.until > now && motion.element) {
+  if (ghost) {
     // A collected card travels face-up to the Study (it has left the grid: everyone saw it).
-    const gone = elementLook(motion.element, els);
+    const gone = elementLook(ghost, els);
     body.push(h(doc, "span", { class: "ll-ghost", "aria-hidden": "true", style: `--ll-el:${gone.colour};--ll-ink:${gone.ink}` },
       gone.symbol));
   }
@@ -557,9 +582,10 @@ export function hostTheme(doc) {
  * @param {Document} doc
  * @param {BoardState} st
  * @param {PlayUi} ui
+ * @param {boolean} lazily the turn going on, and each of its lines, as `lazy` stand-ins
  * @returns {HTMLElement}
  */
-function logPanel(doc, st, ui) {
+function logPanel(doc, st, ui, lazily) {
   const past = st.log_past || [];
   const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
@@ -571,9 +597,18 @@ function logPanel(doc, st, ui) {
     h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
       // A finished turn is one object that never changes (a new one comes with any change):
       // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
-        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null))));
+      turns.map((t, i) => {
+        const done = i < past.length;
+        // A finished turn is built once; the turn going on grows by a line a click (a long
+        // turn has hundreds): only its new lines are built, and nothing when it did not change.
+        const line = (/** @type {string} */ text) => (lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text))
+          : h(doc, "li", {}, text));
+        const build = () => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null);
+        if (!lazily) return build();
+        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+      })));
 }
 
 /** @type {WeakMap<object, string>} */
@@ -647,14 +682,17 @@ export function coachHint(doc, st) {
 /**
  * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
  * the page's own UI state `ui` (pending click, chosen power/targets/source, brief reveals,
- * focus, log). Pure: no side effects, no model access.
+ * focus, log). Pure: no side effects, no model access. With `lazily`, the cards, the Study and
+ * the side panel are `lazy` stand-ins keyed by what they show: a tree only for `morph` (a click
+ * changes a card or two, so the rest is not built again).
  * @param {BoardState} st
  * @param {PlayUi} ui
  * @param {Document} doc
  * @param {number} [now]
+ * @param {boolean} [lazily]
  * @returns {HTMLElement}
  */
-export function renderBoard(st, ui, doc, now = 0) {
+export function renderBoard(st, ui, doc, now = 0, lazily = false) {
   const { view, legal, info } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
   if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
@@ -667,7 +705,7 @@ export function renderBoard(st, ui, doc, now = 0) {
     class: `ll-grid${ui.deal === "waiting" ? " ll-dealwait" : ""}`, role: "group", style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. ` +
       "Arrow keys move between cards; Enter or Space clicks.",
-  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
+  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now, lazily)));
   const endBtn = canAct ? h(doc, "button", {
     type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
     "data-act": "end", "aria-disabled": legal.end ? null : "true",
@@ -704,10 +742,17 @@ export function renderBoard(st, ui, doc, now = 0) {
       (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
     h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal"))
     : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
-  const side = h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
+  const sideParts = () => h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
     h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
       countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool")));
-  const log = logPanel(doc, st, ui);
+  const side = lazily ? lazy(doc, `side:${digest(JSON.stringify([view.deck, view.phase, view.supply, view.pool, els]))}`, sideParts)
+    : sideParts();
+  // What the Study shows: the seat's counts and powers, which of them are usable, used, open.
+  const me = mySeat(view);
+  const study = lazily ? lazy(doc, `study:${idOf(info)}:${digest(JSON.stringify([me, view.players[me],
+    Object.keys(legal.powers || {}), legal.actor, view.powers_used, view.active_player, ui.infoPower, els]))}`,
+  () => studyPanel(doc, st, ui)) : studyPanel(doc, st, ui);
+  const log = logPanel(doc, st, ui, lazily);
   const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(doc, "div", {
     class: `leyline${teacher ? " ll-is-teacher" : ""}`, "data-mode": st.mode || "play",
@@ -719,5 +764,5 @@ export function renderBoard(st, ui, doc, now = 0) {
   h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
   ui.rules ? rulesPanel(doc, st) : null, coachHint(doc, st),
   powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st, ui),
-  studyPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
+  study, scoreboard(doc, st), memoryPanel(doc, st), log, live);
 }

@@ -54,6 +54,74 @@ export function paintKeys(root) {
   return /** @type {Set<string>} */ (out);
 }
 
+/**
+ * The builders of stand-ins made by `lazy`: a stand-in left in a fresh tree is built only
+ * when `morph` finds no page node of its key in its place.
+ * @type {WeakMap<Element, () => Element>}
+ */
+const deferred = new WeakMap();
+
+/**
+ * A subtree built only when the page does not already show it in this place: returns an
+ * empty stand-in carrying `key` (a paint key) that `morph` skips where the page's node has
+ * the same key, and builds with `build()` anywhere else (a new place, a shifted sibling, a
+ * first paint), so a stale or missing copy can never stay. Unlike `keyed` this needs no set
+ * of the page's keys, but the fresh tree is only for `morph`: read it after `whole`. The key
+ * must cover everything the subtree shows.
+ * @param {Document} doc
+ * @param {string} key
+ * @param {() => Element} build
+ * @returns {Element}
+ */
+export function lazy(doc, key, build) {
+  const stub = doc.createElement("template");
+  stub.setAttribute(PAINT_KEY, key);
+  deferred.set(stub, () => {
+    const node = build();
+    node.setAttribute(PAINT_KEY, key);
+    return node;
+  });
+  return stub;
+}
+
+/**
+ * `node` with every `lazy` stand-in in it (itself included) built: what goes into the page
+ * whole, with no page copy to keep.
+ * @template {Node} T
+ * @param {T} node
+ * @returns {T}
+ */
+export function whole(node) {
+  if (node.nodeType !== 1) return node;
+  const el = /** @type {Element} */ (/** @type {unknown} */ (node));
+  const own = deferred.get(el);
+  if (own) return /** @type {T} */ (/** @type {unknown} */ (whole(own())));
+  for (const stub of Array.from(el.querySelectorAll(`template[${PAINT_KEY}]`))) {
+    const build = deferred.get(stub);
+    if (build) stub.replaceWith(whole(build()));
+  }
+  return node;
+}
+
+/**
+ * A short digest of a text for paint keys (53-bit, cyrb53): keys of long texts stay short
+ * on the page, and two different texts practically never share one.
+ * @param {string} text
+ * @returns {string}
+ */
+export function digest(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /** @type {WeakMap<object, number>} */
 const ids = new WeakMap();
 let nextId = 1;
@@ -109,9 +177,20 @@ function unchanged(cur, next) {
  * @returns {T}
  */
 export function morph(cur, next) {
+  if (cur.nodeType === 1 && next.nodeType === 1) {
+    // A subtree whose builder vouches it is unchanged (the same paint key, see `keyed` and
+    // `lazy`) is left as it is: a replay's move list and graphs, or a board's unchanged
+    // cards, cost nothing to repaint. (Its own attribute: data-key names other things, such
+    // as a power button's power.)
+    const key = /** @type {Element} */ (/** @type {Node} */ (next)).getAttribute(PAINT_KEY);
+    if (key !== null && /** @type {Element} */ (/** @type {Node} */ (cur)).getAttribute(PAINT_KEY) === key) return cur;
+    const build = deferred.get(/** @type {Element} */ (/** @type {Node} */ (next)));
+    if (build) next = /** @type {T} */ (/** @type {unknown} */ (build())); // no copy here: build it
+  }
   if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
-    cur.replaceWith(next);
-    return next;
+    const fresh = whole(next);
+    cur.replaceWith(fresh);
+    return fresh;
   }
   if (cur.nodeType !== 1) {
     if (cur.nodeValue !== next.nodeValue) cur.nodeValue = next.nodeValue;
@@ -119,11 +198,6 @@ export function morph(cur, next) {
   }
   const from = /** @type {Element} */ (/** @type {Node} */ (cur));
   const to = /** @type {Element} */ (/** @type {Node} */ (next));
-  // A subtree whose builder vouches it is unchanged (the same paint key, see `keyed`) is left
-  // as it is: a replay's move list and graphs cost nothing to repaint at any length. (Its own
-  // attribute: data-key names other things, such as a power button's power.)
-  const key = to.getAttribute(PAINT_KEY);
-  if (key !== null && from.getAttribute(PAINT_KEY) === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
@@ -133,7 +207,7 @@ export function morph(cur, next) {
   const a = Array.from(from.childNodes);
   const b = Array.from(to.childNodes);
   for (let i = 0; i < b.length; i++) {
-    if (i >= a.length) from.appendChild(b[i]);
+    if (i >= a.length) from.appendChild(whole(b[i]));
     else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
   }
   for (let i = b.length; i < a.length; i++) a[i].remove();

@@ -7,6 +7,7 @@
 // every batch up to the kernel's `shown_seq`. A change of seat forgets everything the page
 // held for the previous seat (reveals, chosen power and targets, hints, focus).
 import { botDelayMs, renderBoard, seatKinds } from "./board.js";
+import { PAINT_KEY } from "./dom.js";
 import { chooseMemoryOf } from "./memory.js";
 import { mount } from "./mount.js";
 import { elementLook } from "./looks.js";
@@ -250,7 +251,7 @@ export function playMode({ model, el }) {
 
     /** @param {number} now */
     function draw(now) {
-      m.show(renderBoard(state(), ui, m.doc, now));
+      m.show(renderBoard(state(), ui, m.doc, now, true));
     }
 
     const handoffTo = () => {
@@ -386,7 +387,11 @@ export function playMode({ model, el }) {
         send(out.action, { act: "power" });
         return schedule();
       }
-      if (button) button.classList.add("ll-pending");
+      if (button) {
+        button.classList.add("ll-pending");
+        // The page's card no longer is what its paint key says: the next repaint redoes it.
+        button.removeAttribute(PAINT_KEY);
+      }
       return send(out.action, { slot });
     }
 

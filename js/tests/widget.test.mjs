@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import { cellFace, renderBoard } from "../src/board.js";
-import { morph } from "../src/dom.js";
+import { lazy, morph, PAINT_KEY } from "../src/dom.js";
 import widget, { MODES } from "../src/index.js";
 import { elementLook } from "../src/looks.js";
 import { absorbEvents, newUi } from "../src/play.js";
@@ -401,6 +401,66 @@ test("morph keeps nodes, updates text and attributes, adds and removes children"
   b.innerHTML = '<ol data-paint-key="k1"></ol>';
   morph(a, b);
   assert.equal(a.innerHTML, '<ol data-paint-key="k1"><li>kept</li></ol>');
+});
+
+test("lazy stand-ins: kept where the page has their key here, built anywhere else", () => {
+  const d = dom().document;
+  const built = [];
+  const part = (key, text) => lazy(d, key, () => {
+    built.push(key);
+    return d.createElement("p").appendChild(d.createTextNode(text)).parentNode;
+  });
+  const page = d.createElement("div");
+  d.body.appendChild(page);
+  const fresh = () => d.createElement("div");
+  let next = fresh();
+  next.append(part("a", "A"), part("b", "B"));
+  morph(page, next);
+  assert.equal(page.innerHTML, '<p data-paint-key="a">A</p><p data-paint-key="b">B</p>', "a first paint builds them all");
+  const kept = page.firstChild;
+  built.length = 0;
+  next = fresh();
+  next.append(part("a", "A"), part("b2", "B2"));
+  morph(page, next);
+  assert.deepEqual(built, ["b2"], "only the changed part is built");
+  assert.equal(page.firstChild, kept);
+  assert.equal(page.innerHTML, '<p data-paint-key="a">A</p><p data-paint-key="b2">B2</p>');
+  // A sibling shifts them: a key that is not in its own place is built, never left empty.
+  next = fresh();
+  const wrap = d.createElement("section");
+  wrap.append(part("a", "A"));
+  next.append(d.createElement("hr"), part("a", "A"), part("b2", "B2"), wrap);
+  morph(page, next);
+  assert.equal(page.innerHTML, '<hr><p data-paint-key="a">A</p><p data-paint-key="b2">B2</p>' +
+    '<section><p data-paint-key="a">A</p></section>');
+  assert.equal(page.querySelector("template"), null, "no stand-in reaches the page");
+});
+
+test("the play page repaints lazily but shows what a full rendering shows", async () => {
+  const { el, model, cleanup } = mount(makeState());
+  const before = [...el.querySelectorAll("[data-act=card]")];
+  const grid = makeView().grid.slice();
+  grid[3] = { card: "active", element: "earth", tokens: {} };
+  grid[6] = { card: "inert", element: null, tokens: { fire: 1 } };
+  const st = makeState({
+    view: makeView({ grid, activations: { used: 1, limit: 3 }, supply: { ...counts(5), fire: 4 } }), ack: 1,
+    legal: { step: 1, actor: 0, end: true, activate: allSlots().filter((s) => s !== 3 && s !== 6), deactivate: [3],
+      blocked: { 6: "Slot 6 is bound by 1 fire token." }, powers: {}, why_power: {} },
+  });
+  model.update({ view: st.view, legal: st.legal, ack: 1 });
+  await tick();
+  const after = [...el.querySelectorAll("[data-act=card]")];
+  assert.ok(after.every((c, i) => c === before[i]), "every card node is kept");
+  const strip = (/** @type {Element} */ node) => {
+    const copy = node.cloneNode(true);
+    for (const n of [copy, ...copy.querySelectorAll(`[${PAINT_KEY}]`)]) n.removeAttribute(PAINT_KEY);
+    return copy.outerHTML;
+  };
+  assert.equal(strip(el.querySelector(".leyline")), strip(renderBoard(st, newUi(), el.ownerDocument, Date.now())));
+  assert.match(card(el, 6).getAttribute("aria-label"), /bound by 1 Fire token/);
+  assert.match(el.querySelector(".ll-table").textContent, /4/);
+  assert.equal(el.querySelector("template"), null);
+  cleanup();
 });
 
 test("words for actions, events and prompts", () => {

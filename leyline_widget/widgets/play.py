@@ -282,7 +282,8 @@ class LeylineWidget(BoardWidget):
             self._last_human = game.active_player
         seat = self.seat()
         actor = self.actor()
-        legal = legal_summary(game, actor)
+        view = cast(dict[str, Any], game.observation(seat))
+        legal = legal_summary(game, actor, view["grid"])
         bot = self._bots.get(game.active_player)
         if bot is not None and not game.is_over:
             legal["bot"] = bot.bot.name
@@ -293,7 +294,7 @@ class LeylineWidget(BoardWidget):
         with self.hold_sync():
             self.memory = ({} if seat is not None or memory_of is None
                            else memory_report(game, memory_of))
-            self.view = cast(dict[str, Any], game.observation(seat))
+            self.view = view
             self.legal = legal
             log = self._logs.setdefault(seat, GameLog(seat)).update(game)
             turns = log.pop("turns")

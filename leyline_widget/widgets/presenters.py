@@ -38,7 +38,8 @@ def sentence(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------- pure helpers
-def legal_summary(game: Game, actor: int | None) -> dict[str, Any]:
+def legal_summary(game: Game, actor: int | None,
+                  grid: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """What ``actor`` may do now, derived from ``game.legal_actions()`` (JSON-safe, compact).
 
     Keys present for every phase: ``step`` and ``actor``. When ``actor`` may act:
@@ -47,7 +48,8 @@ def legal_summary(game: Game, actor: int | None) -> dict[str, Any]:
     (element -> source -> ``""`` when it can pay, else why not); ``powers`` (usable power key
     -> ``min``/``max`` targets and candidate ``slots``); and always ``why_power`` (key -> why
     that power cannot be used now; ``"*"`` holds a reason shared by all). Nothing here
-    depends on a hidden card.
+    depends on a hidden card. ``grid``: the grid of an observation of this position (any
+    viewer's: which cards are inert is public), when the caller made one already.
 
     >>> game = Game.new(players=1, seed=3)
     >>> s = legal_summary(game, 0)
@@ -62,15 +64,22 @@ def legal_summary(game: Game, actor: int | None) -> dict[str, Any]:
     legal = game.legal_actions()
     out["end"] = any(isinstance(a, EndPhase) for a in legal)
     phase = game.phase
-    grid = game.observation(actor)["grid"]
+    if grid is None:
+        grid = game.observation(actor)["grid"]
     if phase is Phase.ACTIVATION:
         activate = [a.slot for a in legal if isinstance(a, Activate)]
         out["activate"] = activate
         out["deactivate"] = [a.slot for a in legal if isinstance(a, Deactivate)]
         ok = set(activate)
-        out["blocked"] = {
-            str(s): sentence(game.why_illegal(Activate(s)) or "")
-            for s, cell in enumerate(grid) if cell["card"] == "inert" and s not in ok}
+        blocked = [s for s, cell in enumerate(grid) if cell["card"] == "inert" and s not in ok]
+        if blocked and game.activations_left() <= 0:
+            # With no activation left, every inert card is refused for that one reason (the
+            # limit comes before any token check): one check, not one per card.
+            shared = sentence(game.why_illegal(Activate(blocked[0])) or "")
+            out["blocked"] = dict.fromkeys(map(str, blocked), shared)
+        else:
+            out["blocked"] = {str(s): sentence(game.why_illegal(Activate(s)) or "")
+                              for s in blocked}
     elif phase is Phase.REFILL:
         out["refill"] = [a.slot for a in legal if isinstance(a, Refill)]
     elif phase is Phase.BINDING:

@@ -32,6 +32,48 @@ function paintKeys(root) {
     out
   );
 }
+var deferred = /* @__PURE__ */ new WeakMap();
+function lazy(doc, key, build) {
+  const stub = doc.createElement("template");
+  stub.setAttribute(PAINT_KEY, key);
+  deferred.set(stub, () => {
+    const node = build();
+    node.setAttribute(PAINT_KEY, key);
+    return node;
+  });
+  return stub;
+}
+function whole(node) {
+  if (node.nodeType !== 1) return node;
+  const el = (
+    /** @type {Element} */
+    /** @type {unknown} */
+    node
+  );
+  const own = deferred.get(el);
+  if (own) return (
+    /** @type {T} */
+    /** @type {unknown} */
+    whole(own())
+  );
+  for (const stub of Array.from(el.querySelectorAll(`template[${PAINT_KEY}]`))) {
+    const build = deferred.get(stub);
+    if (build) stub.replaceWith(whole(build()));
+  }
+  return node;
+}
+function digest(text) {
+  let h1 = 3735928559;
+  let h2 = 1103547991;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
 var ids = /* @__PURE__ */ new WeakMap();
 var nextId = 1;
 function idOf(value) {
@@ -59,9 +101,28 @@ function unchanged(cur, next) {
   return el.nodeName !== "SELECT" && !el.querySelector("select");
 }
 function morph(cur, next) {
+  if (cur.nodeType === 1 && next.nodeType === 1) {
+    const key = (
+      /** @type {Element} */
+      /** @type {Node} */
+      next.getAttribute(PAINT_KEY)
+    );
+    if (key !== null && /** @type {Element} */
+    /** @type {Node} */
+    cur.getAttribute(PAINT_KEY) === key) return cur;
+    const build = deferred.get(
+      /** @type {Element} */
+      /** @type {Node} */
+      next
+    );
+    if (build) next = /** @type {T} */
+    /** @type {unknown} */
+    build();
+  }
   if (cur.nodeType !== next.nodeType || cur.nodeName !== next.nodeName) {
-    cur.replaceWith(next);
-    return next;
+    const fresh = whole(next);
+    cur.replaceWith(fresh);
+    return fresh;
   }
   if (cur.nodeType !== 1) {
     if (cur.nodeValue !== next.nodeValue) cur.nodeValue = next.nodeValue;
@@ -77,8 +138,6 @@ function morph(cur, next) {
     /** @type {Node} */
     next
   );
-  const key = to.getAttribute(PAINT_KEY);
-  if (key !== null && from.getAttribute(PAINT_KEY) === key) return cur;
   for (const { name } of Array.from(from.attributes)) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
@@ -88,7 +147,7 @@ function morph(cur, next) {
   const a = Array.from(from.childNodes);
   const b = Array.from(to.childNodes);
   for (let i = 0; i < b.length; i++) {
-    if (i >= a.length) from.appendChild(b[i]);
+    if (i >= a.length) from.appendChild(whole(b[i]));
     else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
   }
   for (let i = b.length; i < a.length; i++) a[i].remove();
@@ -530,7 +589,7 @@ function isTrue(list, x) {
 function glimpseFlag(cause) {
   return cause === "whisper" || cause === "gale" ? "peek" : "new";
 }
-function cardButton(doc, slot, cell, st, ui, now) {
+function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const { view, legal, info } = st;
   const els = info.elements || view.elements || [];
   const face = cellFace(cell, slot, st, ui, now);
@@ -596,6 +655,12 @@ function cardButton(doc, slot, cell, st, ui, now) {
     attrs["data-element"] = face.element;
     attrs.style = `--ll-el:${look.colour};--ll-ink:${look.ink}`;
   }
+  const hole = phase === "refill" && isTrue(legal.refill, slot) ? "+" : "";
+  const ghost = motion && motion.kind === "collect" && motion.until > now && motion.element ? motion.element : null;
+  const build = () => cardBody(doc, slot, attrs, face, flag, look, hole, cell.tokens, els, marks, ghost);
+  return lazily ? lazy(doc, `c${slot}:${digest(JSON.stringify([attrs, face.kind, flag, look, hole, cell.tokens, els, marks, ghost]))}`, build) : build();
+}
+function cardBody(doc, slot, attrs, face, flag, look, hole, tokens, els, marks, ghost) {
   const body = [];
   body.push(h(doc, "span", { class: "ll-slotno", "aria-hidden": "true" }, slot));
   if (face.kind === "glimpse") {
@@ -612,9 +677,9 @@ function cardButton(doc, slot, cell, st, ui, now) {
   } else if (face.kind === "inert") {
     body.push(h(doc, "span", { class: "ll-back", "aria-hidden": "true" }, "✧"));
   } else {
-    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, phase === "refill" && isTrue(legal.refill, slot) ? "+" : ""));
+    body.push(h(doc, "span", { class: "ll-hole", "aria-hidden": "true" }, hole));
   }
-  body.push(tokenChips(doc, cell.tokens, els));
+  body.push(tokenChips(doc, tokens, els));
   if (marks.length) {
     body.push(h(
       doc,
@@ -623,8 +688,8 @@ function cardButton(doc, slot, cell, st, ui, now) {
       marks.map((k) => h(doc, "span", { class: `ll-mk ll-mk-${k}` }, MARK_SIGNS[k] || "•"))
     ));
   }
-  if (motion && motion.kind === "collect" && motion.until > now && motion.element) {
-    const gone = elementLook(motion.element, els);
+  if (ghost) {
+    const gone = elementLook(ghost, els);
     body.push(h(
       doc,
       "span",
@@ -1072,7 +1137,7 @@ function hostTheme(doc) {
   const win = doc.defaultView;
   return win && win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
-function logPanel(doc, st, ui) {
+function logPanel(doc, st, ui, lazily) {
   const past = st.log_past || [];
   const turns = st.log && st.log.turns ? past.concat(st.log.turns) : null;
   if (!turns) {
@@ -1094,13 +1159,19 @@ function logPanel(doc, st, ui) {
       { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
       // A finished turn is one object that never changes (a new one comes with any change):
       // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => h(
-        doc,
-        "li",
-        { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: i < past.length ? turnKey(t) : null },
-        h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-        t.lines.length ? h(doc, "ul", {}, t.lines.map((line) => h(doc, "li", {}, line))) : null
-      ))
+      turns.map((t, i) => {
+        const done = i < past.length;
+        const line = (text) => lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text)) : h(doc, "li", {}, text);
+        const build = () => h(
+          doc,
+          "li",
+          { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null
+        );
+        if (!lazily) return build();
+        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+      })
     )
   );
 }
@@ -1150,7 +1221,7 @@ function coachHint(doc, st) {
     h(doc, "span", { class: "ll-note" }, `${s.reason} Hints used this game: ${used}.`)
   );
 }
-function renderBoard(st, ui, doc, now = 0) {
+function renderBoard(st, ui, doc, now = 0, lazily = false) {
   const { view, legal, info } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
   if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
@@ -1164,7 +1235,7 @@ function renderBoard(st, ui, doc, now = 0) {
     role: "group",
     style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. Arrow keys move between cards; Enter or Space clicks.`
-  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now)));
+  }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now, lazily)));
   const endBtn = canAct ? h(doc, "button", {
     type: "button",
     class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
@@ -1237,7 +1308,7 @@ function renderBoard(st, ui, doc, now = 0) {
     h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` + (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
     h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal")
   ) : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
-  const side = h(
+  const sideParts = () => h(
     doc,
     "aside",
     { class: "ll-side" },
@@ -1250,7 +1321,23 @@ function renderBoard(st, ui, doc, now = 0) {
       countsLine(doc, view.pool, els, "Token Pool")
     )
   );
-  const log = logPanel(doc, st, ui);
+  const side = lazily ? lazy(doc, `side:${digest(JSON.stringify([view.deck, view.phase, view.supply, view.pool, els]))}`, sideParts) : sideParts();
+  const me = mySeat(view);
+  const study = lazily ? lazy(
+    doc,
+    `study:${idOf(info)}:${digest(JSON.stringify([
+      me,
+      view.players[me],
+      Object.keys(legal.powers || {}),
+      legal.actor,
+      view.powers_used,
+      view.active_player,
+      ui.infoPower,
+      els
+    ]))}`,
+    () => studyPanel(doc, st, ui)
+  ) : studyPanel(doc, st, ui);
+  const log = logPanel(doc, st, ui, lazily);
   const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(
     doc,
@@ -1276,7 +1363,7 @@ function renderBoard(st, ui, doc, now = 0) {
     powerInfo(doc, st, ui),
     bindingPanel(doc, st, ui),
     gameOverPanel(doc, st, ui),
-    studyPanel(doc, st, ui),
+    study,
     scoreboard(doc, st),
     memoryPanel(doc, st),
     log,
@@ -1612,7 +1699,7 @@ function playMode({ model, el }) {
       shown: (model.get("lesson") || {}).shown
     });
     function draw(now) {
-      m.show(renderBoard(state(), ui, m.doc, now));
+      m.show(renderBoard(state(), ui, m.doc, now, true));
     }
     const handoffTo = () => {
       const hand = model.get("handoff");
@@ -1730,7 +1817,10 @@ function playMode({ model, el }) {
         send(out.action, { act: "power" });
         return schedule();
       }
-      if (button) button.classList.add("ll-pending");
+      if (button) {
+        button.classList.add("ll-pending");
+        button.removeAttribute(PAINT_KEY);
+      }
       return send(out.action, { slot });
     }
     function usePower() {
