@@ -40,7 +40,7 @@ from typing import Any, NoReturn
 
 from ..core.actions import Action, Activate, Deactivate
 from ..core.echo import quote
-from ..core.game import Game, IllegalActionError, check_deck, visible_events
+from ..core.game import Frozen, Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 
@@ -92,10 +92,12 @@ MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
 #: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every action but the two
-#: cheapest to re-apply (Activate and Deactivate), so a seek clones a snapshot and re-applies
-#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are clones that share the game's history
-#: (about 1 KB each at the default rules). One every step makes every seek one clone, as
-#: ``game_at(1)`` is: re-applying even the cheapest action costs up to about another clone,
+#: cheapest to re-apply (Activate and Deactivate), so a seek thaws a snapshot and re-applies
+#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are frozen positions (Game.freeze: a tuple,
+#: about a quarter of a Game's cost to make) that share the game's history and the lists left
+#: unchanged since the previous one (about 1 KB each at the default rules). One every step
+#: makes every seek one thaw, as ``game_at(1)`` is: re-applying even the cheapest action costs
+#: up to about another thaw,
 #: which put some seeks past twice game_at(1).
 SNAPSHOT_EVERY = 1
 
@@ -503,7 +505,8 @@ class _Line:
     """The main line (id 0) or a variation, with its seek caches.
 
     ``work`` is a game advanced to the line's end with the full history from set-up;
-    ``snaps`` holds clones (sharing the history) every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
+    ``snaps`` holds frozen positions (Game.freeze: sharing the history and unchanged lists)
+    every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
     state hash at step ``start + k``.
     """
 
@@ -525,7 +528,7 @@ class _Line:
 
     def forget(self) -> None:
         self.work: Game | None = None
-        self.snaps: dict[int, Game] = {}
+        self.snaps: dict[int, Frozen] = {}
         self.hashes: list[str] = []
 
     @property
@@ -1339,7 +1342,7 @@ class Replay(JsonFile):
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
-            line.snaps = {line.start: game.snapshot()}
+            line.snaps = {line.start: game.freeze()}
             first = game.state_hash(1) if legacy else line.hashes[0]
             if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
@@ -1377,7 +1380,7 @@ class Replay(JsonFile):
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
             # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
             if step % every == 0 or type(action) not in _CHEAP:
-                last = snaps[step] = game.snapshot(last)
+                last = snaps[step] = game.freeze(last)
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
@@ -1386,11 +1389,11 @@ class Replay(JsonFile):
             line = line.parent
         snap = line.snaps.get(step)
         if snap is not None:
-            return snap.clone()
+            return Game.thaw(snap)
         base = step - step % SNAPSHOT_EVERY
         if base < line.start:
             base = line.start
-        game = line.snaps[base].clone()
+        game = Game.thaw(line.snaps[base])
         own, start = line.own, line.start
         apply = game.apply
         for k in range(base, step):
