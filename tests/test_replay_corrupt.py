@@ -166,6 +166,16 @@ def test_edited_fields_are_refused(change: Callable[[dict[str, Any]], object],
     assert error.field is not None or error.step is not None
 
 
+def test_an_action_equal_to_an_earlier_one_only_under_loose_types_is_refused() -> None:
+    # Each distinct action is parsed once: {"slot": false} equals {"slot": 0} under == and
+    # hashing, so the parse cache must not hand step 12 the action parsed at step 1.
+    actions = DATA["actions"]
+    assert actions[0] == actions[11] == {"type": "activate", "slot": 0}
+    refused(edited(lambda d: d["actions"][11].update(slot=False)), "step 12:", "malformed")
+    refused(edited(lambda d: d["actions"][11].update(slot=0.0)), "actions[11].slot",
+            "not a whole number")
+
+
 def test_an_edited_action_breaks_the_hash_chain() -> None:
     # Swap two actions for others that are legal there: only the hashes give it away.
     replay = Replay.from_json(TEXT)

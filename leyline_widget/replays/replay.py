@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import json
+import marshal
 import math
 import os
 import re
@@ -1402,29 +1403,6 @@ class Replay(JsonFile):
 
 
 # ---------------------------------------------------------------------- reading files
-_FLAT = frozenset((int, str))
-
-
-def _action_key(item: object) -> tuple[tuple[str, Any], ...] | None:
-    """A key telling apart any two action objects that could parse differently, or None when
-    ``item`` is not plain enough to cache: a dict of strings, integers (never ``True`` for 1:
-    types are exact) and lists of integers (Use Power targets, as tuples)."""
-    if type(item) is not dict:
-        return None
-    values = item.values()
-    if _FLAT.issuperset(map(type, values)):
-        return tuple(item.items())
-    parts = []
-    for name, value in item.items():
-        kind = type(value)
-        if kind is list and all(type(x) is int for x in value):
-            value = tuple(value)
-        elif kind is not int and kind is not str:
-            return None
-        parts.append((name, value))
-    return tuple(parts)
-
-
 class _Reader:
     """Turns a parsed replay object into a verified :class:`Replay`, or raises."""
 
@@ -1432,7 +1410,7 @@ class _Reader:
         self.data = data
         self.total = 0
         self.legacy = data.get("version") == 1  # version-1 hashes, no glyphs
-        self.parsed: dict[tuple[tuple[str, Any], ...], Action] = {}
+        self.parsed: dict[bytes, Action] = {}
 
     def read(self) -> Replay:
         data = self.data
@@ -1580,17 +1558,17 @@ class _Reader:
         out = []
         prefix = "" if line is None else f"{line.label()}, "
         cache = self.parsed
+        dumps = marshal.dumps
         for k, item in enumerate(raw):
             try:
                 # A game repeats a few hundred distinct actions: parse each once (actions are
-                # immutable values), keyed by its fields (see _action_key).
-                key = (tuple(item.items()) if type(item) is dict
-                       and _FLAT.issuperset(map(type, item.values())) else _action_key(item))
-                action = cache.get(key) if key is not None else None
+                # immutable values). The key is the item's marshal bytes (version 2: no
+                # back-references, so equal items give equal bytes), exact where == is not:
+                # true is not 1, and the field order and every nested type count.
+                key = dumps(item, 2)
+                action = cache.get(key)
                 if action is None:
-                    action = Action.from_dict(item)
-                    if key is not None:
-                        cache[key] = action
+                    action = cache[key] = Action.from_dict(item)
                 out.append(action)
             except ValueError as err:
                 raise ReplayFormatError(
