@@ -105,7 +105,7 @@ SNAPSHOT_EVERY = 1
 _CHEAP = (Activate, Deactivate)
 _TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
 _HASH = re.compile(r"[0-9a-f]{32}")
-_HEX = re.compile(r"[0-9a-f]*")
+_READ_LATER = frozenset(("actions", "hashes"))  # see _check_tree
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -316,10 +316,14 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False) -> None:
+def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False,
+                line: bool = False) -> None:
     """Reject what no field of the format holds: deep nesting, huge or fractional numbers,
     overlong strings. Runs before any field is read, so later code sees sane values. Only
-    ``analyses`` (``fractions``) holds fractions: finite ones."""
+    ``analyses`` (``fractions``) holds fractions: finite ones. In a ``line`` (the replay
+    object, or a list of variations or one of them) the ``actions`` and ``hashes`` lists are
+    left to their readers, which check each distinct action and every hash (the bulk of a long
+    file) as they read them."""
     if depth > MAX_DEPTH:
         raise ReplayFormatError(f"field {quote(path)}: nesting is deeper than {MAX_DEPTH} levels",
                                 field=path)
@@ -356,11 +360,14 @@ def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False) 
                         break
                 else:
                     continue
-            _check_tree(item, f"{path}[{i}]", depth + 1, fractions)
+            _check_tree(item, f"{path}[{i}]", depth + 1, fractions, line)
     else:  # dict
         for key, item in value.items():
+            if line and key in _READ_LATER and type(item) is list:
+                continue
             _check_tree(item, f"{path}.{key}" if path else key, depth + 1,
-                        fractions or (not path and key == "analyses"))
+                        fractions or (not path and key == "analyses"),
+                        line and not path and key == "variations")
 
 
 def _deals(rules: Rules, seed: int, deck: Sequence[str]) -> bool:
@@ -1203,7 +1210,7 @@ class Replay(JsonFile):
         if version < 1:
             raise ReplayFormatError(f"field 'version' must be from 1 to {VERSION}, got {version}",
                                     field="version")
-        _check_tree(data, "")
+        _check_tree(data, "", line=True)
         unknown = sorted(k for k in data if k not in _TOP_FIELDS)
         if unknown:
             raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
@@ -1557,6 +1564,7 @@ class _Reader:
                                     f"{MAX_ACTIONS} actions in all", field=where + "actions")
         out = []
         prefix = "" if line is None else f"{line.label()}, "
+        depth = 2 if line is None else 4  # replay, actions, item; or within variations[n]
         cache = self.parsed
         dumps = marshal.dumps
         for k, item in enumerate(raw):
@@ -1568,8 +1576,11 @@ class _Reader:
                 key = dumps(item, 2)
                 action = cache.get(key)
                 if action is None:
+                    _check_tree(item, f"{where}actions[{k}]", depth)  # see _check_tree's line
                     action = cache[key] = Action.from_dict(item)
                 out.append(action)
+            except ReplayFormatError:
+                raise
             except ValueError as err:
                 raise ReplayFormatError(
                     f"{prefix}step {start + k + 1}: action {quote(item)} is malformed: "
@@ -1582,10 +1593,16 @@ class _Reader:
         if len(raw) != count:
             raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
                                     f"per step), got {len(raw)}", field=where + "hashes")
-        # Every entry a str of 32 characters, all of them hex digits: checked at C speed; the
+        # Every entry a str of 32 characters, all of them lower-case hex digits: checked at C
+        # speed (the round trip through bytes gives back exactly such text, and only that); the
         # loop below only runs to name the first bad entry.
-        if not (set(map(type, raw)) <= {str} and set(map(len, raw)) <= {32}
-                and _HEX.fullmatch("".join(raw))):
+        joined = "".join(raw) if set(map(type, raw)) <= {str} else None
+        try:
+            good = (joined is not None and set(map(len, raw)) <= {32}
+                    and bytes.fromhex(joined).hex() == joined)
+        except ValueError:  # not hex at all
+            good = False
+        if not good:
             for k, h in enumerate(raw):
                 if not isinstance(h, str) or not _HASH.fullmatch(h):
                     raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, "
