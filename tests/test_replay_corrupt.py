@@ -112,6 +112,12 @@ def test_empty_and_non_object_files_are_refused() -> None:
     (lambda d: d["variations"][0]["actions"].__setitem__(2, {"type": "use_power",
                                                              "targets": [[[[[[[[[[1]]]]]]]]]]}),
      ("field 'variations[0].actions[2]", "nesting is deeper")),
+    (lambda d: d["variations"][0]["hashes"].__setitem__(2, "0" * 32),
+     ("step 23: state hash mismatch", "an action or a hash was edited")),
+    # The first fault is named: an edited hash before an illegal action.
+    (lambda d: (d["hashes"].__setitem__(17, "0" * 32),
+                d["actions"].__setitem__(40, {"type": "activate", "slot": 99})),
+     ("step 17: state hash mismatch",)),
     (lambda d: d["variations"][0]["hashes"].__setitem__(1, "g" * 32),
      ("field 'variations[0].hashes[1]' must be 32 hex digits",)),
 

@@ -1360,35 +1360,52 @@ class Replay(JsonFile):
                     "were edited", field="hashes[0]", step=0)
         game = line.work
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
-        offset = 1 if line.parent is None else 0
         apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
         # The newest snapshot (steps go in in order), with which the next shares the lists
         # left unchanged.
         last = snaps[next(reversed(snaps))] if snaps else None
-        for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
+        done = game.step - start
+        # Hashes are compared once the line has run (a list comparison at C speed); version-1
+        # files' own hashes are made alongside.
+        checks: list[str] | None = [] if expect is not None and legacy else None
+        freeze = game.freeze
+        for k in range(done, len(own)):  # the hot loop of a load: locals only
             action = own[k]
-            step = start + k + 1
             try:
                 apply(action)
             except IllegalActionError as err:
+                if expect is not None:  # a hash mismatch before this step is the first fault
+                    self._compare(line, expect, checks, done, k)
                 line.forget()
-                raise _StepFailure(line, step, action, err) from None
-            digest = state_hash()
-            if expect is not None:
-                check = state_hash(1) if legacy else digest
-                if expect[k + offset] != check:
-                    where = "" if line.parent is None else f"{line.label()}, "
-                    line.forget()
-                    raise ReplayFormatError(
-                        f"{where}step {step}: state hash mismatch after {action.to_dict()}: the "
-                        f"file has {quote(expect[k + offset])}, replaying the actions gives "
-                        f"{quote(check)}; an action or a hash was edited", step=step,
-                        variation=None if line.parent is None else line.id)
-            hashes.append(digest)
+                raise _StepFailure(line, start + k + 1, action, err) from None
+            hashes.append(state_hash())
+            if checks is not None:
+                checks.append(state_hash(1))
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
             # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
-            if step % every == 0 or type(action) not in _CHEAP:
-                last = snaps[step] = game.freeze(last)
+            if (start + k + 1) % every == 0 or type(action) not in _CHEAP:
+                last = snaps[start + k + 1] = freeze(last)
+        if expect is not None:
+            self._compare(line, expect, checks, done, len(own))
+
+    @staticmethod
+    def _compare(line: _Line, expect: Sequence[str], checks: list[str] | None, first: int,
+                 stop: int) -> None:
+        """Raise, naming the first step, when the state hashes after the line's own actions
+        ``first`` to ``stop - 1`` (``checks``, else the line's) differ from the file's."""
+        offset = 1 if line.parent is None else 0
+        got = checks[:stop - first] if checks is not None else line.hashes[first + 1:stop + 1]
+        want = list(expect[first + offset:stop + offset])
+        if got == want:
+            return
+        j = next(j for j, (a, b) in enumerate(zip(got, want)) if a != b)
+        step, action = line.start + first + j + 1, line.own[first + j]
+        where = "" if line.parent is None else f"{line.label()}, "
+        line.forget()
+        raise ReplayFormatError(
+            f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file has "
+            f"{quote(want[j])}, replaying the actions gives {quote(got[j])}; an action or a "
+            "hash was edited", step=step, variation=None if line.parent is None else line.id)
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
