@@ -35,7 +35,6 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, NoReturn
@@ -609,20 +608,6 @@ def parse_json(text: str | bytes, max_bytes: int, what: str) -> Any:
                                 f"{err.lineno} column {err.colno}") from None
     except ValueError as err:  # e.g. an integer of thousands of digits
         raise ReplayFormatError(f"not valid {what} JSON: {err}") from None
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector. A load allocates tens of thousands of small acyclic
-    objects (parsed actions, history records, events, snapshots); the collector's passes over
-    them found nothing and took about a third of a long load."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 # ---------------------------------------------------------------------- the replay
@@ -1205,9 +1190,8 @@ class Replay(JsonFile):
         :class:`ReplayFormatError` naming the field or the step; nothing half-loaded is
         returned.
         """
-        with _collector_paused():  # parsing allocates a dict or list per action too
-            data = parse_json(text, max_bytes, "replay")
-            return cls.from_dict(data)
+        data = parse_json(text, max_bytes, "replay")
+        return cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data: Any) -> Replay:
@@ -1231,8 +1215,16 @@ class Replay(JsonFile):
         if unknown:
             raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
                                     field=unknown[0])
-        with _collector_paused():
+        # The re-run allocates tens of thousands of small acyclic objects (history records,
+        # events, snapshots); the cyclic collector's passes over them found nothing and took
+        # about a third of a long load, so it pauses while the file is checked.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
             return _Reader(data).read()
+        finally:
+            if enabled:
+                gc.enable()
 
     # ------------------------------------------------------------------ internals
     def _origin(self) -> Game:
