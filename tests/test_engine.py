@@ -917,6 +917,30 @@ def test_snapshots_share_unchanged_lists_and_each_keeps_its_position() -> None:
     assert [s.state_hash() for s in snaps] == hashes  # playing on clones moved no snapshot
 
 
+def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> None:
+    import random
+    from itertools import pairwise
+
+    game = Game.new(players=2, seed=12)
+    rng = random.Random(12)
+    kept, hashes, legal, last = [], [], [], None
+    while not game.is_over and game.step < 300:
+        game.apply(rng.choice(game.legal_actions()))
+        hashes.append(game.state_hash())
+        legal.append(game.legal_actions())
+        last = game.freeze(last)
+        kept.append(last)
+    shared = sum(a[4] is b[4] for a, b in pairwise(kept))  # [4]: the grid (_make's order)
+    assert 0 < shared < len(kept) - 1  # shared while unchanged, not otherwise
+    for frozen, digest, moves in zip(kept, hashes, legal):
+        play = Game.thaw(frozen)
+        assert play.state_hash() == digest and play.legal_actions() == moves
+        if not play.is_over:
+            play.apply(play.legal_actions()[-1])
+    assert [Game.thaw(f).state_hash() for f in kept] == hashes  # thawed games moved nothing
+    assert Game.thaw(game.freeze()).state_hash() == game.state_hash()
+
+
 def test_illegal_action_error_is_a_value_error_with_a_rule() -> None:
     err = IllegalActionError("nope", "binding")
     assert isinstance(err, ValueError) and err.rule == "binding" and str(err) == "nope"

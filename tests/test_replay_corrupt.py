@@ -104,6 +104,23 @@ def test_empty_and_non_object_files_are_refused() -> None:
     (lambda d: d.update(hashes=d["hashes"][:-1]), ("field 'hashes' must hold 61",)),
     (lambda d: d["hashes"].__setitem__(5, "XYZ"), ("field 'hashes[5]' must be 32 hex digits",)),
     (lambda d: d["hashes"].__setitem__(0, "0" * 32), ("step 0 (set-up): state hash mismatch",)),
+    (lambda d: d["hashes"].__setitem__(5, "A" * 32), ("field 'hashes[5]' must be 32 hex digits",)),
+    (lambda d: d["hashes"].__setitem__(5, "ab " * 10 + "cd"), ("field 'hashes[5]' must be 32",)),
+    (lambda d: d["hashes"].__setitem__(5, 7), ("field 'hashes[5]' must be 32 hex digits",)),
+    (lambda d: d["variations"][0]["actions"].__setitem__(2, {"type": "activate", "slot": 10**30}),
+     ("field 'variations[0].actions[2].slot'", "out of range")),
+    (lambda d: d["variations"][0]["actions"].__setitem__(2, {"type": "use_power",
+                                                             "targets": [[[[[[[[[[1]]]]]]]]]]}),
+     ("field 'variations[0].actions[2]", "nesting is deeper")),
+    (lambda d: d["variations"][0]["hashes"].__setitem__(2, "0" * 32),
+     ("step 23: state hash mismatch", "an action or a hash was edited")),
+    # The first fault is named: an edited hash before an illegal action.
+    (lambda d: (d["hashes"].__setitem__(17, "0" * 32),
+                d["actions"].__setitem__(40, {"type": "activate", "slot": 99})),
+     ("step 17: state hash mismatch",)),
+    (lambda d: d["variations"][0]["hashes"].__setitem__(1, "g" * 32),
+     ("field 'variations[0].hashes[1]' must be 32 hex digits",)),
+
     (lambda d: d["hashes"].__setitem__(17, "0" * 32),
      ("step 17: state hash mismatch", "an action or a hash was edited")),
     (lambda d: d["actions"].__setitem__(16, {"type": "fly"}),
@@ -164,6 +181,16 @@ def test_edited_fields_are_refused(change: Callable[[dict[str, Any]], object],
                                    fragments: tuple[str, ...]) -> None:
     error = refused(edited(change), *fragments)
     assert error.field is not None or error.step is not None
+
+
+def test_an_action_equal_to_an_earlier_one_only_under_loose_types_is_refused() -> None:
+    # Each distinct action is parsed once: {"slot": false} equals {"slot": 0} under == and
+    # hashing, so the parse cache must not hand step 12 the action parsed at step 1.
+    actions = DATA["actions"]
+    assert actions[0] == actions[11] == {"type": "activate", "slot": 0}
+    refused(edited(lambda d: d["actions"][11].update(slot=False)), "step 12:", "malformed")
+    refused(edited(lambda d: d["actions"][11].update(slot=0.0)), "actions[11].slot",
+            "not a whole number")
 
 
 def test_an_edited_action_breaks_the_hash_chain() -> None:

@@ -151,6 +151,13 @@ _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
 _Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str, int],
                          tuple[tuple[int, int, int, str, str], ...], tuple[int, ...], bytes,
                          tuple[str, ...]]
+#: A position kept by Game.freeze: Game._make's arguments, in its order.
+Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], list[int],
+                          list[int], list[int], list[int], list[int], list[int], list[int],
+                          Phase, int, int, int, bool, bool, int, str | None, _Record,
+                          tuple[Activate, ...] | None, int, tuple[int, ...], int,
+                          tuple[bytes, int, bytes] | None, bytes | None,
+                          tuple[bytes, bool, bytes] | None, _Legal | None]
 
 
 def _origin(events: list[Event]) -> _Record:
@@ -624,6 +631,44 @@ class Game:
             self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
             self._end_reason, self._last, self._free, self._spent, self._majors, self._busy,
             self._dsum, self._hhead, body, self._legal)
+
+    def freeze(self, previous: Frozen | None = None) -> Frozen:
+        """This position as a value to keep and :meth:`thaw` later: what :meth:`snapshot`
+        keeps, without building a Game (a replay keeps one per step, and building a Game costs
+        several times as much as the tuple).
+
+        ``previous`` is an earlier frozen position of this same game; while this game's grid,
+        tokens and counts are those of ``previous`` (the state hash's cached part tells: any
+        change drops it), they share its lists, as :meth:`snapshot` does. Never move the lists
+        of a frozen position: thaw it.
+        """
+        body = self._hbody
+        p = self if previous is None or body is None or previous[27] is not body else None
+        if p is not None:  # copied: this game moves on
+            return (self._fixed, self._start, self._deck, self._deck_pos, self._grid[:],
+                    self._active[:], self._tokens[:], self._study[:], self._markers[:],
+                    self._mtokens[:], self._supply[:], self._pool[:], self._phase, self._turn,
+                    self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
+                    self._end_reason, self._last, self._free, self._spent, self._majors,
+                    self._busy, self._dsum, self._hhead, body, self._legal)
+        assert previous is not None
+        return (self._fixed, self._start, self._deck, self._deck_pos, previous[4],
+                self._active[:], previous[6], previous[7], previous[8], previous[9],
+                previous[10], previous[11], self._phase, self._turn, self._player,
+                self._bonus, self._wildfire, self._sanctuary, self._used, self._end_reason,
+                self._last, self._free, self._spent, self._majors, self._busy, self._dsum,
+                self._hhead, body, self._legal)
+
+    @classmethod
+    def thaw(cls, frozen: Frozen) -> Game:
+        """A game at a position kept by :meth:`freeze`, independent of it (as :meth:`clone`)."""
+        (fixed, start, deck, pos, grid, active, tokens, study, markers, mtokens, supply, pool,
+         phase, turn, player, bonus, wildfire, sanctuary, used, end_reason, last, free, spent,
+         majors, busy, dsum, hhead, hbody, legal) = frozen
+        return cls._make(fixed, start, deck, pos, grid[:], active[:], tokens[:], study[:],
+                         markers[:], mtokens[:], supply[:], pool[:], phase, turn, player, bonus,
+                         wildfire, sanctuary, used, end_reason, last, free, spent, majors, busy,
+                         dsum, hhead, hbody, legal)
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickle and deepcopy state: every field but the cached legal list, whose ids mean

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gc
 import json
+import marshal
 import math
 import os
 import re
@@ -40,7 +41,7 @@ from typing import Any, NoReturn
 
 from ..core.actions import Action, Activate, Deactivate
 from ..core.echo import quote
-from ..core.game import Game, IllegalActionError, check_deck, visible_events
+from ..core.game import Frozen, Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 
@@ -92,17 +93,19 @@ MAX_NAME_CHARS = 200
 MAX_TAGS = 16
 
 #: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every action but the two
-#: cheapest to re-apply (Activate and Deactivate), so a seek clones a snapshot and re-applies
-#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are clones that share the game's history
-#: (about 1 KB each at the default rules). One every step makes every seek one clone, as
-#: ``game_at(1)`` is: re-applying even the cheapest action costs up to about another clone,
+#: cheapest to re-apply (Activate and Deactivate), so a seek thaws a snapshot and re-applies
+#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are frozen positions (Game.freeze: a tuple,
+#: about a quarter of a Game's cost to make) that share the game's history and the lists left
+#: unchanged since the previous one (about 1 KB each at the default rules). One every step
+#: makes every seek one thaw, as ``game_at(1)`` is: re-applying even the cheapest action costs
+#: up to about another thaw,
 #: which put some seeks past twice game_at(1).
 SNAPSHOT_EVERY = 1
 
 _CHEAP = (Activate, Deactivate)
 _TAG = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # matched whole (fullmatch)
 _HASH = re.compile(r"[0-9a-f]{32}")
-_HEX = re.compile(r"[0-9a-f]*")
+_READ_LATER = frozenset(("actions", "hashes"))  # see _check_tree
 # C0 and C1 control characters other than tab and newline: terminal escapes and invisible
 # tricks have no place in a note shared between strangers.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -313,10 +316,14 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False) -> None:
+def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False,
+                line: bool = False) -> None:
     """Reject what no field of the format holds: deep nesting, huge or fractional numbers,
     overlong strings. Runs before any field is read, so later code sees sane values. Only
-    ``analyses`` (``fractions``) holds fractions: finite ones."""
+    ``analyses`` (``fractions``) holds fractions: finite ones. In a ``line`` (the replay
+    object, or a list of variations or one of them) the ``actions`` and ``hashes`` lists are
+    left to their readers, which check each distinct action and every hash (the bulk of a long
+    file) as they read them."""
     if depth > MAX_DEPTH:
         raise ReplayFormatError(f"field {quote(path)}: nesting is deeper than {MAX_DEPTH} levels",
                                 field=path)
@@ -353,11 +360,14 @@ def _check_tree(value: Any, path: str, depth: int = 0, fractions: bool = False) 
                         break
                 else:
                     continue
-            _check_tree(item, f"{path}[{i}]", depth + 1, fractions)
+            _check_tree(item, f"{path}[{i}]", depth + 1, fractions, line)
     else:  # dict
         for key, item in value.items():
+            if line and key in _READ_LATER and type(item) is list:
+                continue
             _check_tree(item, f"{path}.{key}" if path else key, depth + 1,
-                        fractions or (not path and key == "analyses"))
+                        fractions or (not path and key == "analyses"),
+                        line and not path and key == "variations")
 
 
 def _deals(rules: Rules, seed: int, deck: Sequence[str]) -> bool:
@@ -503,7 +513,8 @@ class _Line:
     """The main line (id 0) or a variation, with its seek caches.
 
     ``work`` is a game advanced to the line's end with the full history from set-up;
-    ``snaps`` holds clones (sharing the history) every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
+    ``snaps`` holds frozen positions (Game.freeze: sharing the history and unchanged lists)
+    every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
     state hash at step ``start + k``.
     """
 
@@ -525,7 +536,7 @@ class _Line:
 
     def forget(self) -> None:
         self.work: Game | None = None
-        self.snaps: dict[int, Game] = {}
+        self.snaps: dict[int, Frozen] = {}
         self.hashes: list[str] = []
 
     @property
@@ -1199,7 +1210,7 @@ class Replay(JsonFile):
         if version < 1:
             raise ReplayFormatError(f"field 'version' must be from 1 to {VERSION}, got {version}",
                                     field="version")
-        _check_tree(data, "")
+        _check_tree(data, "", line=True)
         unknown = sorted(k for k in data if k not in _TOP_FIELDS)
         if unknown:
             raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
@@ -1339,7 +1350,7 @@ class Replay(JsonFile):
             game = self._origin() if parent is None else self._seek(parent, line.start)
             line.work = game
             line.hashes = [game.state_hash()]
-            line.snaps = {line.start: game.snapshot()}
+            line.snaps = {line.start: game.freeze()}
             first = game.state_hash(1) if legacy else line.hashes[0]
             if expect is not None and line.parent is None and expect[0] != first:
                 line.forget()
@@ -1349,35 +1360,52 @@ class Replay(JsonFile):
                     "were edited", field="hashes[0]", step=0)
         game = line.work
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
-        offset = 1 if line.parent is None else 0
         apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
         # The newest snapshot (steps go in in order), with which the next shares the lists
         # left unchanged.
         last = snaps[next(reversed(snaps))] if snaps else None
-        for k in range(game.step - start, len(own)):  # the hot loop of a load: locals only
+        done = game.step - start
+        # Hashes are compared once the line has run (a list comparison at C speed); version-1
+        # files' own hashes are made alongside.
+        checks: list[str] | None = [] if expect is not None and legacy else None
+        freeze = game.freeze
+        for k in range(done, len(own)):  # the hot loop of a load: locals only
             action = own[k]
-            step = start + k + 1
             try:
                 apply(action)
             except IllegalActionError as err:
+                if expect is not None:  # a hash mismatch before this step is the first fault
+                    self._compare(line, expect, checks, done, k)
                 line.forget()
-                raise _StepFailure(line, step, action, err) from None
-            digest = state_hash()
-            if expect is not None:
-                check = state_hash(1) if legacy else digest
-                if expect[k + offset] != check:
-                    where = "" if line.parent is None else f"{line.label()}, "
-                    line.forget()
-                    raise ReplayFormatError(
-                        f"{where}step {step}: state hash mismatch after {action.to_dict()}: the "
-                        f"file has {quote(expect[k + offset])}, replaying the actions gives "
-                        f"{quote(check)}; an action or a hash was edited", step=step,
-                        variation=None if line.parent is None else line.id)
-            hashes.append(digest)
+                raise _StepFailure(line, start + k + 1, action, err) from None
+            hashes.append(state_hash())
+            if checks is not None:
+                checks.append(state_hash(1))
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
             # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
-            if step % every == 0 or type(action) not in _CHEAP:
-                last = snaps[step] = game.snapshot(last)
+            if (start + k + 1) % every == 0 or type(action) not in _CHEAP:
+                last = snaps[start + k + 1] = freeze(last)
+        if expect is not None:
+            self._compare(line, expect, checks, done, len(own))
+
+    @staticmethod
+    def _compare(line: _Line, expect: Sequence[str], checks: list[str] | None, first: int,
+                 stop: int) -> None:
+        """Raise, naming the first step, when the state hashes after the line's own actions
+        ``first`` to ``stop - 1`` (``checks``, else the line's) differ from the file's."""
+        offset = 1 if line.parent is None else 0
+        got = checks[:stop - first] if checks is not None else line.hashes[first + 1:stop + 1]
+        want = list(expect[first + offset:stop + offset])
+        if got == want:
+            return
+        j = next(j for j, (a, b) in enumerate(zip(got, want)) if a != b)
+        step, action = line.start + first + j + 1, line.own[first + j]
+        where = "" if line.parent is None else f"{line.label()}, "
+        line.forget()
+        raise ReplayFormatError(
+            f"{where}step {step}: state hash mismatch after {action.to_dict()}: the file has "
+            f"{quote(want[j])}, replaying the actions gives {quote(got[j])}; an action or a "
+            "hash was edited", step=step, variation=None if line.parent is None else line.id)
 
     def _seek(self, line: _Line, step: int) -> Game:
         # The hot path of fast seek: the nearest snapshot at or before ``step``, the shared
@@ -1386,11 +1414,11 @@ class Replay(JsonFile):
             line = line.parent
         snap = line.snaps.get(step)
         if snap is not None:
-            return snap.clone()
+            return Game.thaw(snap)
         base = step - step % SNAPSHOT_EVERY
         if base < line.start:
             base = line.start
-        game = line.snaps[base].clone()
+        game = Game.thaw(line.snaps[base])
         own, start = line.own, line.start
         apply = game.apply
         for k in range(base, step):
@@ -1399,29 +1427,6 @@ class Replay(JsonFile):
 
 
 # ---------------------------------------------------------------------- reading files
-_FLAT = frozenset((int, str))
-
-
-def _action_key(item: object) -> tuple[tuple[str, Any], ...] | None:
-    """A key telling apart any two action objects that could parse differently, or None when
-    ``item`` is not plain enough to cache: a dict of strings, integers (never ``True`` for 1:
-    types are exact) and lists of integers (Use Power targets, as tuples)."""
-    if type(item) is not dict:
-        return None
-    values = item.values()
-    if _FLAT.issuperset(map(type, values)):
-        return tuple(item.items())
-    parts = []
-    for name, value in item.items():
-        kind = type(value)
-        if kind is list and all(type(x) is int for x in value):
-            value = tuple(value)
-        elif kind is not int and kind is not str:
-            return None
-        parts.append((name, value))
-    return tuple(parts)
-
-
 class _Reader:
     """Turns a parsed replay object into a verified :class:`Replay`, or raises."""
 
@@ -1429,7 +1434,7 @@ class _Reader:
         self.data = data
         self.total = 0
         self.legacy = data.get("version") == 1  # version-1 hashes, no glyphs
-        self.parsed: dict[tuple[tuple[str, Any], ...], Action] = {}
+        self.parsed: dict[bytes, Action] = {}
 
     def read(self) -> Replay:
         data = self.data
@@ -1576,19 +1581,23 @@ class _Reader:
                                     f"{MAX_ACTIONS} actions in all", field=where + "actions")
         out = []
         prefix = "" if line is None else f"{line.label()}, "
+        depth = 2 if line is None else 4  # replay, actions, item; or within variations[n]
         cache = self.parsed
+        dumps = marshal.dumps
         for k, item in enumerate(raw):
             try:
                 # A game repeats a few hundred distinct actions: parse each once (actions are
-                # immutable values), keyed by its fields (see _action_key).
-                key = (tuple(item.items()) if type(item) is dict
-                       and _FLAT.issuperset(map(type, item.values())) else _action_key(item))
-                action = cache.get(key) if key is not None else None
+                # immutable values). The key is the item's marshal bytes (version 2: no
+                # back-references, so equal items give equal bytes), exact where == is not:
+                # true is not 1, and the field order and every nested type count.
+                key = dumps(item, 2)
+                action = cache.get(key)
                 if action is None:
-                    action = Action.from_dict(item)
-                    if key is not None:
-                        cache[key] = action
+                    _check_tree(item, f"{where}actions[{k}]", depth)  # see _check_tree's line
+                    action = cache[key] = Action.from_dict(item)
                 out.append(action)
+            except ReplayFormatError:
+                raise
             except ValueError as err:
                 raise ReplayFormatError(
                     f"{prefix}step {start + k + 1}: action {quote(item)} is malformed: "
@@ -1601,10 +1610,16 @@ class _Reader:
         if len(raw) != count:
             raise ReplayFormatError(f"field '{where}hashes' must hold {count} state hashes (one "
                                     f"per step), got {len(raw)}", field=where + "hashes")
-        # Every entry a str of 32 characters, all of them hex digits: checked at C speed; the
+        # Every entry a str of 32 characters, all of them lower-case hex digits: checked at C
+        # speed (the round trip through bytes gives back exactly such text, and only that); the
         # loop below only runs to name the first bad entry.
-        if not (set(map(type, raw)) <= {str} and set(map(len, raw)) <= {32}
-                and _HEX.fullmatch("".join(raw))):
+        joined = "".join(raw) if set(map(type, raw)) <= {str} else None
+        try:
+            good = (joined is not None and set(map(len, raw)) <= {32}
+                    and bytes.fromhex(joined).hex() == joined)
+        except ValueError:  # not hex at all
+            good = False
+        if not good:
             for k, h in enumerate(raw):
                 if not isinstance(h, str) or not _HASH.fullmatch(h):
                     raise ReplayFormatError(f"field '{where}hashes[{k}]' must be 32 hex digits, "
