@@ -895,28 +895,6 @@ def test_a_pickled_or_deep_copied_game_plays_on_like_its_original() -> None:
         assert copy.state_hash() == g.state_hash()
 
 
-def test_snapshots_share_unchanged_lists_and_each_keeps_its_position() -> None:
-    import random
-    from itertools import pairwise
-
-    game = Game.new(players=2, seed=11)
-    rng = random.Random(11)
-    snaps, hashes, last = [], [], None
-    while not game.is_over and game.step < 300:
-        game.apply(rng.choice(game.legal_actions()))
-        hashes.append(game.state_hash())
-        last = game.snapshot(last)
-        snaps.append(last)
-    shared = sum(a._grid is b._grid for a, b in pairwise(snaps))
-    assert 0 < shared < len(snaps) - 1  # shared while unchanged, not otherwise
-    for snap, digest in zip(snaps, hashes):
-        play = snap.clone()
-        assert play.state_hash() == digest
-        if not play.is_over:
-            play.apply(play.legal_actions()[-1])
-    assert [s.state_hash() for s in snaps] == hashes  # playing on clones moved no snapshot
-
-
 def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> None:
     import random
     from itertools import pairwise

@@ -612,34 +612,14 @@ class Game:
             self._majors, self._busy, self._dsum, self._hhead, self._hbody,
             self._legal)
 
-    def snapshot(self, previous: Game | None = None) -> Game:
-        """A copy to keep and clone, never to move, for keepers of many positions of one
-        game (replays keep one per step).
-
-        ``previous`` is an earlier snapshot of this same game, itself never moved. While this
-        game's grid, tokens and counts are those of ``previous`` (the state hash's cached part
-        tells: any change drops it), the snapshot shares those lists with ``previous`` rather
-        than copying them; moving either would change the other. Play on a clone of it.
-        """
-        body = self._hbody
-        if previous is None or body is None or previous._hbody is not body:
-            return self.clone()
-        p = previous
-        return Game._make(
-            self._fixed, self._start, self._deck, self._deck_pos, p._grid, self._active[:],
-            p._tokens, p._study, p._markers, p._mtokens, p._supply, p._pool, self._phase,
-            self._turn, self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
-            self._end_reason, self._last, self._free, self._spent, self._majors, self._busy,
-            self._dsum, self._hhead, body, self._legal)
-
     def freeze(self, previous: Frozen | None = None) -> Frozen:
-        """This position as a value to keep and :meth:`thaw` later: what :meth:`snapshot`
-        keeps, without building a Game (a replay keeps one per step, and building a Game costs
-        several times as much as the tuple).
+        """This position as an opaque value to keep and :meth:`thaw` later, for keepers of
+        many positions of one game (a replay keeps one per step; a tuple costs several times
+        less than a Game).
 
         ``previous`` is an earlier frozen position of this same game; while this game's grid,
         tokens and counts are those of ``previous`` (the state hash's cached part tells: any
-        change drops it), they share its lists, as :meth:`snapshot` does. Never move the lists
+        change drops it), they share its lists rather than copying them. Never move the lists
         of a frozen position: thaw it.
         """
         body = self._hbody
