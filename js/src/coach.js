@@ -4,7 +4,7 @@
 // its analyses in the book and runs nothing). Reviews are per seat; the kernel and the book
 // already filter them to what the viewer may see (a player sees only its own seat's review).
 // Reason text is data: it only ever becomes a text node.
-import { h, idOf, keyed, svg } from "./dom.js";
+import { h, idOf, lazy, svg } from "./dom.js";
 import { describeAction, playerName } from "./words.js";
 
 /** @typedef {import("./types").ReplayState} ReplayState */
@@ -123,10 +123,9 @@ export function analyseBar(doc, st) {
  * @param {Document} doc
  * @param {ReplayState} st
  * @param {number} shown
- * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
- * @returns {HTMLElement | null}
+ * @returns {HTMLElement | null} (its curves a `lazy` stand-in: read it after dom.js `whole`)
  */
-export function evalGraph(doc, st, shown, onPage = new Set()) {
+export function evalGraph(doc, st, shown) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
   const last = Math.max(1, (st.line || []).length - 1);
   if (!analyses.length) return null;
@@ -135,8 +134,8 @@ export function evalGraph(doc, st, shown, onPage = new Set()) {
   const upto = st.train === null || st.train === undefined ? last : shown;
   const x = (/** @type {number} */ k) => (k / last) * W;
   const key = ["evals", idOf(st.analyses), last, upto].join("/");
-  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" },
-    ...(full ? evalCurves(doc, analyses, upto, x, W, H) : [])));
+  const curves = lazy(doc, key, () => svg(doc, "g", { class: "ll-gcurves" },
+    ...evalCurves(doc, analyses, upto, x, W, H)));
   const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
   const box = h(doc, "div", {
     class: "ll-graph ll-evalgraph", "data-act": "graph", "data-last": last, role: "slider", tabindex: -1,

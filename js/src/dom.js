@@ -22,37 +22,8 @@ export function h(doc, tag, attrs, ...children) {
   return node;
 }
 
-/** The attribute of a subtree's paint key (`keyed`, `morph`). */
+/** The attribute of a subtree's paint key (`lazy`, `morph`). */
 export const PAINT_KEY = "data-paint-key";
-
-/**
- * A subtree built only when the page does not hold it already: `build(full)` makes the
- * element, with its content when `full`, else as an empty stand-in that `morph` leaves alone
- * (the page's copy, under the same key, stays). The key must cover everything the subtree
- * shows, its attributes included: see `idOf` for cheap keys of data.
- * @template {Element} T
- * @param {Set<string>} onPage the paint keys on the page now (`paintKeys`)
- * @param {string} key
- * @param {(full: boolean) => T} build
- * @returns {T}
- */
-export function keyed(onPage, key, build) {
-  const node = build(!onPage.has(key));
-  node.setAttribute(PAINT_KEY, key);
-  return node;
-}
-
-/**
- * The paint keys in a tree (whole lists and graphs, and a play log's finished turns).
- * @param {Element} root
- * @returns {Set<string>}
- */
-export function paintKeys(root) {
-  const out = new Set();
-  if (root.hasAttribute(PAINT_KEY)) out.add(root.getAttribute(PAINT_KEY));
-  for (const node of root.querySelectorAll(`[${PAINT_KEY}]`)) out.add(node.getAttribute(PAINT_KEY));
-  return /** @type {Set<string>} */ (out);
-}
 
 /**
  * The builders of stand-ins made by `lazy`: a stand-in left in a fresh tree is built only
@@ -65,9 +36,8 @@ const deferred = new WeakMap();
  * A subtree built only when the page does not already show it in this place: returns an
  * empty stand-in carrying `key` (a paint key) that `morph` skips where the page's node has
  * the same key, and builds with `build()` anywhere else (a new place, a shifted sibling, a
- * first paint), so a stale or missing copy can never stay. Unlike `keyed` this needs no set
- * of the page's keys, but the fresh tree is only for `morph`: read it after `whole`. The key
- * must cover everything the subtree shows.
+ * first paint), so a stale or missing copy can never stay. The fresh tree is only for
+ * `morph`: read it after `whole`. The key must cover everything the subtree shows.
  * @param {Document} doc
  * @param {string} key
  * @param {() => Element} build
@@ -178,8 +148,8 @@ function unchanged(cur, next) {
  */
 export function morph(cur, next) {
   if (cur.nodeType === 1 && next.nodeType === 1) {
-    // A subtree whose builder vouches it is unchanged (the same paint key, see `keyed` and
-    // `lazy`) is left as it is: a replay's move list and graphs, or a board's unchanged
+    // A subtree whose builder vouches it is unchanged (the same paint key, see `lazy`) is
+    // left as it is: a replay's move list and graphs, or a board's unchanged
     // cards, cost nothing to repaint. (Its own attribute: data-key names other things, such
     // as a power button's power.)
     const key = /** @type {Element} */ (/** @type {Node} */ (next)).getAttribute(PAINT_KEY);

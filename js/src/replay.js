@@ -5,7 +5,7 @@
 // looking positions up in data the kernel precomputed. Note text and every name are untrusted:
 // they only ever become text nodes.
 import { renderBoard } from "./board.js";
-import { h, paintKeys } from "./dom.js";
+import { h } from "./dom.js";
 import { mount } from "./mount.js";
 import { newUi, pageLine } from "./play.js";
 import { cardClick, clearPicks, closePower, dropStalePicks, pickPower, pickSource, takePower } from "./picks.js";
@@ -272,11 +272,11 @@ function notesPanel(doc, st, ui) {
  * @param {Document} doc
  * @param {number} [now]
  * @param {string[] | null} [shorts] the line's steps in short words, when the caller keeps them
- * @param {Set<string>} [onPage] paint keys on the page now: the move list and graphs it holds
- *   are not built again (a seek then costs the same at any length; see dom.js `keyed`)
- * @returns {HTMLElement}
+ * @returns {HTMLElement} the move list and graphs in it are `lazy` stand-ins, built only where
+ *   the page does not show them (a seek then costs the same at any length): morph it into the
+ *   page, or read it after dom.js `whole`
  */
-export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new Set()) {
+export function renderReplay(st, ui, doc, now = 0, shorts = null) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -317,9 +317,9 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = new S
     for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
   }
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown, onPage) || "", evalGraph(doc, st, shown, onPage) || "");
+    scoreGraph(doc, st, shown) || "", evalGraph(doc, st, shown) || "");
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info, st.viewer));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all));
   part(".ll-main").after(h(doc, "div", { class: "ll-panels" }, happenedPanel(doc, st, entry, ui),
     coachPanel(doc, st, shown) || "", notesPanel(doc, st, ui)),
     exportBar(doc, st));
@@ -390,7 +390,7 @@ export function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info, st.viewer));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));
+      m.show(renderReplay(st, ui, doc, now, words));
       const root = m.root();
       const shown = shownStep(st);
       markCurrent(root, shown);

@@ -5,7 +5,7 @@
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
 import { reviewedMoves, verdictBadge } from "./coach.js";
-import { h, idOf, keyed, svg } from "./dom.js";
+import { h, idOf, lazy, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -165,10 +165,9 @@ function variationItem(doc, st, ui, l, own = false) {
  * @param {ReplayUi} ui
  * @param {number} shown
  * @param {string[]} shorts short words per step (of `st.line` and `st.info`: the key covers them)
- * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
- * @returns {HTMLElement}
+ * @returns {HTMLElement} (its list a `lazy` stand-in: read it after dom.js `whole`)
  */
-export function movesByTurn(doc, st, ui, shown, shorts, onPage = new Set()) {
+export function movesByTurn(doc, st, ui, shown, shorts) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const line = st.line || [];
@@ -178,8 +177,8 @@ export function movesByTurn(doc, st, ui, shown, shorts, onPage = new Set()) {
   const confirm = ui.confirm && ui.confirm.startsWith("var:") ? ui.confirm : "";
   const key = ["moves", idOf(line), idOf(lines), st.variation, idOf(st.annotations), idOf(st.glyphs),
     idOf(st.analyses), idOf(st.info), !!st.editable, ui.renaming, confirm, upto].join("/");
-  const list = keyed(onPage, key, (full) => h(doc, "ol", { class: "ll-movelist ll-byturn" },
-    full ? moveItems(doc, st, ui, shown, shorts, upto) : null));
+  const list = lazy(doc, key, () => h(doc, "ol", { class: "ll-movelist ll-byturn" },
+    moveItems(doc, st, ui, shown, shorts, upto)));
   return h(doc, "section", { class: "ll-moves", "aria-label": "Moves of this line, by turn" },
     h(doc, "div", { class: "ll-h" }, "Moves", chain.length > 1
       ? h(doc, "span", { class: "ll-note" }, ` · ${chain[chain.length - 1].name}`) : null),
@@ -290,10 +289,9 @@ export function glyphBar(doc, st, shown) {
  * @param {Document} doc
  * @param {ReplayState} st
  * @param {number} shown
- * @param {Set<string>} [onPage] the paint keys on the page now (dom.js `paintKeys`)
- * @returns {HTMLElement | null}
+ * @returns {HTMLElement | null} (its curves a `lazy` stand-in: read it after dom.js `whole`)
  */
-export function scoreGraph(doc, st, shown, onPage = new Set()) {
+export function scoreGraph(doc, st, shown) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
   const W = 600;
@@ -304,7 +302,7 @@ export function scoreGraph(doc, st, shown, onPage = new Set()) {
   // Training: the scores still to come are not drawn (the learner has not seen them yet).
   const upto = st.train === null || st.train === undefined ? last : Math.min(shown, last);
   const key = ["scores", idOf(scores), idOf(st.glyphs), upto].join("/");
-  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" }, ...(full ? scoreCurves(doc, st, upto, W, H) : [])));
+  const curves = lazy(doc, key, () => svg(doc, "g", { class: "ll-gcurves" }, ...scoreCurves(doc, st, upto, W, H)));
   const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
   const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(doc, "span", { class: "ll-glegenditem" },
     h(doc, "span", { class: "ll-gswatch", style: `background:${SEAT_COLOURS[p % 4]}` }), ` ${playerName(st.info, p)} ${scores[Math.min(shown, last)][p]}`)));

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { bookModel } from "../src/book.js";
+import { whole } from "../src/dom.js";
 import { VERDICT_MARKS, analyseBar, coachPanel, evalGraph, verdictBadge } from "../src/coach.js";
 import { newReplayUi } from "../src/replay.js";
 import { movesByTurn, shortStep } from "../src/studio.js";
@@ -49,7 +50,7 @@ test("verdict badges: a coloured sign for inaccuracies, mistakes and blunders, n
   assert.equal(b.textContent, "?");
   assert.equal(b.getAttribute("aria-label"), "mistake");
   const st = state();
-  const el = movesByTurn(doc, st, newReplayUi(), 2, LINE.map((e) => shortStep(e, INFO)));
+  const el = whole(movesByTurn(doc, st, newReplayUi(), 2, LINE.map((e) => shortStep(e, INFO))));
   const at = (k) => el.querySelector(`.ll-move[data-step="${k}"]`);
   assert.equal(at(1).querySelector(".ll-verdict"), null, "a best move has no mark");
   assert.equal(at(2).querySelector(".ll-verdict").getAttribute("aria-label"), "mistake");
@@ -57,7 +58,7 @@ test("verdict badges: a coloured sign for inaccuracies, mistakes and blunders, n
   assert.equal(at(3).querySelector(".ll-verdict-blunder").textContent, "??");
   assert.equal(at(4).querySelector(".ll-verdict").getAttribute("aria-label"), "inaccuracy");
   // Guess the move: no verdict on moves not yet played.
-  const train = movesByTurn(doc, state({ train: 0, step: 2 }), newReplayUi(), 2, LINE.map((e) => shortStep(e, INFO)));
+  const train = whole(movesByTurn(doc, state({ train: 0, step: 2 }), newReplayUi(), 2, LINE.map((e) => shortStep(e, INFO))));
   assert.equal(train.querySelector('.ll-move[data-step="3"]'), null);
 });
 
@@ -76,7 +77,7 @@ test("the coach panel: the verdict, 'Best was' in words and the reason, as text"
 
 test("the evaluation graph: a point per reviewed decision, coloured by verdict", () => {
   const doc = dom().document;
-  const g = evalGraph(doc, state(), 2);
+  const g = whole(evalGraph(doc, state(), 2));
   const points = g.querySelectorAll(".ll-gpoint");
   assert.equal(points.length, 4);
   assert.deepEqual(Array.from(points, (p) => p.getAttribute("data-step")), ["1", "2", "3", "4"]);
@@ -84,11 +85,13 @@ test("the evaluation graph: a point per reviewed decision, coloured by verdict",
   assert.ok(g.querySelector(".ll-gpoint.ll-verdict-blunder"));
   assert.equal(evalGraph(doc, state({ analyses: [] }), 2), null);
   // Training draws only up to the shown step.
-  assert.equal(evalGraph(doc, state({ train: 0, step: 2 }), 2).querySelectorAll(".ll-gpoint").length, 2);
-  // With its curves on the page, a seek builds only the marker: the points stay as they are.
+  assert.equal(whole(evalGraph(doc, state({ train: 0, step: 2 }), 2)).querySelectorAll(".ll-gpoint").length, 2);
+  // A seek builds only the marker: the curves go as a stand-in under the same key.
   const st = state();
-  const drawn = evalGraph(doc, st, 2);
-  const seek = evalGraph(doc, st, 4, new Set([drawn.querySelector(".ll-gcurves").getAttribute("data-paint-key")]));
+  const drawn = whole(evalGraph(doc, st, 2));
+  const seek = evalGraph(doc, st, 4);
+  assert.equal(seek.querySelector("[data-paint-key]").getAttribute("data-paint-key"),
+    drawn.querySelector(".ll-gcurves").getAttribute("data-paint-key"));
   assert.equal(seek.querySelectorAll(".ll-gpoint").length, 0);
   assert.notEqual(seek.querySelector(".ll-gnow").getAttribute("x1"), drawn.querySelector(".ll-gnow").getAttribute("x1"));
 });

@@ -6,7 +6,7 @@ import test from "node:test";
 import {
   exportBar, explorePanel, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel, turnRows,
 } from "../src/studio.js";
-import { morph } from "../src/dom.js";
+import { morph, whole } from "../src/dom.js";
 import { newReplayUi } from "../src/replay.js";
 import { dom } from "./fake_model.mjs";
 
@@ -47,7 +47,7 @@ test("moves by turn: one row a turn, the current move marked, the tree inline un
   const doc = dom().document;
   const st = state();
   const words = st.line.map((e) => shortStep(e, INFO));
-  const el = movesByTurn(doc, st, newReplayUi(), 2, words);
+  const el = whole(movesByTurn(doc, st, newReplayUi(), 2, words));
   const rows = el.querySelectorAll(".ll-turnrow");
   assert.equal(rows.length, 3);
   assert.equal(rows[1].querySelector(".ll-seat").textContent, "1. Ada");
@@ -61,21 +61,26 @@ test("moves by turn: one row a turn, the current move marked, the tree inline un
   assert.equal(branch.querySelector("b"), null);
   for (const act of ["var-promote", "var-rename", "var-delete"]) assert.ok(branch.querySelector(`[data-act=${act}][data-variation="1"]`));
   // Read-only pages have no tree tools; training lists only the moves already played.
-  assert.equal(movesByTurn(doc, state({ editable: false }), newReplayUi(), 2, words).querySelector("[data-act=var-promote]"), null);
-  assert.equal(movesByTurn(doc, state({ train: 0 }), newReplayUi(), 2, words).querySelectorAll(".ll-move").length, 3);
-  // The list is keyed by what it shows, not by the shown step: with its key on the page, a seek
-  // sends an empty stand-in, and markCurrent moves the highlight in place.
-  const key = el.querySelector(".ll-movelist").getAttribute("data-paint-key");
-  const moved = movesByTurn(doc, st, newReplayUi(), 5, words, new Set([key]));
-  assert.equal(moved.querySelector(".ll-movelist").getAttribute("data-paint-key"), key);
+  assert.equal(whole(movesByTurn(doc, state({ editable: false }), newReplayUi(), 2, words)).querySelector("[data-act=var-promote]"), null);
+  assert.equal(whole(movesByTurn(doc, state({ train: 0 }), newReplayUi(), 2, words)).querySelectorAll(".ll-move").length, 3);
+  // The list is keyed by what it shows, not by the shown step: a seek sends an empty stand-in
+  // under the same key, morph keeps the page's list, and markCurrent moves the highlight.
+  const list = el.querySelector(".ll-movelist");
+  const key = list.getAttribute("data-paint-key");
+  const moved = movesByTurn(doc, st, newReplayUi(), 5, words);
+  assert.equal(moved.querySelector("[data-paint-key]").getAttribute("data-paint-key"), key);
   assert.equal(moved.querySelectorAll(".ll-move").length, 0);
+  morph(el, moved);
+  assert.equal(el.querySelector(".ll-movelist"), list, "the page's list stays");
+  assert.equal(list.querySelectorAll(".ll-move").length, 6);
   markCurrent(el, 5);
   assert.deepEqual(Array.from(el.querySelectorAll(".ll-move.ll-current"), (b) => b.getAttribute("data-step")), ["5"]);
   assert.equal(el.querySelector('.ll-move[data-step="2"]').hasAttribute("aria-current"), false);
   // A new glyph is news: another key, a full list.
-  const glyphed = movesByTurn(doc, { ...st, glyphs: { 1: "!!" } }, newReplayUi(), 5, words, new Set([key]));
-  assert.notEqual(glyphed.querySelector(".ll-movelist").getAttribute("data-paint-key"), key);
-  assert.equal(glyphed.querySelector('.ll-move[data-step="1"] .ll-glyph').textContent, "!!");
+  const glyphed = movesByTurn(doc, { ...st, glyphs: { 1: "!!" } }, newReplayUi(), 5, words);
+  assert.notEqual(glyphed.querySelector("[data-paint-key]").getAttribute("data-paint-key"), key);
+  morph(el, glyphed);
+  assert.equal(el.querySelector('.ll-move[data-step="1"] .ll-glyph').textContent, "!!");
 });
 
 test("the glyph bar, the score graph and the downloads", () => {
@@ -85,16 +90,17 @@ test("the glyph bar, the score graph and the downloads", () => {
   assert.equal(bar.querySelector('[aria-pressed="true"]').getAttribute("data-glyph"), "?!");
   assert.equal(glyphBar(doc, state(), 0), null, "set-up has no move");
   assert.equal(glyphBar(doc, state({ editable: false }), 2), null);
-  const graph = scoreGraph(doc, state(), 3);
+  const graph = whole(scoreGraph(doc, state(), 3));
   assert.equal(graph.querySelectorAll("polyline").length, 2);
   assert.equal(graph.querySelector("svg").namespaceURI, "http://www.w3.org/2000/svg");
   assert.equal(graph.querySelector("[data-act=graph]").getAttribute("data-last"), "5");
   assert.match(graph.querySelector(".ll-glegend").textContent, /Ada 2.*Bo 0/);
-  // A seek with the curves on the page moves the marker and sends the curves as a stand-in.
+  // A seek moves the marker and sends the curves as a stand-in under the same key.
   const st = state();
-  const drawn = scoreGraph(doc, st, 3);
+  const drawn = whole(scoreGraph(doc, st, 3));
   const curves = drawn.querySelector(".ll-gcurves").getAttribute("data-paint-key");
-  const seek = scoreGraph(doc, st, 5, new Set([curves]));
+  const seek = scoreGraph(doc, st, 5);
+  assert.equal(seek.querySelector("[data-paint-key]").getAttribute("data-paint-key"), curves);
   assert.equal(seek.querySelectorAll("polyline").length, 0);
   assert.equal(seek.querySelector(".ll-gnow").getAttribute("x1"), "600.0");
   morph(drawn, seek);

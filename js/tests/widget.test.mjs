@@ -396,7 +396,7 @@ test("morph keeps nodes, updates text and attributes, adds and removes children"
   b.innerHTML = '<button class="ll-power ll-usable" data-key="fire:minor">Spark</button>';
   morph(a, b);
   assert.equal(a.innerHTML, '<button class="ll-power ll-usable" data-key="fire:minor">Spark</button>');
-  // Only a paint key (dom.js keyed) leaves a subtree as it is.
+  // Only a paint key (dom.js lazy) leaves a subtree as it is.
   a.innerHTML = '<ol data-paint-key="k1"><li>kept</li></ol>';
   b.innerHTML = '<ol data-paint-key="k1"></ol>';
   morph(a, b);

@@ -18,20 +18,6 @@ function h(doc, tag, attrs, ...children) {
   return node;
 }
 var PAINT_KEY = "data-paint-key";
-function keyed(onPage, key, build) {
-  const node = build(!onPage.has(key));
-  node.setAttribute(PAINT_KEY, key);
-  return node;
-}
-function paintKeys(root) {
-  const out = /* @__PURE__ */ new Set();
-  if (root.hasAttribute(PAINT_KEY)) out.add(root.getAttribute(PAINT_KEY));
-  for (const node of root.querySelectorAll(`[${PAINT_KEY}]`)) out.add(node.getAttribute(PAINT_KEY));
-  return (
-    /** @type {Set<string>} */
-    out
-  );
-}
 var deferred = /* @__PURE__ */ new WeakMap();
 function lazy(doc, key, build) {
   const stub = doc.createElement("template");
@@ -2441,7 +2427,7 @@ function analyseBar(doc, st) {
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
 }
-function evalGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
+function evalGraph(doc, st, shown) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
   const last = Math.max(1, (st.line || []).length - 1);
   if (!analyses.length) return null;
@@ -2450,11 +2436,11 @@ function evalGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
   const upto = st.train === null || st.train === void 0 ? last : shown;
   const x = (k) => k / last * W;
   const key = ["evals", idOf(st.analyses), last, upto].join("/");
-  const curves = keyed(onPage, key, (full) => svg(
+  const curves = lazy(doc, key, () => svg(
     doc,
     "g",
     { class: "ll-gcurves" },
-    ...full ? evalCurves(doc, analyses, upto, x, W, H) : []
+    ...evalCurves(doc, analyses, upto, x, W, H)
   ));
   const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
   const box = h(doc, "div", {
@@ -2640,7 +2626,7 @@ function variationItem(doc, st, ui, l, own = false) {
     renaming ? null : tools
   );
 }
-function movesByTurn(doc, st, ui, shown, shorts, onPage = /* @__PURE__ */ new Set()) {
+function movesByTurn(doc, st, ui, shown, shorts) {
   const lines = st.lines || [];
   const chain = chainOf(lines, st.variation);
   const line = st.line || [];
@@ -2661,11 +2647,11 @@ function movesByTurn(doc, st, ui, shown, shorts, onPage = /* @__PURE__ */ new Se
     confirm,
     upto
   ].join("/");
-  const list = keyed(onPage, key, (full) => h(
+  const list = lazy(doc, key, () => h(
     doc,
     "ol",
     { class: "ll-movelist ll-byturn" },
-    full ? moveItems(doc, st, ui, shown, shorts, upto) : null
+    moveItems(doc, st, ui, shown, shorts, upto)
   ));
   return h(
     doc,
@@ -2777,7 +2763,7 @@ function glyphBar(doc, st, shown) {
     current ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "glyph", "data-glyph": "" }, "clear") : null
   );
 }
-function scoreGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
+function scoreGraph(doc, st, shown) {
   const scores = st.scores || [];
   if (scores.length < 2) return null;
   const W = 600;
@@ -2787,7 +2773,7 @@ function scoreGraph(doc, st, shown, onPage = /* @__PURE__ */ new Set()) {
   const seats = scores[0].length;
   const upto = st.train === null || st.train === void 0 ? last : Math.min(shown, last);
   const key = ["scores", idOf(scores), idOf(st.glyphs), upto].join("/");
-  const curves = keyed(onPage, key, (full) => svg(doc, "g", { class: "ll-gcurves" }, ...full ? scoreCurves(doc, st, upto, W, H) : []));
+  const curves = lazy(doc, key, () => svg(doc, "g", { class: "ll-gcurves" }, ...scoreCurves(doc, st, upto, W, H)));
   const now = svg(doc, "line", { x1: x(shown).toFixed(1), x2: x(shown).toFixed(1), y1: 0, y2: H, class: "ll-gnow", stroke: "currentColor", "stroke-dasharray": "3 2" });
   const legend = h(doc, "div", { class: "ll-glegend" }, Array.from({ length: seats }, (_, p) => h(
     doc,
@@ -3245,7 +3231,7 @@ function notesPanel(doc, st, ui) {
     form
   );
 }
-function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__ */ new Set()) {
+function renderReplay(st, ui, doc, now = 0, shorts = null) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
   const shown = shownStep(st);
@@ -3295,11 +3281,11 @@ function renderReplay(st, ui, doc, now = 0, shorts = null, onPage = /* @__PURE__
     transportBar(doc, st, ui),
     pickers(doc, st),
     glyphBar(doc, st, shown) || "",
-    scoreGraph(doc, st, shown, onPage) || "",
-    evalGraph(doc, st, shown, onPage) || ""
+    scoreGraph(doc, st, shown) || "",
+    evalGraph(doc, st, shown) || ""
   );
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info, st.viewer));
-  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all, onPage));
+  part(".ll-side").append(trainPanel(doc, st) || "", explorePanel(doc, st) || "", movesByTurn(doc, st, ui, shown, all));
   part(".ll-main").after(
     h(
       doc,
@@ -3374,7 +3360,7 @@ function replayMode({ model, el }) {
         words = st.line.map((e) => shortStep(e, st.info, st.viewer));
       }
       const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words, paintKeys(m.root())));
+      m.show(renderReplay(st, ui, doc, now, words));
       const root = m.root();
       const shown = shownStep(st);
       markCurrent(root, shown);
