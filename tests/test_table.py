@@ -206,8 +206,11 @@ def test_the_log_traits_survive_a_reload_and_split_finished_turns() -> None:
 def test_shown_is_recorded_and_validated() -> None:
     w = LeylineWidget(players=1, seed=3)
     seq = w.events["seq"]
+    ack = w.ack
     custom(w, {"type": "shown", "seq": seq})
     assert w.shown_seq == seq and w.error == ""
+    # A notice answers no click: the ack (which clears a pending click's mark) stays.
+    assert w.ack == ack
     custom(w, {"type": "shown", "seq": seq + 5})
     assert "not been sent" in w.error and w.shown_seq == seq
     custom(w, {"type": "shown", "seq": True})

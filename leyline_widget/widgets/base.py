@@ -52,9 +52,11 @@ class BoardWidget(anywidget.AnyWidget):
     """The shared shell of every Leyline front-end mode: assets, traits and message plumbing.
 
     Subclasses set ``mode``, fill ``view``/``legal``/``info`` and add message handlers in
-    :meth:`_handlers`. Every handled message bumps ``ack`` (so the front-end can clear its
-    "pending" marks even when a refusal repeats the same error) and all trait changes of one
-    message go out as one update (``hold_sync``), so the page never shows half a step.
+    :meth:`_handlers`. Every handled request bumps ``ack`` (so the front-end can clear its
+    "pending" marks even when a refusal repeats the same error), but not a notice
+    (:attr:`_NOTICES`: the page saying what it did), which answers no click; and all trait
+    changes of one message go out as one update (``hold_sync``), so the page never shows half
+    a step.
     """
 
     _esm = asset("widget.js")
@@ -121,12 +123,19 @@ class BoardWidget(anywidget.AnyWidget):
         """Handle ``content`` exactly as a custom message from the front-end (for scripts)."""
         self._receive(self, content, [])
 
+    #: Message types that tell the kernel what the page did rather than ask for a move: taken
+    #: as an ack, one would clear the mark of a click still waiting for its own answer.
+    _NOTICES: frozenset[str] = frozenset()
+
     def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
         with self.hold_sync():
             try:
                 self._dispatch(content)
             except ValueError as err:  # IllegalActionError is a ValueError
                 self.error = refusal(str(err))
+            else:
+                if isinstance(content, dict) and content.get("type") in self._NOTICES:
+                    return
             self.ack += 1
 
     def _dispatch(self, content: Any) -> None:
