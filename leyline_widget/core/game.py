@@ -623,21 +623,19 @@ class Game:
         of a frozen position: thaw it.
         """
         body = self._hbody
-        p = self if previous is None or body is None or previous[27] is not body else None
-        if p is not None:  # copied: this game moves on
-            return (self._fixed, self._start, self._deck, self._deck_pos, self._grid[:],
-                    self._active[:], self._tokens[:], self._study[:], self._markers[:],
-                    self._mtokens[:], self._supply[:], self._pool[:], self._phase, self._turn,
-                    self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
-                    self._end_reason, self._last, self._free, self._spent, self._majors,
-                    self._busy, self._dsum, self._hhead, body, self._legal)
-        assert previous is not None
-        return (self._fixed, self._start, self._deck, self._deck_pos, previous[4],
-                self._active[:], previous[6], previous[7], previous[8], previous[9],
-                previous[10], previous[11], self._phase, self._turn, self._player,
-                self._bonus, self._wildfire, self._sanctuary, self._used, self._end_reason,
-                self._last, self._free, self._spent, self._majors, self._busy, self._dsum,
-                self._hhead, body, self._legal)
+        if previous is None or body is None or previous[27] is not body:  # [27]: the hash body
+            # Copied: this game moves on.
+            grid, tokens, study, markers = (self._grid[:], self._tokens[:], self._study[:],
+                                            self._markers[:])
+            mtokens, supply, pool = self._mtokens[:], self._supply[:], self._pool[:]
+        else:
+            grid, tokens, study, markers = previous[4], previous[6], previous[7], previous[8]
+            mtokens, supply, pool = previous[9], previous[10], previous[11]
+        return (self._fixed, self._start, self._deck, self._deck_pos, grid, self._active[:],
+                tokens, study, markers, mtokens, supply, pool, self._phase, self._turn,
+                self._player, self._bonus, self._wildfire, self._sanctuary, self._used,
+                self._end_reason, self._last, self._free, self._spent, self._majors,
+                self._busy, self._dsum, self._hhead, body, self._legal)
 
     @classmethod
     def thaw(cls, frozen: Frozen) -> Game:
