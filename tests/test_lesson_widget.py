@@ -383,3 +383,15 @@ def test_skip_step_shows_what_its_solution_played_until_the_next_move() -> None:
     assert not any(el in json.dumps(r.lesson["shown"]) for el in r.game.rules.elements)
     custom(r, {"type": "retry"})
     assert r.lesson["shown"] == {}
+
+
+def test_a_shown_notice_is_no_ack_in_a_lesson_either() -> None:
+    # The page waits for ``ack`` to clear a pending pick; a late ``shown`` from the board's
+    # reveals, taken as an ack, let a test (and a user's pending mark) move on before the
+    # goto it was waiting for had been answered.
+    w = LessonWidget()
+    seq, ack = w.events["seq"], w.ack
+    custom(w, {"type": "shown", "seq": seq})
+    assert w.shown_seq == seq and w.ack == ack and w.error == ""
+    custom(w, {"type": "goto", "lesson": "game-end"})
+    assert w.ack == ack + 1 and w.lesson["lesson"] == "game-end"

@@ -125,7 +125,7 @@ class BoardWidget(anywidget.AnyWidget):
 
     #: Message types that tell the kernel what the page did rather than ask for a move: taken
     #: as an ack, one would clear the mark of a click still waiting for its own answer.
-    _NOTICES: frozenset[str] = frozenset()
+    _NOTICES: frozenset[str] = frozenset({"shown"})
 
     def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
         with self.hold_sync():

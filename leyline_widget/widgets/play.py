@@ -100,7 +100,6 @@ class LeylineWidget(BoardWidget):
     log = traitlets.Dict().tag(sync=True)
     log_past: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     shown_seq = traitlets.Int(0).tag(sync=True)
-    _NOTICES = frozenset({"shown"})  # the page has shown a batch: no click waits on it
     handoff = traitlets.Dict().tag(sync=True)
     deal_ms = traitlets.Int(5000).tag(sync=True)
     session: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
