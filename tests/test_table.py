@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from leyline_widget import Activate, EndPhase, Game, PlaceToken, Rules
+from leyline_widget import Activate, Deactivate, EndPhase, Game, PlaceToken, Rules
 from leyline_widget.widgets.play import LeylineWidget
 from leyline_widget.widgets.presenters import GameLog, game_log
 
@@ -72,6 +72,22 @@ def test_log_words_and_the_teacher() -> None:
     assert not any(element.capitalize() in ln for ln in lines)
     teacher = game_log(game, None)["turns"][-1]["lines"]
     assert f"Ada activated slot 0: {element.capitalize()}" in teacher
+
+
+def test_a_card_activated_and_deactivated_in_a_row_is_one_line() -> None:
+    # A look under the refund, again and again, is one line with a count (the log and every
+    # update stay short however often a player does it); a card still up is its own line.
+    game = Game.new(players=["Ada", "Grace"], seed=3)
+    for action in [Activate(0), Deactivate(0)] * 3 + [Activate(1), Activate(0), Deactivate(0),
+                                                      Deactivate(1), Activate(0), Activate(2)]:
+        game.apply(action)
+    up = {s: (game.card(s) or "").capitalize() for s in (0, 2)}
+    assert game_log(game, 0)["turns"][-1]["lines"] == [
+        "You activated and deactivated slot 0 (3 times)", "You activated slot 1",
+        "You activated and deactivated slot 0", "You deactivated slot 1",
+        f"You activated slot 0: {up[0]}", f"You activated slot 2: {up[2]}"]
+    assert game_log(game, 1)["turns"][-1]["lines"][0] == (
+        "Ada activated and deactivated slot 0 (3 times)")
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

@@ -118,6 +118,20 @@ class BoardWidget(anywidget.AnyWidget):
     def _check_reveal_ms(self, proposal: Any) -> int:
         return milliseconds(proposal["value"], "the reveal time (reveal_ms)")
 
+    def send_state(self, key: Any = None) -> None:
+        """Send the state (or the traits ``key`` names) to the page, as ipywidgets does, but
+        without its walk for binary buffers: every trait here is JSON (no bytes anywhere), and
+        that walk of each nested dict and list cost more than the rest of a click's update."""
+        state = self.get_state(key=key)
+        if not state:
+            return
+        lock = self._property_lock
+        if lock:  # as ipywidgets: keep the values a page write is echoed against current
+            for name, value in state.items():
+                if name in lock:
+                    lock[name] = value
+        self._send({"method": "update", "state": state, "buffer_paths": []}, buffers=[])
+
     # -- messages ------------------------------------------------------------------------
     def send_message(self, content: Any) -> None:
         """Handle ``content`` exactly as a custom message from the front-end (for scripts)."""

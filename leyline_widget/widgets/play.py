@@ -296,7 +296,7 @@ class LeylineWidget(BoardWidget):
                            else memory_report(game, memory_of))
             self.view = view
             self.legal = legal
-            log = self._logs.setdefault(seat, GameLog(seat)).update(game)
+            log = self._logs.setdefault(seat, GameLog(seat)).update(game, view["grid"])
             turns = log.pop("turns")
             self._log_hints(turns)
             recent = self._log_past(turns[:-1])

@@ -104,7 +104,12 @@ def legal_summary(game: Game, actor: int | None,
         entry["slots"] = sorted(entry["slots"])
     out["powers"] = powers
     why: dict[str, str] = {}
-    for pw in game.rules.powers:
+    rule_powers = game.rules.powers
+    if phase is not Phase.ABILITIES and rule_powers:
+        # The phase is checked before anything else about a power: outside Phase 1 one
+        # check gives every power's reason (the "*" below), not one check per power.
+        rule_powers = rule_powers[:1]
+    for pw in rule_powers:
         if pw.key in powers:
             continue
         reason = game.why_illegal(UsePower(pw.element, pw.tier, ())) or ""
@@ -307,6 +312,11 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
 
     lines: list[str] = []
     placing: list[Any] = []
+    # A card activated and deactivated again (a look under the refund, or a change of mind)
+    # is one line, however often it happens in a row: (player, slot) of the activation the
+    # last line is, and (player, slot, times) of the "activated and deactivated" line before.
+    opened: tuple[int, int] | None = None
+    looped: tuple[int, int, int] | None = None
     for ev, card in tagged:
         kind = ev.get("type")
         line = ""
@@ -332,8 +342,25 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
                     line = f"You peeked at slot {ev['slot']}" + (f": {el}" if el else "")
         elif kind == "activate":
             el = named(card, ev.get("element"))
-            line = f"{who(ev['player'])} activated slot {ev['slot']}" + (f": {el}" if el else "")
+            lines.append(f"{who(ev['player'])} activated slot {ev['slot']}"
+                         + (f": {el}" if el else ""))
+            placing.clear()
+            opened = (ev["player"], ev["slot"])
+            if looped is not None and looped[:2] != opened:
+                looped = None  # the loop's line is no longer just before this one
+            continue
         elif kind == "deactivate":
+            card_at = (ev["player"], ev["slot"])
+            if opened == card_at:
+                lines.pop()
+                times = 1
+                if looped is not None and looped[:2] == card_at and lines:
+                    times = looped[2] + 1
+                    lines.pop()
+                lines.append(f"{who(card_at[0])} activated and deactivated slot {card_at[1]}"
+                             + (f" ({times} times)" if times > 1 else ""))
+                opened, looped = None, (*card_at, times)
+                continue
             line = f"{who(ev['player'])} deactivated slot {ev['slot']}"
         elif kind == "pass":
             line = f"{who(ev['player'])} passed"
@@ -360,6 +387,7 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
                              f"tokens from {src} on {_slots_words(placing[1])}")
                 continue
             placing[:] = [key, [ev["slot"]]]
+            opened = looped = None
             lines.append(f"{who(ev['player'])} placed a {_cap(ev['element'])} token "
                          f"from {src} on slot {ev['slot']}")
             continue
@@ -378,6 +406,7 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
         if line:
             lines.append(line)
             placing.clear()
+            opened = looped = None
     return lines
 
 
@@ -414,16 +443,19 @@ class GameLog:
         self._collected: set[int] = set()  # cards collected in the turn being played
         self._played = [0] * (0 if game is None else len(game.players))
 
-    def update(self, game: Game) -> dict[str, Any]:
+    def update(self, game: Game,
+               grid: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
         """The log of ``game`` now (as :func:`game_log` returns it); the finished turns'
-        dicts are shared between calls: copy one before changing it."""
+        dicts are shared between calls: copy one before changing it. ``grid``: as in
+        :func:`legal_summary`, any viewer's grid of this position when the caller has one."""
         if game is not self._game or game.step < self._step:
             self._start(game)
         if game.step > self._step:
             for ev in visible_events(game.events_since(self._step + 1), self.seat):
                 self._take(ev, game.players)
             self._step = game.step
-        grid = game.observation(None)["grid"]
+        if grid is None:
+            grid = game.observation(None)["grid"]
         slot_of = self._cards.slot
         face_up = {slot_of[s] for s, cell in enumerate(grid)
                    if cell["card"] == "active" and s in slot_of}
