@@ -366,3 +366,21 @@ def test_hint_on_a_solved_step_spends_nothing() -> None:
     left = session.state()["hints_left"]
     assert "already solved" in session.hint()
     assert session.state()["hints_left"] == left and session.state()["hints"] == []
+
+
+def test_a_view_with_an_old_copy_of_the_finished_turns_gets_them_whole() -> None:
+    w = LeylineWidget(players=1, seed=3, deal_ms=0, rules=SMALL)
+    stale = list(w.log_past)  # what a second view, opened later on the same model, starts from
+    page = _Page(w)
+    rng = random.Random(5)
+    while len(w.log_past) < 4 and not w.game.is_over:
+        custom(w, {"type": "action", "action": rng.choice(w.game.legal_actions()).to_dict()})
+    assert len(stale) < len(w.log_past) and page.sent_whole == 0
+    ack = w.ack
+    custom(w, {"type": "log_sync"})
+    assert page.sent_whole == 1 and page.past == w.log_past and w.error == ""
+    assert w.ack == ack  # a notice: no click waits on it
+    custom(w, {"type": "action", "action": rng.choice(w.game.legal_actions()).to_dict()})
+    assert w.log["recent"]["from"] >= len(page.past) - 1
+    custom(w, {"type": "log_sync", "extra": 1})
+    assert "log_sync" in w.error

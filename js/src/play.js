@@ -63,17 +63,24 @@ export function forgetSeat(ui) {
  * finished turns change: another game, an undo, another seat's eyes), then the turns each
  * `log` update brings in `log.recent` (each finished turn travels once). Pure: returns the
  * new copy.
- * @param {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} held
+ * @param {{base: unknown, log: unknown, turns: import("./types").LogTurn[], gap?: boolean}} held
  * @param {import("./types").LogTurn[] | undefined} base the `log_past` trait
  * @param {import("./types").GameLog | undefined} log the `log` trait
- * @returns {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}}
+ * @returns {{base: unknown, log: unknown, turns: import("./types").LogTurn[], gap: boolean}}
+ *   `gap`: turns are missing (until `log_past` comes whole)
  */
 export function pastTurns(held, base, log) {
   let turns = held.turns;
   if (base !== held.base) turns = (base || []).slice();
   const recent = log && log !== held.log ? log.recent : undefined;
-  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
-  return { base, log, turns };
+  // Turns that went out before this copy began (a second view of the widget, opened on the
+  // model's older `log_past`): the copy has a gap, and the page asks for `log_past` whole.
+  let gap = Boolean(held.gap) && base === held.base;
+  if (recent && Array.isArray(recent.turns)) {
+    if (recent.from > turns.length) gap = true;
+    turns = turns.slice(0, recent.from).concat(recent.turns);
+  }
+  return { base, log, turns, gap };
 }
 
 /**
@@ -237,7 +244,7 @@ export function playMode({ model, el }) {
       watcher.observe(el);
     }
 
-    /** @type {{base: unknown, log: unknown, turns: import("./types").LogTurn[]}} */
+    /** @type {{base: unknown, log: unknown, turns: import("./types").LogTurn[], gap?: boolean}} */
     let past = { base: null, log: null, turns: [] };
 
     /** @returns {BoardState} */
@@ -318,7 +325,9 @@ export function playMode({ model, el }) {
     }
 
     function onChange() {
+      const hadGap = past.gap;
       past = pastTurns(past, model.get("log_past"), model.get("log"));
+      if (past.gap && !hadGap) model.send({ type: "log_sync" });
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;

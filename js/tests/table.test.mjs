@@ -390,3 +390,24 @@ test("finished turns arrive once each, in log.recent, after log_past; a whole lo
   assert.match(el.querySelector(".ll-log").textContent, /other eyes/);
   cleanup();
 });
+
+test("a second view opened on an older log_past asks for it whole once, then shows every turn", async () => {
+  const t = (turn, line) => ({ turn, player: 0, lines: [line] });
+  // The model still holds the log_past the first view opened with; turns 1 and 2 went out since.
+  const model = new FakeModel(makeState({ shown_seq: 1, log_past: [t(0, "Set-up")],
+    log: { turns: [t(3, "now")], recent: { from: 2, turns: [t(2, "two")] } } }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  assert.deepEqual(model.sent.filter((m) => m.type === "log_sync"), [{ type: "log_sync" }]);
+  model.update({ log: { turns: [t(3, "now, later")], recent: { from: 3, turns: [] } }, ack: 1 });
+  await tick();
+  assert.equal(model.sent.filter((m) => m.type === "log_sync").length, 1, "asked once");
+  model.update({ log_past: [t(0, "Set-up"), t(1, "one"), t(2, "two")] });
+  await tick();
+  assert.match(el.querySelector(".ll-log").textContent, /one.*two.*now, later/s);
+  model.update({ log: { turns: [t(4, "next")], recent: { from: 3, turns: [t(3, "three")] } }, ack: 2 });
+  await tick();
+  assert.equal(model.sent.filter((m) => m.type === "log_sync").length, 1, "no gap now");
+  assert.match(el.querySelector(".ll-log").textContent, /two.*three.*next/s);
+  cleanup();
+});

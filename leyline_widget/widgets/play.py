@@ -24,6 +24,8 @@ The front-end (``js/src/``, bundled) renders from synced traits alone and never 
 It sends custom messages: ``{"type": "action", "action": {...}}`` for a human move,
 ``{"type": "bot_step", "step": n}`` when its pacing delay for a bot move is over (so the
 kernel never sleeps), ``{"type": "shown", "seq": n}`` once it has shown batch ``n``,
+``{"type": "log_sync"}`` when its copy of the finished turns has a gap (a second view of
+the widget opened after turns went out to the first: ``log_past`` is then sent whole again),
 ``{"type": "ready"}`` when the next player has taken the seat, ``{"type": "undo"}`` (take back
 the Binding tokens of this turn), ``{"type": "new_game"}`` and ``{"type": "rematch"}`` (with
 ``"seats"``: each seat's kind for the next game, ``"human"`` or a bot kind).
@@ -93,6 +95,8 @@ class LeylineWidget(BoardWidget):
     >>> w.legal["bot"], w.step_bots() > 0, w.game.active_player
     ('greedy', True, 0)
     """
+
+    _NOTICES = BoardWidget._NOTICES | {"log_sync"}  # the page's copy of the log: no click
 
     bot_delay_ms = traitlets.Int(800).tag(sync=True)
     show_memory_of = traitlets.Any(None).tag(sync=True)
@@ -476,7 +480,8 @@ class LeylineWidget(BoardWidget):
     # -- messages ------------------------------------------------------------------------
     def _handlers(self) -> dict[str, Handler]:
         return {"action": self._on_action, "bot_step": self._on_bot_step,
-                "shown": self._on_shown, "ready": self._on_ready, "undo": self._on_undo,
+                "shown": self._on_shown, "log_sync": self._on_log_sync,
+                "ready": self._on_ready, "undo": self._on_undo,
                 "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint}
 
     # -- the coach's hint ------------------------------------------------------------------
@@ -542,6 +547,13 @@ class LeylineWidget(BoardWidget):
         if not isinstance(sent, int) or seq > sent:
             raise ValueError(f"batch {seq} has not been sent yet")
         self.shown_seq = max(self.shown_seq, seq)
+
+    def _on_log_sync(self, content: Message) -> None:
+        # log_past is kept whole here but only its new turns travel (_log_past): a view that
+        # opened on an older copy asks for the whole of it, once.
+        only(content, "log_sync", ())
+        self._past_sent = len(self.log_past)
+        self.send_state("log_past")
 
     def _on_ready(self, content: Message) -> None:
         only(content, "ready", ())

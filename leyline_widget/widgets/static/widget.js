@@ -1562,8 +1562,12 @@ function pastTurns(held, base, log) {
   let turns = held.turns;
   if (base !== held.base) turns = (base || []).slice();
   const recent = log && log !== held.log ? log.recent : void 0;
-  if (recent && Array.isArray(recent.turns)) turns = turns.slice(0, recent.from).concat(recent.turns);
-  return { base, log, turns };
+  let gap = Boolean(held.gap) && base === held.base;
+  if (recent && Array.isArray(recent.turns)) {
+    if (recent.from > turns.length) gap = true;
+    turns = turns.slice(0, recent.from).concat(recent.turns);
+  }
+  return { base, log, turns, gap };
 }
 function motionOf(items, until) {
   const out = {};
@@ -1750,7 +1754,9 @@ function playMode({ model, el }) {
       });
     }
     function onChange() {
+      const hadGap = past.gap;
       past = pastTurns(past, model.get("log_past"), model.get("log"));
+      if (past.gap && !hadGap) model.send({ type: "log_sync" });
       const ack = model.get("ack");
       if (ack !== lastAck) {
         lastAck = ack;
