@@ -64,6 +64,15 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+# The phases as module globals: an Enum member read off its class goes through the metaclass
+# and costs several times a global, and the hot paths test the phase at every step.
+_P_ABILITIES = Phase.ABILITIES
+_P_ACTIVATION = Phase.ACTIVATION
+_P_REFILL = Phase.REFILL
+_P_BINDING = Phase.BINDING
+_P_GAME_OVER = Phase.GAME_OVER
+
+
 class IllegalActionError(ValueError):
     """An action the rules forbid now. ``rule`` names the rule; the state is unchanged."""
 
@@ -255,7 +264,7 @@ class Game:
         game = cls._make(
             fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
-            Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
+            _P_ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None, None, None)
         events: list[Event] = []
         for slot in range(size):
@@ -317,7 +326,7 @@ class Game:
         return g
 
     def _reset_turn(self) -> None:
-        self._phase = Phase.ACTIVATION
+        self._phase = _P_ACTIVATION
         self._bonus = 0
         self._wildfire = False
         self._sanctuary = False
@@ -339,7 +348,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.GAME_OVER
+        return self._phase is _P_GAME_OVER
 
     @property
     def end_reason(self) -> str | None:
@@ -474,11 +483,11 @@ class Game:
                 "unlocked": [key for _, element, need, _, key in self._ptab
                              if study[lo + element] >= need],
             })
-        over = self._phase is Phase.GAME_OVER
+        over = self._phase is _P_GAME_OVER
         deck_count = len(self._deck) - self._deck_pos
         return {
             "viewer": viewer,
-            "phase": self._phase.value,
+            "phase": self._phase._value_,
             "turn": self._turn,
             "active_player": self._player,
             "elements": list(els),
@@ -588,7 +597,7 @@ class Game:
         state: tuple[object, ...] = (
                  self.rules.elements, self.players, self._grid, sorted(self._active),
                  self._tokens, self._study, self._markers, self._mtokens, self._supply,
-                 self._pool, self._phase.value, self._turn, self._player, self._bonus,
+                 self._pool, self._phase._value_, self._turn, self._player, self._bonus,
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
         if self._house_state():
             # House-rule state, only where it can matter: seed-rules games hash as before.
@@ -741,7 +750,7 @@ class Game:
     def _list_legal(self) -> _Legal:
         phase = self._phase
         size = len(self._grid)
-        if phase is Phase.ACTIVATION:
+        if phase is _P_ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends; tokens
             # and Studies stand still meanwhile, so the free slots are found once per phase.
             free = self._free
@@ -758,15 +767,15 @@ class Game:
                 out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
             return out, None  # too many combinations to cache: tokens lie anywhere
-        if phase is Phase.BINDING:
+        if phase is _P_BINDING:
             sources = tuple(self._sources())  # the grid is always full then
             return _legal((phase, size, sources), lambda: [
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
-        if phase is Phase.REFILL:
+        if phase is _P_REFILL:
             empty = tuple(s for s, c in enumerate(self._grid) if c < 0)
             return _legal((phase, empty), lambda: [_cached(_REFILL, Refill, s) for s in empty])
-        if phase is Phase.ABILITIES:
+        if phase is _P_ABILITIES:
             # Phase 1 has a full grid: which powers have targets, and which targets, depend
             # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
             # whether the deck has a top card.
@@ -805,17 +814,21 @@ class Game:
             _activates(size)
             _deactivates(size)
         everything = tuple(_ACTIVATE[:size])
-        if self._sanctuary:
-            return everything
         tokens = self._tokens
-        e = self._e
-        # The slots with a token, found at C speed (the grid is mostly token-free).
-        bound = {i // e for i in compress(range(len(tokens)), tokens)}
-        if not bound:
+        if self._sanctuary or not any(tokens):
             return everything
-        study = self._study[self._player * e:(self._player + 1) * e]
-        blocked = {s for s in bound if not all(map(operator.le, tokens[s * e:(s + 1) * e], study))}
-        return tuple([a for a in everything if a.slot not in blocked]) if blocked else everything
+        e = self._e
+        base = self._player * e
+        # Every count on the grid against the Study's count of its element (the Study repeated
+        # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
+        over = map(operator.gt, tokens, self._study[base:base + e] * size)
+        blocked = {i // e for i in compress(range(len(tokens)), over)}
+        if not blocked:
+            return everything
+        keep = [True] * size
+        for s in blocked:
+            keep[s] = False
+        return tuple(compress(everything, keep))
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -872,22 +885,22 @@ class Game:
         move = _MOVES.get(type(action))
         if move is None:
             raise IllegalActionError(f"{quote(action)} is not a Leyline action", "actions")
-        if self._phase is Phase.GAME_OVER:
+        if self._phase is _P_GAME_OVER:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
         move[0](self, action)
         return move
 
     def _check_end_phase(self, action: EndPhase) -> None:
-        if self._phase is Phase.REFILL:
+        if self._phase is _P_REFILL:
             left = self._grid.count(-1)
             raise IllegalActionError(
                 f"every empty grid slot must be refilled before Phase 3 "
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        if self._phase is not Phase.ACTIVATION:
-            self._check_phase(Phase.ACTIVATION, "cards are activated")
+        if self._phase is not _P_ACTIVATION:
+            self._check_phase(_P_ACTIVATION, "cards are activated")
         s = action.slot
         if not 0 <= s < len(self._grid):
             self._slot_error(s)
@@ -919,13 +932,13 @@ class Game:
                         f"Study holds {have} {el}", "binding")
 
     def _check_deactivate(self, action: Deactivate) -> None:
-        self._check_phase(Phase.ACTIVATION, "cards are deactivated")
+        self._check_phase(_P_ACTIVATION, "cards are deactivated")
         self._slot_error(action.slot)
         if action.slot not in self._active:
             raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
 
     def _check_refill(self, action: Refill) -> None:
-        self._check_phase(Phase.REFILL, "empty slots are refilled")
+        self._check_phase(_P_REFILL, "empty slots are refilled")
         self._slot_error(action.slot)
         if self._grid[action.slot] >= 0:
             raise IllegalActionError(
@@ -946,7 +959,7 @@ class Game:
         return index
 
     def _check_place(self, action: PlaceToken) -> None:
-        self._check_phase(Phase.BINDING, "Binding Spell tokens are placed")
+        self._check_phase(_P_BINDING, "Binding Spell tokens are placed")
         self._slot_error(action.slot)
         i = self._element(action.element)
         el = action.element
@@ -977,7 +990,7 @@ class Game:
                 "placing tokens")
 
     def _check_power(self, action: UsePower) -> None:
-        self._check_phase(Phase.ABILITIES, "powers are used")
+        self._check_phase(_P_ABILITIES, "powers are used")
         self._element(action.element)
         found = [(i, pw) for i, pw in enumerate(self.rules.powers)
                  if pw.element == action.element and pw.tier == action.tier]
@@ -1049,7 +1062,7 @@ class Game:
     def _do_refill(self, action: Refill, events: list[Event]) -> None:
         self._draw_into(action.slot, "refill", events)
         if -1 not in self._grid:
-            self._enter(Phase.BINDING, events)
+            self._enter(_P_BINDING, events)
         elif self._deck_pos >= len(self._deck):
             self._game_over("deck", events)
 
@@ -1068,11 +1081,11 @@ class Game:
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
         phase = self._phase
-        if phase is Phase.ABILITIES:
-            self._enter(Phase.ACTIVATION, events)
-        elif phase is Phase.ACTIVATION:
+        if phase is _P_ABILITIES:
+            self._enter(_P_ACTIVATION, events)
+        elif phase is _P_ACTIVATION:
             self._collect(events)
-        elif phase is Phase.BINDING:
+        elif phase is _P_BINDING:
             self._end_turn(events)
 
     def _collect(self, events: list[Event]) -> None:
@@ -1118,9 +1131,9 @@ class Game:
             if self._deck_pos >= len(self._deck):
                 self._game_over("deck", events)
             else:
-                self._enter(Phase.REFILL, events)
+                self._enter(_P_REFILL, events)
         else:
-            self._enter(Phase.BINDING, events)
+            self._enter(_P_BINDING, events)
 
     def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
         """Freed tokens go to the active player's matching Spent marker, else to the pool."""
@@ -1166,7 +1179,7 @@ class Game:
                        "targets": list(action.targets)})
         _powers.resolve(self, pw.effect, action.targets, events)
         if not self._any_power_ready():
-            self._enter(Phase.ACTIVATION, events)
+            self._enter(_P_ACTIVATION, events)
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1191,14 +1204,14 @@ class Game:
             self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
-        self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
+        self._phase = _P_ABILITIES if self._any_power_ready() else _P_ACTIVATION
         self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
-                       "phase": self._phase.value})
+                       "phase": self._phase._value_})
 
     def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
         """End the game; ``turns`` is the turns played (the current one unless told)."""
-        self._phase = Phase.GAME_OVER
+        self._phase = _P_GAME_OVER
         self._end_reason = reason
         self._active = []
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
