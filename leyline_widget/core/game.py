@@ -86,6 +86,8 @@ _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 2's deactivations by the active slots, in the order they were activated.
+_DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 
 #: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
 #: apply() recognises an action taken from the list by identity and skips its checks (the list
@@ -104,14 +106,13 @@ _HASHERS: dict[bytes, Any] = {}
 _USES: dict[tuple[Any, ...], list[UsePower]] = {}
 
 
-def _legal(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> _Legal:
-    entry = _LEGAL.get(key)
-    if entry is None:
-        actions = build()
-        entry = (actions, frozenset(map(id, actions)))
-        if len(_LEGAL) >= _LEGAL_MAX:
-            _LEGAL.clear()
-        _LEGAL[key] = entry
+def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
+    """Keep a legal list built for ``key`` (callers look the key up in _LEGAL first, inline:
+    most lists are found there)."""
+    entry = (actions, frozenset(map(id, actions)))
+    if len(_LEGAL) >= _LEGAL_MAX:
+        _LEGAL.clear()
+    _LEGAL[key] = entry
     return entry
 
 
@@ -749,7 +750,6 @@ class Game:
 
     def _list_legal(self) -> _Legal:
         phase = self._phase
-        size = len(self._grid)
         if phase is _P_ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends; tokens
             # and Studies stand still meanwhile, so the free slots are found once per phase.
@@ -757,24 +757,35 @@ class Game:
             if free is None:
                 free = self._free = self._free_activations()
             active = self._active
-            if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
-                out: list[Action] = []
-            elif active:
-                out = [a for a in free if a.slot not in active]
-            else:
-                out = list(free)
-            if active:
-                out += [_DEACTIVATE[s] for s in sorted(active)]
+            limit = self.rules.activations_per_turn + self._bonus - self._spent
+            if not active:
+                return ([*free, _END_PHASE] if limit > 0 else [_END_PHASE]), None
+            # The deactivations of these active slots, in slot order (the slots are kept in
+            # the order they were activated): shared, as a few hundred orders recur all game.
+            order = tuple(active)
+            deactivations = _DEACTIVATIONS.get(order)
+            if deactivations is None:
+                if len(_DEACTIVATIONS) >= _LEGAL_MAX:
+                    _DEACTIVATIONS.clear()
+                deactivations = _DEACTIVATIONS[order] = tuple(
+                    [_DEACTIVATE[s] for s in sorted(active)])
+            if len(active) >= limit:
+                return [*deactivations, _END_PHASE], None
+            out: list[Action] = [a for a in free if a.slot not in active]
+            out += deactivations
             out.append(_END_PHASE)
             return out, None  # too many combinations to cache: tokens lie anywhere
         if phase is _P_BINDING:
+            size = len(self._grid)
             sources = tuple(self._sources())  # the grid is always full then
-            return _legal((phase, size, sources), lambda: [
+            key: tuple[Any, ...] = (phase, size, sources)
+            return _LEGAL.get(key) or _remember(key, [
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
         if phase is _P_REFILL:
-            empty = tuple(s for s, c in enumerate(self._grid) if c < 0)
-            return _legal((phase, empty), lambda: [_cached(_REFILL, Refill, s) for s in empty])
+            empty = tuple([s for s, c in enumerate(self._grid) if c < 0])
+            key = (phase, empty)
+            return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
         if phase is _P_ABILITIES:
             # Phase 1 has a full grid: which powers have targets, and which targets, depend
             # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
@@ -790,10 +801,18 @@ class Game:
             if any(effect in ("tide", "unbind") for _, _, effect in ready):
                 bound = _powers.bound_slots(self)
                 deck = self._deck_pos < len(self._deck)
-            return _legal((phase, size, ready, bound, deck), lambda: [
-                *(use for power in ready for use in self._uses(power, bound, deck)),
-                _END_PHASE])
+            size = len(self._grid)
+            key = (phase, size, ready, bound, deck)
+            return _LEGAL.get(key) or _remember(key, self._phase1_list(ready, bound, deck))
         return _NO_ACTIONS
+
+    def _phase1_list(self, ready: tuple[tuple[str, str, str], ...], bound: tuple[int, ...] | None,
+                     deck: bool | None) -> list[Action]:
+        out: list[Action] = []
+        for power in ready:
+            out += self._uses(power, bound, deck)
+        out.append(_END_PHASE)
+        return out
 
     def is_legal(self, action: Action) -> bool:
         return self.why_illegal(action) is None
@@ -1251,10 +1270,10 @@ class Game:
         if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
             return False  # every card is token-free, and some element has enough of them
         free = [0] * e  # token-free cards per element: anyone may activate them
-        bound: list[tuple[int, list[int]]] = []
-        for s, c in enumerate(grid):
+        bound: list[tuple[int, tuple[int, ...]]] = []
+        # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more).
+        for c, here in zip(grid, zip(*[iter(tokens)] * e)):
             if c >= 0:
-                here = tokens[s * e:(s + 1) * e]
                 if any(here):
                     bound.append((c, here))
                 else:
