@@ -86,6 +86,11 @@ _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 2's free activations by the grid's token counts and the active player's Study, as
+#: bytes (when no count passes 255). Cleared when full: most finds are of the player's previous
+#: turn, and a key of the largest grid takes 13 KB.
+_FREE: dict[tuple[bytes, bytes], tuple[Activate, ...]] = {}
+_FREE_MAX = 1024
 #: Phase 2's deactivations by the active slots, in the order they were activated.
 _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 
@@ -832,22 +837,39 @@ class Game:
         if len(_DEACTIVATE) < size:  # Phase 2 lists from these shared lists
             _activates(size)
             _deactivates(size)
-        everything = tuple(_ACTIVATE[:size])
         tokens = self._tokens
         if self._sanctuary or not any(tokens):
-            return everything
+            return tuple(_ACTIVATE[:size])
         e = self._e
         base = self._player * e
+        study = self._study[base:base + e]
+        # The tokens and the Study alone decide (their lengths give the grid's size), and they
+        # often stand as they were at the player's previous turn.
+        try:
+            key: tuple[bytes, bytes] | None = (bytes(tokens), bytes(study))
+        except ValueError:  # a count past 255: found afresh
+            key = None
+        else:
+            free = _FREE.get(key)
+            if free is not None:
+                return free
+        everything = tuple(_ACTIVATE[:size])
         # Every count on the grid against the Study's count of its element (the Study repeated
         # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
-        over = map(operator.gt, tokens, self._study[base:base + e] * size)
+        over = map(operator.gt, tokens, study * size)
         blocked = {i // e for i in compress(range(len(tokens)), over)}
-        if not blocked:
-            return everything
-        keep = [True] * size
-        for s in blocked:
-            keep[s] = False
-        return tuple(compress(everything, keep))
+        if blocked:
+            keep = [True] * size
+            for s in blocked:
+                keep[s] = False
+            free = tuple(compress(everything, keep))
+        else:
+            free = everything
+        if key is not None:
+            if len(_FREE) >= _FREE_MAX:
+                _FREE.clear()
+            _FREE[key] = free
+        return free
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
