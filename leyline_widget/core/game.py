@@ -845,8 +845,9 @@ class Game:
         study = self._study[base:base + e]
         # The tokens and the Study alone decide (their lengths give the grid's size), and they
         # often stand as they were at the player's previous turn.
+        key: tuple[bytes, bytes] | None
         try:
-            key: tuple[bytes, bytes] | None = (bytes(tokens), bytes(study))
+            key = (bytes(tokens), bytes(study))
         except ValueError:  # a count past 255: found afresh
             key = None
         else:
