@@ -312,6 +312,37 @@ def test_bound_cards_bind_every_player_by_their_own_study() -> None:
     refused(game, Activate(3), "slot 3 is bound by 1 fire token and your Study holds 0 fire")
 
 
+def _free_slots(rules: Rules, tokens: dict[int, dict[str, int]],
+                study: dict[str, int]) -> list[int]:
+    """The slots Phase 2 offers to activate on a full grid of ``rules`` (elements in turn)."""
+    els = rules.elements
+    grid = [els[s % len(els)] for s in range(rules.grid_size)]
+    left = {el: rules.cards_per_element - grid.count(el) - study.get(el, 0) for el in els}
+    game = Game.from_position({
+        "rules": rules.to_dict(), "grid": grid,
+        "deck": [el for el in els for _ in range(left[el])],
+        "tokens": [tokens.get(s, {}) for s in range(rules.grid_size)],
+        "study": [study], "phase": "activation"})
+    return [a.slot for a in game.legal_actions() if isinstance(a, Activate)]
+
+
+def test_phase2_free_slots_are_found_for_each_study_grid_and_count() -> None:
+    """Phase 2's free slots are shared between positions with the same tokens and Study: the
+    same tokens under another Study, another grid shape or counts past a byte are their own."""
+    rules = Rules.default()
+    bound = {0: {"fire": 2}}
+    assert _free_slots(rules, bound, {"fire": 2}) == list(range(12))
+    assert _free_slots(rules, bound, {"fire": 1}) == list(range(1, 12))
+    assert _free_slots(rules, bound, {"fire": 2}) == list(range(12))
+    # 12 slots x 4 elements and 16 slots x 3 elements: the same 48 token counts, fire at 12.
+    assert _free_slots(rules, {3: {"fire": 1}}, {}) == [s for s in range(12) if s != 3]
+    three = rules.replace(elements=("fire", "water", "earth"), grid_rows=4)
+    assert _free_slots(three, {4: {"fire": 1}}, {}) == [s for s in range(16) if s != 4]
+    big = rules.replace(cards_per_element=300, tokens_per_element=600)
+    assert _free_slots(big, {0: {"fire": 270}, 1: {"fire": 290}, 2: {"water": 1}},
+                       {"fire": 280}) == [s for s in range(12) if s not in (1, 2)]
+
+
 def test_a_card_carries_tokens_of_any_elements_independent_of_its_own() -> None:
     game = new("wind wind fire fire earth water  wind wind water water earth earth", rules=MID)
     play(game, Activate(0), Activate(1), EndPhase(), Refill(0), Refill(1),

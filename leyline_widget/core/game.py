@@ -64,6 +64,15 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+# The phases as module globals: an Enum member read off its class goes through the metaclass
+# and costs several times a global, and the hot paths test the phase at every step.
+_P_ABILITIES = Phase.ABILITIES
+_P_ACTIVATION = Phase.ACTIVATION
+_P_REFILL = Phase.REFILL
+_P_BINDING = Phase.BINDING
+_P_GAME_OVER = Phase.GAME_OVER
+
+
 class IllegalActionError(ValueError):
     """An action the rules forbid now. ``rule`` names the rule; the state is unchanged."""
 
@@ -77,6 +86,13 @@ _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 2's free activations by the grid's token counts and the active player's Study, as
+#: bytes (when no count passes 255). Cleared when full: most finds are of the player's previous
+#: turn, and a key of the largest grid takes 13 KB.
+_FREE: dict[tuple[bytes, bytes], tuple[Activate, ...]] = {}
+_FREE_MAX = 1024
+#: Phase 2's deactivations by the active slots, in the order they were activated.
+_DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 
 #: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
 #: apply() recognises an action taken from the list by identity and skips its checks (the list
@@ -95,14 +111,13 @@ _HASHERS: dict[bytes, Any] = {}
 _USES: dict[tuple[Any, ...], list[UsePower]] = {}
 
 
-def _legal(key: tuple[Any, ...], build: Callable[[], list[Action]]) -> _Legal:
-    entry = _LEGAL.get(key)
-    if entry is None:
-        actions = build()
-        entry = (actions, frozenset(map(id, actions)))
-        if len(_LEGAL) >= _LEGAL_MAX:
-            _LEGAL.clear()
-        _LEGAL[key] = entry
+def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
+    """Keep a legal list built for ``key`` (callers look the key up in _LEGAL first, inline:
+    most lists are found there)."""
+    entry = (actions, frozenset(map(id, actions)))
+    if len(_LEGAL) >= _LEGAL_MAX:
+        _LEGAL.clear()
+    _LEGAL[key] = entry
     return entry
 
 
@@ -255,7 +270,7 @@ class Game:
         game = cls._make(
             fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
-            Phase.ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
+            _P_ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None, None, None)
         events: list[Event] = []
         for slot in range(size):
@@ -317,7 +332,7 @@ class Game:
         return g
 
     def _reset_turn(self) -> None:
-        self._phase = Phase.ACTIVATION
+        self._phase = _P_ACTIVATION
         self._bonus = 0
         self._wildfire = False
         self._sanctuary = False
@@ -339,7 +354,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.GAME_OVER
+        return self._phase is _P_GAME_OVER
 
     @property
     def end_reason(self) -> str | None:
@@ -474,11 +489,11 @@ class Game:
                 "unlocked": [key for _, element, need, _, key in self._ptab
                              if study[lo + element] >= need],
             })
-        over = self._phase is Phase.GAME_OVER
+        over = self._phase is _P_GAME_OVER
         deck_count = len(self._deck) - self._deck_pos
         return {
             "viewer": viewer,
-            "phase": self._phase.value,
+            "phase": self._phase._value_,
             "turn": self._turn,
             "active_player": self._player,
             "elements": list(els),
@@ -588,7 +603,7 @@ class Game:
         state: tuple[object, ...] = (
                  self.rules.elements, self.players, self._grid, sorted(self._active),
                  self._tokens, self._study, self._markers, self._mtokens, self._supply,
-                 self._pool, self._phase.value, self._turn, self._player, self._bonus,
+                 self._pool, self._phase._value_, self._turn, self._player, self._bonus,
                  self._wildfire, self._sanctuary, self._used, self._end_reason)
         if self._house_state():
             # House-rule state, only where it can matter: seed-rules games hash as before.
@@ -740,33 +755,43 @@ class Game:
 
     def _list_legal(self) -> _Legal:
         phase = self._phase
-        size = len(self._grid)
-        if phase is Phase.ACTIVATION:
+        if phase is _P_ACTIVATION:
             # Phase 2 always starts on a full grid and removes nothing before it ends; tokens
             # and Studies stand still meanwhile, so the free slots are found once per phase.
             free = self._free
             if free is None:
                 free = self._free = self._free_activations()
             active = self._active
-            if len(active) + self._spent >= self.rules.activations_per_turn + self._bonus:
-                out: list[Action] = []
-            elif active:
-                out = [a for a in free if a.slot not in active]
-            else:
-                out = list(free)
-            if active:
-                out += [_DEACTIVATE[s] for s in sorted(active)]
+            limit = self.rules.activations_per_turn + self._bonus - self._spent
+            if not active:
+                return ([*free, _END_PHASE] if limit > 0 else [_END_PHASE]), None
+            # The deactivations of these active slots, in slot order (the slots are kept in
+            # the order they were activated): shared, as a few hundred orders recur all game.
+            order = tuple(active)
+            deactivations = _DEACTIVATIONS.get(order)
+            if deactivations is None:
+                if len(_DEACTIVATIONS) >= _LEGAL_MAX:
+                    _DEACTIVATIONS.clear()
+                deactivations = _DEACTIVATIONS[order] = tuple(
+                    [_DEACTIVATE[s] for s in sorted(active)])
+            if len(active) >= limit:
+                return [*deactivations, _END_PHASE], None
+            out: list[Action] = [a for a in free if a.slot not in active]
+            out += deactivations
             out.append(_END_PHASE)
             return out, None  # too many combinations to cache: tokens lie anywhere
-        if phase is Phase.BINDING:
+        if phase is _P_BINDING:
+            size = len(self._grid)
             sources = tuple(self._sources())  # the grid is always full then
-            return _legal((phase, size, sources), lambda: [
+            key: tuple[Any, ...] = (phase, size, sources)
+            return _LEGAL.get(key) or _remember(key, [
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
-        if phase is Phase.REFILL:
-            empty = tuple(s for s, c in enumerate(self._grid) if c < 0)
-            return _legal((phase, empty), lambda: [_cached(_REFILL, Refill, s) for s in empty])
-        if phase is Phase.ABILITIES:
+        if phase is _P_REFILL:
+            empty = tuple([s for s, c in enumerate(self._grid) if c < 0])
+            key = (phase, empty)
+            return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
+        if phase is _P_ABILITIES:
             # Phase 1 has a full grid: which powers have targets, and which targets, depend
             # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
             # whether the deck has a top card.
@@ -781,10 +806,18 @@ class Game:
             if any(effect in ("tide", "unbind") for _, _, effect in ready):
                 bound = _powers.bound_slots(self)
                 deck = self._deck_pos < len(self._deck)
-            return _legal((phase, size, ready, bound, deck), lambda: [
-                *(use for power in ready for use in self._uses(power, bound, deck)),
-                _END_PHASE])
+            size = len(self._grid)
+            key = (phase, size, ready, bound, deck)
+            return _LEGAL.get(key) or _remember(key, self._phase1_list(ready, bound, deck))
         return _NO_ACTIONS
+
+    def _phase1_list(self, ready: tuple[tuple[str, str, str], ...], bound: tuple[int, ...] | None,
+                     deck: bool | None) -> list[Action]:
+        out: list[Action] = []
+        for power in ready:
+            out += self._uses(power, bound, deck)
+        out.append(_END_PHASE)
+        return out
 
     def is_legal(self, action: Action) -> bool:
         return self.why_illegal(action) is None
@@ -804,18 +837,40 @@ class Game:
         if len(_DEACTIVATE) < size:  # Phase 2 lists from these shared lists
             _activates(size)
             _deactivates(size)
-        everything = tuple(_ACTIVATE[:size])
-        if self._sanctuary:
-            return everything
         tokens = self._tokens
+        if self._sanctuary or not any(tokens):
+            return tuple(_ACTIVATE[:size])
         e = self._e
-        # The slots with a token, found at C speed (the grid is mostly token-free).
-        bound = {i // e for i in compress(range(len(tokens)), tokens)}
-        if not bound:
-            return everything
-        study = self._study[self._player * e:(self._player + 1) * e]
-        blocked = {s for s in bound if not all(map(operator.le, tokens[s * e:(s + 1) * e], study))}
-        return tuple([a for a in everything if a.slot not in blocked]) if blocked else everything
+        base = self._player * e
+        study = self._study[base:base + e]
+        # The tokens and the Study alone decide (their lengths give the grid's size), and they
+        # often stand as they were at the player's previous turn.
+        key: tuple[bytes, bytes] | None
+        try:
+            key = (bytes(tokens), bytes(study))
+        except ValueError:  # a count past 255: found afresh
+            key = None
+        else:
+            free = _FREE.get(key)
+            if free is not None:
+                return free
+        everything = tuple(_ACTIVATE[:size])
+        # Every count on the grid against the Study's count of its element (the Study repeated
+        # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
+        over = map(operator.gt, tokens, study * size)
+        blocked = {i // e for i in compress(range(len(tokens)), over)}
+        if blocked:
+            keep = [True] * size
+            for s in blocked:
+                keep[s] = False
+            free = tuple(compress(everything, keep))
+        else:
+            free = everything
+        if key is not None:
+            if len(_FREE) >= _FREE_MAX:
+                _FREE.clear()
+            _FREE[key] = free
+        return free
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -872,22 +927,22 @@ class Game:
         move = _MOVES.get(type(action))
         if move is None:
             raise IllegalActionError(f"{quote(action)} is not a Leyline action", "actions")
-        if self._phase is Phase.GAME_OVER:
+        if self._phase is _P_GAME_OVER:
             raise IllegalActionError(f"the game is over ({self._end_reason}); no action is legal",
                                      "game end")
         move[0](self, action)
         return move
 
     def _check_end_phase(self, action: EndPhase) -> None:
-        if self._phase is Phase.REFILL:
+        if self._phase is _P_REFILL:
             left = self._grid.count(-1)
             raise IllegalActionError(
                 f"every empty grid slot must be refilled before Phase 3 "
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        if self._phase is not Phase.ACTIVATION:
-            self._check_phase(Phase.ACTIVATION, "cards are activated")
+        if self._phase is not _P_ACTIVATION:
+            self._check_phase(_P_ACTIVATION, "cards are activated")
         s = action.slot
         if not 0 <= s < len(self._grid):
             self._slot_error(s)
@@ -919,13 +974,13 @@ class Game:
                         f"Study holds {have} {el}", "binding")
 
     def _check_deactivate(self, action: Deactivate) -> None:
-        self._check_phase(Phase.ACTIVATION, "cards are deactivated")
+        self._check_phase(_P_ACTIVATION, "cards are deactivated")
         self._slot_error(action.slot)
         if action.slot not in self._active:
             raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
 
     def _check_refill(self, action: Refill) -> None:
-        self._check_phase(Phase.REFILL, "empty slots are refilled")
+        self._check_phase(_P_REFILL, "empty slots are refilled")
         self._slot_error(action.slot)
         if self._grid[action.slot] >= 0:
             raise IllegalActionError(
@@ -946,7 +1001,7 @@ class Game:
         return index
 
     def _check_place(self, action: PlaceToken) -> None:
-        self._check_phase(Phase.BINDING, "Binding Spell tokens are placed")
+        self._check_phase(_P_BINDING, "Binding Spell tokens are placed")
         self._slot_error(action.slot)
         i = self._element(action.element)
         el = action.element
@@ -977,7 +1032,7 @@ class Game:
                 "placing tokens")
 
     def _check_power(self, action: UsePower) -> None:
-        self._check_phase(Phase.ABILITIES, "powers are used")
+        self._check_phase(_P_ABILITIES, "powers are used")
         self._element(action.element)
         found = [(i, pw) for i, pw in enumerate(self.rules.powers)
                  if pw.element == action.element and pw.tier == action.tier]
@@ -1049,7 +1104,7 @@ class Game:
     def _do_refill(self, action: Refill, events: list[Event]) -> None:
         self._draw_into(action.slot, "refill", events)
         if -1 not in self._grid:
-            self._enter(Phase.BINDING, events)
+            self._enter(_P_BINDING, events)
         elif self._deck_pos >= len(self._deck):
             self._game_over("deck", events)
 
@@ -1068,11 +1123,11 @@ class Game:
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
         phase = self._phase
-        if phase is Phase.ABILITIES:
-            self._enter(Phase.ACTIVATION, events)
-        elif phase is Phase.ACTIVATION:
+        if phase is _P_ABILITIES:
+            self._enter(_P_ACTIVATION, events)
+        elif phase is _P_ACTIVATION:
             self._collect(events)
-        elif phase is Phase.BINDING:
+        elif phase is _P_BINDING:
             self._end_turn(events)
 
     def _collect(self, events: list[Event]) -> None:
@@ -1118,9 +1173,9 @@ class Game:
             if self._deck_pos >= len(self._deck):
                 self._game_over("deck", events)
             else:
-                self._enter(Phase.REFILL, events)
+                self._enter(_P_REFILL, events)
         else:
-            self._enter(Phase.BINDING, events)
+            self._enter(_P_BINDING, events)
 
     def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
         """Freed tokens go to the active player's matching Spent marker, else to the pool."""
@@ -1166,7 +1221,7 @@ class Game:
                        "targets": list(action.targets)})
         _powers.resolve(self, pw.effect, action.targets, events)
         if not self._any_power_ready():
-            self._enter(Phase.ACTIVATION, events)
+            self._enter(_P_ACTIVATION, events)
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1191,14 +1246,14 @@ class Game:
             self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
-        self._phase = Phase.ABILITIES if self._any_power_ready() else Phase.ACTIVATION
+        self._phase = _P_ABILITIES if self._any_power_ready() else _P_ACTIVATION
         self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
-                       "phase": self._phase.value})
+                       "phase": self._phase._value_})
 
     def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
         """End the game; ``turns`` is the turns played (the current one unless told)."""
-        self._phase = Phase.GAME_OVER
+        self._phase = _P_GAME_OVER
         self._end_reason = reason
         self._active = []
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
@@ -1238,10 +1293,10 @@ class Game:
         if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
             return False  # every card is token-free, and some element has enough of them
         free = [0] * e  # token-free cards per element: anyone may activate them
-        bound: list[tuple[int, list[int]]] = []
-        for s, c in enumerate(grid):
+        bound: list[tuple[int, tuple[int, ...]]] = []
+        # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more).
+        for c, here in zip(grid, zip(*[iter(tokens)] * e)):
             if c >= 0:
-                here = tokens[s * e:(s + 1) * e]
                 if any(here):
                     bound.append((c, here))
                 else:

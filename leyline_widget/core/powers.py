@@ -7,7 +7,7 @@ Phase 1, when every slot holds an inert card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -33,13 +33,17 @@ def _bound(game: Game, slot: int) -> bool:
     return any(game._tokens[slot * e:(slot + 1) * e])
 
 
+def _rows(game: Game) -> Iterator[tuple[int, ...]]:
+    """The token counts slot by slot, cut at C speed (cheaper than a slice per slot)."""
+    return zip(*[iter(game._tokens)] * game._e)
+
+
 def bound_slots(game: Game) -> tuple[int, ...]:
     """Slots whose card carries at least one Binding token."""
-    tokens = game._tokens
-    if not any(tokens):
+    if not any(game._tokens):
         return ()
-    e = game._e
-    return tuple(s for s, c in enumerate(game._grid) if c >= 0 and any(tokens[s * e:(s + 1) * e]))
+    return tuple([s for s, (c, here) in enumerate(zip(game._grid, _rows(game)))
+                  if c >= 0 and any(here)])
 
 
 def has_target(game: Game, effect: str) -> bool:
@@ -51,9 +55,9 @@ def has_target(game: Game, effect: str) -> bool:
         return len(grid) - grid.count(-1) >= 2
     if effect == "tide":
         return game._deck_pos < len(game._deck) and any(
-            not _bound(game, s) for s in _cards(game))
+            c >= 0 and not any(here) for c, here in zip(grid, _rows(game)))
     if effect == "unbind":
-        return any(_bound(game, s) for s in _cards(game))
+        return any(c >= 0 and any(here) for c, here in zip(grid, _rows(game)))
     return grid.count(-1) < len(grid)  # whisper, gale: any card
 
 
