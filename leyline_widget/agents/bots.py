@@ -23,7 +23,7 @@ from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
-from ..core.game import Game, visible_events
+from ..core.game import Game, Phase, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -36,13 +36,42 @@ _END = EndPhase()
 _DEFAULT_RULES = Rules.default()
 
 
+class _Table:
+    """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
+    (rules are frozen values, so one table serves every bot at every game of those rules)."""
+
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.by_key = {pw.key: pw.effect for pw in rules.powers}  # "element:tier" -> effect
+        self.keys = tuple(self.by_key)  # power keys in the rules' order (as observations list)
+        self.unlocks = tuple((pw.key, pw.element, rules.threshold(pw.tier))
+                             for pw in rules.powers)
+        self.apart = _apart(rules.grid_rows, rules.grid_cols)
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(rules: Rules) -> _Table:
+    """The table of ``rules``, found by identity (hashing a ruleset costs more than its table
+    saves); a table keeps its rules alive, so no other ruleset can take its id meanwhile."""
+    table = _TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        table = _TABLES[id(rules)] = _Table(rules)
+    return table
+
+
 class Bot:
     """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
 
     name = "bot"
     rules: Rules                            # public: the ruleset of the game it sits at
     seat: int
-    _effects: dict[tuple[str, str], str]    # (element, tier) -> power effect
+    _table: _Table                          # what follows from the rules, shared by every bot
     _by_key: dict[str, str]                 # "element:tier" -> power effect
 
     def __init__(self, seed: int | None = None) -> None:
@@ -58,8 +87,8 @@ class Bot:
         """
         self.rules = rules
         self.seat = seat
-        self._effects = {(pw.element, pw.tier): pw.effect for pw in rules.powers}
-        self._by_key = {pw.key: pw.effect for pw in rules.powers}
+        self._table = table = _table(rules)
+        self._by_key = table.by_key
 
     def observe(self, events: list[Event]) -> None:
         """Take in events already filtered for this bot's seat (oldest first)."""
@@ -82,6 +111,16 @@ class Bot:
         and every change since) decides here; :class:`BotSeat` then skips building the
         observation. It must be the move :meth:`choose` would make now. None means: ask
         :meth:`choose`.
+        """
+        return None
+
+    def queued(self, legal: list[Action]) -> Action | None:
+        """The next move of a plan this bot made at its last choice, if any is left and legal.
+
+        :class:`BotSeat` asks for it first, and only while the game is still in the phase and
+        turn of that choice: the events since are then the bot's own planned moves, which
+        cannot change the plan, so they wait for its next decision. None means: observe,
+        then :meth:`planned` or :meth:`choose`.
         """
         return None
 
@@ -154,7 +193,7 @@ class GreedyBot(Bot):
     _view: Observation | None  # the last observation, kept up to date from events while it can be
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
-    _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
+    _unlocks: tuple[tuple[str, str, int], ...]  # (power key, element, Study cards it needs)
     _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
     _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
     _fades: bool                            # _recall does something
@@ -170,9 +209,9 @@ class GreedyBot(Bot):
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
-        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        self._unlocks = self._table.unlocks
         self._uses = {}
-        self._apart = _apart(rules.grid_rows, rules.grid_cols)
+        self._apart = self._table.apart
         # A bot of perfect memory has nothing to let fade before a decision.
         self._fades = type(self)._recall is not GreedyBot._recall
 
@@ -190,20 +229,18 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
-        take = self._mind.take
+        self._mind.observe(events)  # what it remembers: the core's fold of these events
         view = self._view
         for ev in events:
             # The kinds of most events come first, and the view follows them here; the rest
             # go through _follow.
             kind = ev["type"]
             if kind == "activate":
-                take(ev)
                 if view is not None:
                     cell = view["grid"][ev["slot"]]
                     cell["card"], cell["element"] = "active", ev["element"]
                     view["activations"]["used"] += 1
             elif kind == "reveal":
-                take(ev)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
                     if view is not None:
@@ -218,8 +255,6 @@ class GreedyBot(Bot):
                     if phase != "activation":
                         view["activations"]["used"] = 0  # Phase 2 is over: none in use
             else:
-                if kind in _FOLDED:
-                    take(ev)
                 if kind == "turn":
                     self._peeked.clear()
                     self._looked.clear()
@@ -279,7 +314,7 @@ class GreedyBot(Bot):
             # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
             used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
-            view["powers_used"] = [pw.key for pw in self.rules.powers if pw.key in used]
+            view["powers_used"] = [key for key in self._table.keys if key in used]
             if effect == "spark":
                 view["activations"]["limit"] += 1
             elif effect == "wildfire" or effect == "sanctuary":
@@ -308,7 +343,7 @@ class GreedyBot(Bot):
         view["scores"][player] += change
         me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
 
-    def planned(self, legal: list[Action]) -> Action | None:
+    def queued(self, legal: list[Action]) -> Action | None:
         plan = self._plan
         if plan:
             action = plan.pop(0)
@@ -318,6 +353,13 @@ class GreedyBot(Bot):
             if action in legal:
                 return action
             plan.clear()
+        return None
+
+    def planned(self, legal: list[Action]) -> Action | None:
+        if self._plan:
+            action = self.queued(legal)
+            if action is not None:
+                return action
         # Decisions from what the bot already knows are the ones a new observation would give:
         # the view is the last observation brought up to date (see _follow) with the deck top
         # it was told, and a refill needs only that top.
@@ -656,7 +698,6 @@ class GreedyBot(Bot):
 
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
-_FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
 
 
@@ -801,13 +842,14 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
 class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
-    On each :meth:`act` the bot observes the events of every step since its last move, as
-    :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses from
-    the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes); before a choice it is told the public deck top
-    (:meth:`Bot.see_top`); when the bot can move without a new observation (it planned the
-    move at an earlier choice, or keeps the position up to date from events:
-    :meth:`Bot.planned`), none is built.
+    Before each decision the bot observes the events of every step since it last observed,
+    as :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses
+    from the seat's observation and the legal actions. When only one action is legal the bot
+    is not asked: the events of that step wait for its next decision (a bot's knowledge is a
+    fold of its events, in order, so when they arrive changes nothing it decides). Before a
+    choice it is told the public deck top (:meth:`Bot.see_top`); when the bot can move without
+    a new observation (it planned the move at an earlier choice, or keeps the position up to
+    date from events: :meth:`Bot.planned`), none is built.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -817,33 +859,65 @@ class BotSeat:
         self.seat = seat
         self._fed = 0
         self._game: Game | None = None
+        # What the bot's class overrides, looked up once per bot rather than at every move.
+        self._seen: Bot | None = None
+        self._feeds = self._copies = self._tells = self._queues = False
+        self._at: tuple[int, Phase] | None = None  # turn and phase of the bot's last decision
+        self._owed = 0  # steps up to its last move: the events it is owed by its next decision
+
+    def _adopt(self, bot: Bot) -> None:
+        cls = type(bot)
+        self._seen = bot
+        self._feeds = cls.observe is not Bot.observe  # a bot that ignores events is fed none
+        # Copies for a bot that may keep or change what it is given, so the log stays intact.
+        self._copies = cls.observe not in _READS_ONLY
+        self._tells = cls.see_top is not Bot.see_top
+        self._queues = cls.queued is not Bot.queued
+
+    def _feed(self, events: list[Event]) -> None:
+        events = visible_events(events, self.seat)
+        if self._copies:
+            events = [Event(**ev) for ev in events]
+        self.bot.observe(events)
+
+    def _restart(self, game: Game) -> None:
+        """A new game, or this one rewound: the bot starts afresh from its first event."""
+        old, fed = self._game, self._fed
+        if old is not None and old is not game and fed < self._owed and self._feeds:
+            # First the events of its last moves there, which it made with no decision after
+            # them: a bot whose generator runs on across games (MemoryBot's forgetting draws
+            # as it learns) must have seen every event up to its last move, as ever.
+            self._feed([ev for evs in old.event_log[fed:self._owed] for ev in evs])
+        self._game, self._fed, self._at = game, 0, None
+        self.bot.start(game.rules, self.seat)
 
     def act(self, game: Game) -> Action:
-        """Feed the bot what its seat saw since its last move and return its choice."""
-        if game.is_over:
+        """Feed the bot what its seat saw since it last observed and return its choice."""
+        legal = game.legal_actions()
+        if not legal:  # only a finished game has none
             raise ValueError("the game is over; no action is legal")
         seat = self.seat
         if game.active_player != seat:
             raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
         bot = self.bot
+        if bot is not self._seen:
+            self._adopt(bot)
         step = game.step
         if game is not self._game or step + 1 < self._fed:
-            # A new game, or this one rewound: the bot starts afresh from its first event.
-            self._game, self._fed = game, 0
-            bot.start(game.rules, seat)
-        cls = type(bot)
-        observe = cls.observe
-        if observe is not Bot.observe:  # a bot that ignores events is not fed any
-            events = visible_events(game.events_since(self._fed), seat)
-            if observe not in _READS_ONLY:
-                # Copies: a bot may keep or change what it is given without touching the log.
-                events = [Event(**ev) for ev in events]
-            bot.observe(events)
-        self._fed = step + 1
-        legal = game.legal_actions()
+            self._restart(game)
+        self._owed = step + 1
         if len(legal) == 1:
-            return legal[0]  # a forced move is no decision: skip building the observation
-        if cls.see_top is not Bot.see_top:
+            return legal[0]  # a forced move is no decision: nothing to observe or build yet
+        at = (game.turn, game.phase)
+        if self._queues and at == self._at:
+            action = bot.queued(legal)
+            if action is not None:
+                return action
+        self._at = at
+        if self._feeds:
+            self._feed(game.events_since(self._fed))
+        self._fed = step + 1
+        if self._tells:
             bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
         action = bot.planned(legal)
         if action is not None:
