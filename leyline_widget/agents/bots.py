@@ -40,7 +40,7 @@ class _Table:
     """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
-    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart")
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -48,7 +48,12 @@ class _Table:
         self.keys = tuple(self.by_key)  # power keys in the rules' order (as observations list)
         self.unlocks = tuple((pw.key, pw.element, rules.threshold(pw.tier))
                              for pw in rules.powers)
+        # element -> the Study counts at which one of its powers unlocks
+        self.needs: dict[str, tuple[int, ...]] = {el: tuple(
+            need for _, e, need in self.unlocks if e == el) for el in rules.elements}
         self.apart = _apart(rules.grid_rows, rules.grid_cols)
+        # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
+        self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
 
 
 _TABLES: dict[int, _Table] = {}
@@ -276,7 +281,8 @@ class GreedyBot(Bot):
             rules = self.rules
             view["turn"], view["active_player"] = ev["turn"], ev["player"]
             view["phase"] = ev["phase"]
-            view["activations"] = {"used": 0, "limit": rules.activations_per_turn}
+            acts = view["activations"]  # the view's own dict (an observation makes new ones)
+            acts["used"], acts["limit"] = 0, rules.activations_per_turn
             view["collect_threshold"] = rules.collect_threshold
             view["effects"], view["powers_used"] = [], []
         elif kind == "collect":
@@ -338,10 +344,13 @@ class GreedyBot(Bot):
         """``change`` cards more of ``element`` in ``player``'s Study (view): score, unlocked."""
         me = view["players"][player]
         study = me["study"]
-        study[element] += change
+        had = study[element]
+        study[element] = have = had + change
         me["score"] += change
         view["scores"][player] += change
-        me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+        low, high = (had, have) if had < have else (have, had)
+        if any(low < need <= high for need in self._table.needs[element]):
+            me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
 
     def queued(self, legal: list[Action]) -> Action | None:
         plan = self._plan
@@ -438,9 +447,10 @@ class GreedyBot(Bot):
                     self._peeked.discard(a.slot)
                     return a
         active: dict[str, int] = {}
-        for cell in grid:
-            if cell["card"] == "active":
-                active[cell["element"]] = active.get(cell["element"], 0) + 1
+        if acts["used"]:  # each active card took an activation
+            for cell in grid:
+                if cell["card"] == "active":
+                    active[cell["element"]] = active.get(cell["element"], 0) + 1
         # The legal actions themselves are kept (not their slots): the engine shares them,
         # so a plan of them is checked against the next legal list by identity.
         avail: dict[str, list[Activate]] = {}
@@ -507,11 +517,11 @@ class GreedyBot(Bot):
         used = obs["powers_used"]
         grid = obs["grid"]
         ready: dict[str, tuple[str, str]] = {}
-        by_key = self._by_key
+        powers = self._table.powers
         for key in me["unlocked"]:
             if key not in used:
-                element, _, tier = key.partition(":")
-                ready.setdefault(by_key[key], (element, tier))
+                effect, power = powers[key]
+                ready.setdefault(effect, power)
         if self.rules.major_uses_per_game is not None:
             # A Major power used up for the game is unlocked but no longer offered.
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
@@ -632,7 +642,11 @@ class GreedyBot(Bot):
             if cell["card"] == "inert":
                 tokens = cell["tokens"]
                 if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
-                    members.setdefault(known[s], []).append(s)
+                    slots = members.get(known[s])
+                    if slots is None:
+                        members[known[s]] = [s]
+                    else:
+                        slots.append(s)
         counts = {el: len(slots) for el, slots in members.items()}
         threat = _best_take(counts.values(), acts, thr)
         if threat == 0:
@@ -874,12 +888,6 @@ class BotSeat:
         self._tells = cls.see_top is not Bot.see_top
         self._queues = cls.queued is not Bot.queued
 
-    def _feed(self, events: list[Event]) -> None:
-        events = visible_events(events, self.seat)
-        if self._copies:
-            events = [Event(**ev) for ev in events]
-        self.bot.observe(events)
-
     def _restart(self, game: Game) -> None:
         """A new game, or this one rewound: the bot starts afresh from its first event."""
         old, fed = self._game, self._fed
@@ -887,7 +895,9 @@ class BotSeat:
             # First the events of its last moves there, which it made with no decision after
             # them: a bot whose generator runs on across games (MemoryBot's forgetting draws
             # as it learns) must have seen every event up to its last move, as ever.
-            self._feed([ev for evs in old.event_log[fed:self._owed] for ev in evs])
+            events = visible_events([ev for evs in old.event_log[fed:self._owed] for ev in evs],
+                                    self.seat)
+            self.bot.observe([Event(**ev) for ev in events] if self._copies else events)
         self._game, self._fed, self._at = game, 0, None
         self.bot.start(game.rules, self.seat)
 
@@ -915,7 +925,10 @@ class BotSeat:
                 return action
         self._at = at
         if self._feeds:
-            self._feed(game.events_since(self._fed))
+            events = visible_events(game.events_since(self._fed), seat)
+            if self._copies:
+                events = [Event(**ev) for ev in events]
+            bot.observe(events)
         self._fed = step + 1
         if self._tells:
             bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
