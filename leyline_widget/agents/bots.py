@@ -202,6 +202,7 @@ class GreedyBot(Bot):
     _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
     _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
     _fades: bool                            # _recall does something
+    _plain: bool                            # _mind is a plain Knowledge (see observe)
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -211,6 +212,8 @@ class GreedyBot(Bot):
         super().start(rules, seat)
         self._mind = self._new_mind(seat)
         self._known, self._public = self._mind.known, self._mind.public
+        # The core's own fold, without sightings: observe() can do its work on the way.
+        self._plain = type(self._mind) is Knowledge and self._mind.plain
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
@@ -234,18 +237,34 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
-        self._mind.observe(events)  # what it remembers: the core's fold of these events
+        mind, plain = self._mind, self._plain
+        if not plain:
+            mind.observe(events)  # what it remembers: the core's fold of these events
+        known, public = self._known, self._public
         view = self._view
         for ev in events:
             # The kinds of most events come first, and the view follows them here; the rest
-            # go through _follow.
+            # go through _follow. A plain Knowledge's fold (Knowledge.take: learn what an
+            # activation or a reveal shows, forget what a collection or Tide takes away) is
+            # done on the way, in the same pass: every simulated move comes through here.
             kind = ev["type"]
             if kind == "activate":
+                if plain:
+                    slot = ev["slot"]
+                    known[slot] = ev["element"]
+                    public.add(slot)
                 if view is not None:
                     cell = view["grid"][ev["slot"]]
                     cell["card"], cell["element"] = "active", ev["element"]
                     view["activations"]["used"] += 1
             elif kind == "reveal":
+                if plain:
+                    element = ev["element"]
+                    if element is not None:
+                        slot = ev["slot"]
+                        known[slot] = element
+                        if ev["visible_to"] == "all":
+                            public.add(slot)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
                     if view is not None:
@@ -264,7 +283,9 @@ class GreedyBot(Bot):
                     self._peeked.clear()
                     self._looked.clear()
                     self._plan.clear()
-                elif kind == "tide":
+                elif plain and (kind == "collect" or kind == "swap" or kind == "tide"):
+                    mind.take(ev)  # (they forget or move what it knew)
+                if kind == "tide":
                     self._top, self._top_known = ev["to_deck"], True
                 if view is not None and not self._follow(view, ev):
                     view = self._view = None
@@ -529,7 +550,8 @@ class GreedyBot(Bot):
         if not ready:
             return _END
         known = self._known
-        if "gale" in ready or "whisper" in ready:
+        if ("gale" in ready or "whisper" in ready) and len(known) < len(grid):
+            # (A bot that remembers a card in every slot has none left to peek at.)
             unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in known]
             if unknown:
                 open_ = self._open_slots(obs)
@@ -538,8 +560,10 @@ class GreedyBot(Bot):
                     return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
                 return UsePower(*ready["whisper"], (unknown[0],))
         if "unbind" in ready:
-            open_ = self._open_slots(obs)
-            locked = [s for s, c in enumerate(grid) if c["tokens"] and s not in open_]
+            locked = [s for s, c in enumerate(grid) if c["tokens"]]
+            if locked:
+                open_ = self._open_slots(obs)
+                locked = [s for s in locked if s not in open_]
             if locked:
                 locked.sort(key=lambda s: (s not in known, s))
                 return UsePower(*ready["unbind"], (locked[0],))
@@ -616,7 +640,7 @@ class GreedyBot(Bot):
         for a in legal:
             if isinstance(a, Refill):
                 row = apart[a.slot]
-                d = min([row[s] for s in same])
+                d = min(map(row.__getitem__, same))
                 if d > best_d:
                     best, best_d = a, d
         return best

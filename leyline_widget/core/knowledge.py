@@ -78,37 +78,14 @@ class Knowledge:
     # ------------------------------------------------------------------ the fold
     def observe(self, events: Iterable[Event], step: int = 0, turn: int = 0) -> None:
         """Fold in the events of one step (already as this seat may see them)."""
-        if self._seen is not None or type(self) is not Knowledge:
-            for ev in events:
-                self.take(ev, step, turn)
-            return
-        # This class without sightings: take's fold with learn and forget written in (every
-        # simulated move of a perfect-memory bot comes through here).
-        known, public = self.known, self.public
         for ev in events:
-            kind = ev["type"]
-            if kind == "activate":
-                slot = ev["slot"]
-                known[slot] = ev["element"]
-                public.add(slot)
-            elif kind == "reveal":
-                element = ev["element"]
-                if element is not None:
-                    slot = ev["slot"]
-                    known[slot] = element
-                    if ev["visible_to"] == "all":
-                        public.add(slot)
-            elif kind == "collect":
-                for slot in ev["slots"]:
-                    known.pop(slot, None)
-                    public.discard(slot)
-            elif kind == "swap":
-                a, b = ev["slots"]
-                self.swap(a, b)
-            elif kind == "tide":
-                slot = ev["slot"]
-                known.pop(slot, None)
-                public.discard(slot)
+            self.take(ev, step, turn)
+
+    @property
+    def plain(self) -> bool:
+        """True without sightings: :meth:`learn` and :meth:`forget` then change only ``known``
+        and ``public`` (in this class; a subclass says for itself)."""
+        return self._seen is None
 
     def take(self, ev: Event, step: int = 0, turn: int = 0) -> None:
         """Fold in one event."""
