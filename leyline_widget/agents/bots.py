@@ -425,15 +425,15 @@ class GreedyBot(Bot):
             return legal[0]
         if self._fades:
             self._recall()
-        phase = observation["phase"]
-        if phase == "activation":
-            return self._activation(observation, legal)
+        phase = observation["phase"]  # (the phases by how often a game decides in them)
         if phase == "refill":
             return self._refill(observation["deck"]["top"], legal)
-        if phase == "binding":
-            return self._binding(observation, legal)
         if phase == "abilities":
             return self._abilities(observation, legal)
+        if phase == "activation":
+            return self._activation(observation, legal)
+        if phase == "binding":
+            return self._binding(observation, legal)
         return legal[0]
 
     def _deduced(self, obs: Observation) -> str | None:
@@ -467,6 +467,8 @@ class GreedyBot(Bot):
                 if isinstance(a, Deactivate) and a.slot in self._peeked:
                     self._peeked.discard(a.slot)
                     return a
+        if left <= 0:
+            return _END
         active: dict[str, int] = {}
         if acts["used"]:  # each active card took an activation
             for cell in grid:
@@ -483,14 +485,16 @@ class GreedyBot(Bot):
                 if el is None:
                     unknown.append(a)
                 else:
-                    avail.setdefault(el, []).append(a)
+                    same = avail.get(el)
+                    if same is None:
+                        avail[el] = [a]
+                    else:
+                        same.append(a)
         if unknown:
             el = self._deduced(obs)
             if el is not None:
                 avail.setdefault(el, []).extend(unknown)
                 unknown = []
-        if left <= 0:
-            return _END
         study = obs["players"][self.seat]["study"]
         best: tuple[float, int, str] | None = None
         for el, slots in avail.items():
@@ -514,7 +518,7 @@ class GreedyBot(Bot):
             if rest == 0 or (not unknown and not any(
                     other != el and active.get(other, 0) + min(rest, len(more)) >= thr
                     for other, more in avail.items())):
-                self._plan.append(legal[-1] if legal[-1] == _END else _END)
+                self._plan.append(legal[-1] if type(legal[-1]) is EndPhase else _END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -660,32 +664,33 @@ class GreedyBot(Bot):
         opp_study = opp["study"]
         grid = obs["grid"]
         known = self._known
-        members: dict[str, list[int]] = {}
+        counts: dict[str, int] = {}
         for s in self._public:
             cell = grid[s]
             if cell["card"] == "inert":
                 tokens = cell["tokens"]
                 if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
-                    slots = members.get(known[s])
-                    if slots is None:
-                        members[known[s]] = [s]
-                    else:
-                        slots.append(s)
-        counts = {el: len(slots) for el, slots in members.items()}
-        threat = _best_take(counts.values(), acts, thr)
-        if threat == 0:
+                    el = known[s]
+                    counts[el] = counts.get(el, 0) + 1
+        # Their best collection (the threat), and the element that alone makes it.
+        threat, top, ties = 0, "", 0
+        for el, c in counts.items():
+            take = c if c < acts else acts
+            if take >= thr:
+                if take > threat:
+                    threat, top, ties = take, el, 1
+                elif take == threat:
+                    ties += 1
+        # A token is worth placing only where one card less cuts the threat: on the one
+        # element that makes it, with no more cards than they can activate. Most often there
+        # is no threat, or another element (or a spare card) would make it just the same.
+        if not threat or ties > 1 or counts[top] > acts:
             return _END
-        # How much taking one card away from each element would cut their best collection;
-        # only those cards are worth a token, and most often there are none.
-        gains: dict[str, int] = {}
-        for k in members:
-            counts[k] -= 1
-            gain = threat - _best_take(counts.values(), acts, thr)
-            counts[k] += 1
-            if gain > 0:
-                gains[k] = gain
-        if not gains:
-            return _END
+        counts[top] -= 1
+        gains = {top: threat - _best_take(counts.values(), acts, thr)}
+        counts[top] += 1
+        members = {top: [s for s in self._public if known[s] == top and grid[s]["card"] == "inert"
+                         and all(t <= opp_study[el] for el, t in grid[s]["tokens"].items())]}
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
