@@ -40,7 +40,7 @@ class _Table:
     """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
-    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs")
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -52,6 +52,7 @@ class _Table:
         self.needs: dict[str, tuple[int, ...]] = {el: tuple(
             need for _, e, need in self.unlocks if e == el) for el in rules.elements}
         self.apart = _apart(rules.grid_rows, rules.grid_cols)
+        self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
         self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
 
@@ -283,8 +284,13 @@ class GreedyBot(Bot):
                     self._peeked.clear()
                     self._looked.clear()
                     self._plan.clear()
-                elif plain and (kind == "collect" or kind == "swap" or kind == "tide"):
-                    mind.take(ev)  # (they forget or move what it knew)
+                elif plain:
+                    if kind == "collect":
+                        for slot in ev["slots"]:
+                            known.pop(slot, None)
+                            public.discard(slot)
+                    elif kind == "swap" or kind == "tide":
+                        mind.take(ev)  # (rare: they move or forget what it knew)
                 if kind == "tide":
                     self._top, self._top_known = ev["to_deck"], True
                 if view is not None and not self._follow(view, ev):
@@ -497,12 +503,13 @@ class GreedyBot(Bot):
                 unknown = []
         study = obs["players"][self.seat]["study"]
         best: tuple[float, int, str] | None = None
+        bonus = self._unlock_bonus
         for el, slots in avail.items():
             have = active.get(el, 0)
             take = min(have + len(slots), have + left)
             if take < thr or take <= have:
                 continue
-            score = take + self._unlock_bonus(study.get(el, 0), take)
+            score = take + bonus(study.get(el, 0), take)
             key = (score, have, el)
             if best is None or key > best:
                 best = key
@@ -734,7 +741,7 @@ class GreedyBot(Bot):
     def _unlock_bonus(self, have: int, gain: int) -> float:
         # A collection that unlocks a power is worth a little more than its cards.
         bonus = 0.0
-        for t in (self.rules.minor_threshold, self.rules.major_threshold):
+        for t in self._table.tiers:
             if have < t <= have + gain:
                 bonus += 0.25
         return bonus
