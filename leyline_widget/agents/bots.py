@@ -895,11 +895,13 @@ class BotSeat:
     Before each decision the bot observes the events of every step since it last observed,
     as :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses
     from the seat's observation and the legal actions. When only one action is legal the bot
-    is not asked: the events of that step wait for its next decision (a bot's knowledge is a
-    fold of its events, in order, so when they arrive changes nothing it decides). Before a
-    choice it is told the public deck top (:meth:`Bot.see_top`); when the bot can move without
-    a new observation (it planned the move at an earlier choice, or keeps the position up to
-    date from events: :meth:`Bot.planned`), none is built.
+    is not asked, and while the game is in the phase and turn of the bot's last decision the
+    rest of a plan made there is played first (:meth:`Bot.queued`): the events of those steps
+    wait for its next decision (a bot's knowledge is a fold of its events, in order, so when
+    they arrive changes nothing it decides; a bot seated at a new game is first fed the ones
+    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`); when
+    the bot can move without a new observation (it keeps the position up to date from events:
+    :meth:`Bot.planned`), none is built.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
