@@ -376,8 +376,10 @@ class GreedyBot(Bot):
         me["score"] += change
         view["scores"][player] += change
         low, high = (had, have) if had < have else (have, had)
-        if any(low < need <= high for need in self._table.needs[element]):
-            me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+        for need in self._table.needs[element]:
+            if low < need <= high:  # a power of that element unlocks or locks again
+                me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+                break
 
     def queued(self, legal: list[Action]) -> Action | None:
         plan = self._plan
@@ -914,7 +916,7 @@ class BotSeat:
         # What the bot's class overrides, looked up once per bot rather than at every move.
         self._seen: Bot | None = None
         self._feeds = self._copies = self._tells = self._queues = False
-        self._at: tuple[int, Phase] | None = None  # turn and phase of the bot's last decision
+        self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
         self._owed = 0  # steps up to its last move: the events it is owed by its next decision
 
     def _adopt(self, bot: Bot) -> None:
@@ -936,7 +938,7 @@ class BotSeat:
             events = visible_events([ev for evs in old.event_log[fed:self._owed] for ev in evs],
                                     self.seat)
             self.bot.observe([Event(**ev) for ev in events] if self._copies else events)
-        self._game, self._fed, self._at = game, 0, None
+        self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
         self.bot.start(game.rules, self.seat)
 
     def act(self, game: Game) -> Action:
@@ -956,12 +958,12 @@ class BotSeat:
         self._owed = step + 1
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
-        at = (game.turn, game.phase)
-        if self._queues and at == self._at:
+        turn, phase = game.turn, game.phase
+        if self._queues and phase is self._phase and turn == self._turn:
             action = bot.queued(legal)
             if action is not None:
                 return action
-        self._at = at
+        self._turn, self._phase = turn, phase
         if self._feeds:
             events = visible_events(game.events_since(self._fed), seat)
             if self._copies:
