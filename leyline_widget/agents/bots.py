@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from typing import Any
@@ -250,13 +251,13 @@ class GreedyBot(Bot):
             # done on the way, in the same pass: every simulated move comes through here.
             kind = ev["type"]
             if kind == "activate":
+                slot, element = ev["slot"], ev["element"]
                 if plain:
-                    slot = ev["slot"]
-                    known[slot] = ev["element"]
+                    known[slot] = element
                     public.add(slot)
                 if view is not None:
-                    cell = view["grid"][ev["slot"]]
-                    cell["card"], cell["element"] = "active", ev["element"]
+                    cell = view["grid"][slot]
+                    cell["card"], cell["element"] = "active", element
                     view["activations"]["used"] += 1
             elif kind == "reveal":
                 if plain:
@@ -645,7 +646,12 @@ class GreedyBot(Bot):
         return best_slot
 
     def _refill(self, top: str | None, legal: list[Action]) -> Action:
-        same = [s for s, el in self._known.items() if el == top]
+        if top is None:
+            return legal[0]
+        known = self._known
+        # The remembered cards of the top's element (picked out in C: a refill is the most
+        # frequent decision of a game).
+        same = list(itertools.compress(known, map(top.__eq__, known.values())))
         if not same:
             return legal[0]
         apart = self._apart
