@@ -506,13 +506,16 @@ class GreedyBot(Bot):
                 unknown = []
         study = obs["players"][self.seat]["study"]
         best: tuple[float, int, str] | None = None
-        bonus = self._unlock_bonus
+        minor, major = self._table.tiers
         for el, slots in avail.items():
             have = active.get(el, 0)
             take = min(have + len(slots), have + left)
             if take < thr or take <= have:
                 continue
-            score = take + bonus(study.get(el, 0), take)
+            # A collection that unlocks a power is worth a little more than its cards.
+            had = study.get(el, 0)
+            score = take + (0.25 if had < minor <= had + take else 0.0) + (
+                0.25 if had < major <= had + take else 0.0)
             key = (score, have, el)
             if best is None or key > best:
                 best = key
@@ -745,14 +748,6 @@ class GreedyBot(Bot):
             elif effect == "wildfire":
                 thr = 1
         return acts, thr
-
-    def _unlock_bonus(self, have: int, gain: int) -> float:
-        # A collection that unlocks a power is worth a little more than its cards.
-        bonus = 0.0
-        for t in self._table.tiers:
-            if have < t <= have + gain:
-                bonus += 0.25
-        return bonus
 
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
