@@ -386,6 +386,8 @@ class GreedyBot(Bot):
         plan = self._plan
         if plan:
             action = plan.pop(0)
+            if legal[-1] is action:  # the phase's end, last in the list
+                return action
             for a in legal:  # planned moves are the engine's own values: found by identity
                 if a is action:
                     return action
