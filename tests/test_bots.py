@@ -309,7 +309,10 @@ def test_private_peeks_of_others_reach_a_bot_without_their_element() -> None:
 
 
 class Unplanned(GreedyBot):
-    """GreedyBot asked afresh before every move."""
+    """GreedyBot asked afresh before every move (fed every event before it)."""
+
+    def queued(self, legal: list[Action]) -> Action | None:
+        return None
 
     def planned(self, legal: list[Action]) -> Action | None:
         return None
@@ -348,7 +351,9 @@ def test_the_view_followed_from_events_is_the_observation(rules: Rules) -> None:
             pending = game.events_since(self._fed)
             action = super().act(game)
             view = bot._view
-            if view is not None and bot._top_known:
+            # Checked where the bot decided (it was fed up to now; the events of forced and
+            # queued moves wait for its next decision).
+            if view is not None and bot._top_known and self._fed == game.step + 1:
                 view = {**view, "deck": {**view["deck"], "top": bot._top}}
                 assert json.dumps(view) == json.dumps(game.observation(self.seat))
                 if bot._view is before:  # kept through these events
@@ -371,3 +376,35 @@ def test_the_view_followed_from_events_is_the_observation(rules: Rules) -> None:
         assert {"flip_back", "deactivate", "power", "pass"} <= followed
     if rules is VARIANTS[3]:
         assert {"place_token", "token_return", "swap", "tide"} <= followed
+
+
+def test_a_bot_is_fed_each_event_once_in_order_up_to_its_last_move() -> None:
+    # Forced moves and the rest of a plan do not feed the bot (their events wait for its next
+    # decision), and a bot seated at a new game is first fed what it was owed at the old one:
+    # in all, every event up to its last move, once, in order, as before.
+    seen: list[dict[str, Any]] = []
+
+    class Recorder(GreedyBot):
+        def observe(self, events: list[dict[str, Any]]) -> None:
+            seen.extend(events)
+            super().observe(events)
+
+    owing = 0
+    for seed in range(6):
+        seen.clear()
+        players = 1 + seed % 2  # alone, it makes the game's last move: often a planned one
+        game = Game.new(players=players, seed=seed)
+        seat = BotSeat(Recorder(seed=1), 0)
+        other = BotSeat(GreedyBot(seed=2), 1)
+        last = 0
+        while not game.is_over:
+            if game.active_player == 0:
+                last = game.step
+            game.apply((seat if game.active_player == 0 else other).act(game))
+        owed = [ev for step in game.event_log[:last + 1] for ev in step]
+        owing += len(seen) < len(owed)  # its last moves' events still owed
+        seat.act(Game.new(players=2, seed=seed + 10))
+        assert seen[:len(owed)] == visible_events(owed, 0)
+        fresh = Game.new(players=2, seed=seed + 10).events_since(0)
+        assert seen[len(owed):] == visible_events(fresh, 0)
+    assert owing

@@ -17,13 +17,14 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
-from ..core.game import Game, visible_events
+from ..core.game import Game, Phase, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -36,13 +37,48 @@ _END = EndPhase()
 _DEFAULT_RULES = Rules.default()
 
 
+class _Table:
+    """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
+    (rules are frozen values, so one table serves every bot at every game of those rules)."""
+
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.by_key = {pw.key: pw.effect for pw in rules.powers}  # "element:tier" -> effect
+        self.keys = tuple(self.by_key)  # power keys in the rules' order (as observations list)
+        self.unlocks = tuple((pw.key, pw.element, rules.threshold(pw.tier))
+                             for pw in rules.powers)
+        # element -> the Study counts at which one of its powers unlocks
+        self.needs: dict[str, tuple[int, ...]] = {el: tuple(
+            need for _, e, need in self.unlocks if e == el) for el in rules.elements}
+        self.apart = _apart(rules.grid_rows, rules.grid_cols)
+        self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
+        # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
+        self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
+
+
+_TABLES: dict[int, _Table] = {}
+
+
+def _table(rules: Rules) -> _Table:
+    """The table of ``rules``, found by identity (hashing a ruleset costs more than its table
+    saves); a table keeps its rules alive, so no other ruleset can take its id meanwhile."""
+    table = _TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        table = _TABLES[id(rules)] = _Table(rules)
+    return table
+
+
 class Bot:
     """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
 
     name = "bot"
     rules: Rules                            # public: the ruleset of the game it sits at
     seat: int
-    _effects: dict[tuple[str, str], str]    # (element, tier) -> power effect
+    _table: _Table                          # what follows from the rules, shared by every bot
     _by_key: dict[str, str]                 # "element:tier" -> power effect
 
     def __init__(self, seed: int | None = None) -> None:
@@ -58,8 +94,8 @@ class Bot:
         """
         self.rules = rules
         self.seat = seat
-        self._effects = {(pw.element, pw.tier): pw.effect for pw in rules.powers}
-        self._by_key = {pw.key: pw.effect for pw in rules.powers}
+        self._table = table = _table(rules)
+        self._by_key = table.by_key
 
     def observe(self, events: list[Event]) -> None:
         """Take in events already filtered for this bot's seat (oldest first)."""
@@ -82,6 +118,16 @@ class Bot:
         and every change since) decides here; :class:`BotSeat` then skips building the
         observation. It must be the move :meth:`choose` would make now. None means: ask
         :meth:`choose`.
+        """
+        return None
+
+    def queued(self, legal: list[Action]) -> Action | None:
+        """The next move of a plan this bot made at its last choice, if any is left and legal.
+
+        :class:`BotSeat` asks for it first, and only while the game is still in the phase and
+        turn of that choice: the events since are then the bot's own planned moves, which
+        cannot change the plan, so they wait for its next decision. None means: observe,
+        then :meth:`planned` or :meth:`choose`.
         """
         return None
 
@@ -154,10 +200,11 @@ class GreedyBot(Bot):
     _view: Observation | None  # the last observation, kept up to date from events while it can be
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
-    _unlocks: list[tuple[str, str, int]]  # (power key, element, Study cards it needs)
+    _unlocks: tuple[tuple[str, str, int], ...]  # (power key, element, Study cards it needs)
     _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
     _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
     _fades: bool                            # _recall does something
+    _plain: bool                            # _mind is a plain Knowledge (see observe)
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -167,12 +214,14 @@ class GreedyBot(Bot):
         super().start(rules, seat)
         self._mind = self._new_mind(seat)
         self._known, self._public = self._mind.known, self._mind.public
+        # The core's own fold, without sightings: observe() can do its work on the way.
+        self._plain = type(self._mind) is Knowledge and self._mind.plain
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._view, self._top, self._top_known = None, None, False
-        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        self._unlocks = self._table.unlocks
         self._uses = {}
-        self._apart = _apart(rules.grid_rows, rules.grid_cols)
+        self._apart = self._table.apart
         # A bot of perfect memory has nothing to let fade before a decision.
         self._fades = type(self)._recall is not GreedyBot._recall
 
@@ -190,20 +239,34 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
-        take = self._mind.take
+        mind, plain = self._mind, self._plain
+        if not plain:
+            mind.observe(events)  # what it remembers: the core's fold of these events
+        known, public = self._known, self._public
         view = self._view
         for ev in events:
             # The kinds of most events come first, and the view follows them here; the rest
-            # go through _follow.
+            # go through _follow. A plain Knowledge's fold (Knowledge.take: learn what an
+            # activation or a reveal shows, forget what a collection or Tide takes away) is
+            # done on the way, in the same pass: every simulated move comes through here.
             kind = ev["type"]
             if kind == "activate":
-                take(ev)
+                slot, element = ev["slot"], ev["element"]
+                if plain:
+                    known[slot] = element
+                    public.add(slot)
                 if view is not None:
-                    cell = view["grid"][ev["slot"]]
-                    cell["card"], cell["element"] = "active", ev["element"]
+                    cell = view["grid"][slot]
+                    cell["card"], cell["element"] = "active", element
                     view["activations"]["used"] += 1
             elif kind == "reveal":
-                take(ev)
+                if plain:
+                    element = ev["element"]
+                    if element is not None:
+                        slot = ev["slot"]
+                        known[slot] = element
+                        if ev["visible_to"] == "all":
+                            public.add(slot)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
                     if view is not None:
@@ -218,13 +281,18 @@ class GreedyBot(Bot):
                     if phase != "activation":
                         view["activations"]["used"] = 0  # Phase 2 is over: none in use
             else:
-                if kind in _FOLDED:
-                    take(ev)
                 if kind == "turn":
                     self._peeked.clear()
                     self._looked.clear()
                     self._plan.clear()
-                elif kind == "tide":
+                elif plain:
+                    if kind == "collect":
+                        for slot in ev["slots"]:
+                            known.pop(slot, None)
+                            public.discard(slot)
+                    elif kind == "swap" or kind == "tide":
+                        mind.take(ev)  # (rare: they move or forget what it knew)
+                if kind == "tide":
                     self._top, self._top_known = ev["to_deck"], True
                 if view is not None and not self._follow(view, ev):
                     view = self._view = None
@@ -241,7 +309,8 @@ class GreedyBot(Bot):
             rules = self.rules
             view["turn"], view["active_player"] = ev["turn"], ev["player"]
             view["phase"] = ev["phase"]
-            view["activations"] = {"used": 0, "limit": rules.activations_per_turn}
+            acts = view["activations"]  # the view's own dict (an observation makes new ones)
+            acts["used"], acts["limit"] = 0, rules.activations_per_turn
             view["collect_threshold"] = rules.collect_threshold
             view["effects"], view["powers_used"] = [], []
         elif kind == "collect":
@@ -279,7 +348,7 @@ class GreedyBot(Bot):
             # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
             used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
-            view["powers_used"] = [pw.key for pw in self.rules.powers if pw.key in used]
+            view["powers_used"] = [key for key in self._table.keys if key in used]
             if effect == "spark":
                 view["activations"]["limit"] += 1
             elif effect == "wildfire" or effect == "sanctuary":
@@ -303,21 +372,35 @@ class GreedyBot(Bot):
         """``change`` cards more of ``element`` in ``player``'s Study (view): score, unlocked."""
         me = view["players"][player]
         study = me["study"]
-        study[element] += change
+        had = study[element]
+        study[element] = have = had + change
         me["score"] += change
         view["scores"][player] += change
-        me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+        low, high = (had, have) if had < have else (have, had)
+        for need in self._table.needs[element]:
+            if low < need <= high:  # a power of that element unlocks or locks again
+                me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+                break
 
-    def planned(self, legal: list[Action]) -> Action | None:
+    def queued(self, legal: list[Action]) -> Action | None:
         plan = self._plan
         if plan:
             action = plan.pop(0)
+            if legal[-1] is action:  # the phase's end, last in the list
+                return action
             for a in legal:  # planned moves are the engine's own values: found by identity
                 if a is action:
                     return action
             if action in legal:
                 return action
             plan.clear()
+        return None
+
+    def planned(self, legal: list[Action]) -> Action | None:
+        if self._plan:
+            action = self.queued(legal)
+            if action is not None:
+                return action
         # Decisions from what the bot already knows are the ones a new observation would give:
         # the view is the last observation brought up to date (see _follow) with the deck top
         # it was told, and a refill needs only that top.
@@ -353,15 +436,15 @@ class GreedyBot(Bot):
             return legal[0]
         if self._fades:
             self._recall()
-        phase = observation["phase"]
-        if phase == "activation":
-            return self._activation(observation, legal)
+        phase = observation["phase"]  # (the phases by how often a game decides in them)
         if phase == "refill":
             return self._refill(observation["deck"]["top"], legal)
-        if phase == "binding":
-            return self._binding(observation, legal)
         if phase == "abilities":
             return self._abilities(observation, legal)
+        if phase == "activation":
+            return self._activation(observation, legal)
+        if phase == "binding":
+            return self._binding(observation, legal)
         return legal[0]
 
     def _deduced(self, obs: Observation) -> str | None:
@@ -395,10 +478,13 @@ class GreedyBot(Bot):
                 if isinstance(a, Deactivate) and a.slot in self._peeked:
                     self._peeked.discard(a.slot)
                     return a
+        if left <= 0:
+            return _END
         active: dict[str, int] = {}
-        for cell in grid:
-            if cell["card"] == "active":
-                active[cell["element"]] = active.get(cell["element"], 0) + 1
+        if acts["used"]:  # each active card took an activation
+            for cell in grid:
+                if cell["card"] == "active":
+                    active[cell["element"]] = active.get(cell["element"], 0) + 1
         # The legal actions themselves are kept (not their slots): the engine shares them,
         # so a plan of them is checked against the next legal list by identity.
         avail: dict[str, list[Activate]] = {}
@@ -410,22 +496,28 @@ class GreedyBot(Bot):
                 if el is None:
                     unknown.append(a)
                 else:
-                    avail.setdefault(el, []).append(a)
+                    same = avail.get(el)
+                    if same is None:
+                        avail[el] = [a]
+                    else:
+                        same.append(a)
         if unknown:
             el = self._deduced(obs)
             if el is not None:
                 avail.setdefault(el, []).extend(unknown)
                 unknown = []
-        if left <= 0:
-            return _END
         study = obs["players"][self.seat]["study"]
         best: tuple[float, int, str] | None = None
+        minor, major = self._table.tiers
         for el, slots in avail.items():
             have = active.get(el, 0)
             take = min(have + len(slots), have + left)
             if take < thr or take <= have:
                 continue
-            score = take + self._unlock_bonus(study.get(el, 0), take)
+            # A collection that unlocks a power is worth a little more than its cards.
+            had = study.get(el, 0)
+            score = take + (0.25 if had < minor <= had + take else 0.0) + (
+                0.25 if had < major <= had + take else 0.0)
             key = (score, have, el)
             if best is None or key > best:
                 best = key
@@ -441,7 +533,7 @@ class GreedyBot(Bot):
             if rest == 0 or (not unknown and not any(
                     other != el and active.get(other, 0) + min(rest, len(more)) >= thr
                     for other, more in avail.items())):
-                self._plan.append(legal[-1] if legal[-1] == _END else _END)
+                self._plan.append(legal[-1] if type(legal[-1]) is EndPhase else _END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -465,11 +557,11 @@ class GreedyBot(Bot):
         used = obs["powers_used"]
         grid = obs["grid"]
         ready: dict[str, tuple[str, str]] = {}
-        by_key = self._by_key
+        powers = self._table.powers
         for key in me["unlocked"]:
             if key not in used:
-                element, _, tier = key.partition(":")
-                ready.setdefault(by_key[key], (element, tier))
+                effect, power = powers[key]
+                ready.setdefault(effect, power)
         if self.rules.major_uses_per_game is not None:
             # A Major power used up for the game is unlocked but no longer offered.
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
@@ -477,7 +569,8 @@ class GreedyBot(Bot):
         if not ready:
             return _END
         known = self._known
-        if "gale" in ready or "whisper" in ready:
+        if ("gale" in ready or "whisper" in ready) and len(known) < len(grid):
+            # (A bot that remembers a card in every slot has none left to peek at.)
             unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in known]
             if unknown:
                 open_ = self._open_slots(obs)
@@ -486,8 +579,10 @@ class GreedyBot(Bot):
                     return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
                 return UsePower(*ready["whisper"], (unknown[0],))
         if "unbind" in ready:
-            open_ = self._open_slots(obs)
-            locked = [s for s, c in enumerate(grid) if c["tokens"] and s not in open_]
+            locked = [s for s, c in enumerate(grid) if c["tokens"]]
+            if locked:
+                open_ = self._open_slots(obs)
+                locked = [s for s in locked if s not in open_]
             if locked:
                 locked.sort(key=lambda s: (s not in known, s))
                 return UsePower(*ready["unbind"], (locked[0],))
@@ -556,7 +651,12 @@ class GreedyBot(Bot):
         return best_slot
 
     def _refill(self, top: str | None, legal: list[Action]) -> Action:
-        same = [s for s, el in self._known.items() if el == top]
+        if top is None:
+            return legal[0]
+        known = self._known
+        # The remembered cards of the top's element (picked out in C: a refill is the most
+        # frequent decision of a game).
+        same = list(itertools.compress(known, map(top.__eq__, known.values())))
         if not same:
             return legal[0]
         apart = self._apart
@@ -564,7 +664,7 @@ class GreedyBot(Bot):
         for a in legal:
             if isinstance(a, Refill):
                 row = apart[a.slot]
-                d = min([row[s] for s in same])
+                d = min(map(row.__getitem__, same))
                 if d > best_d:
                     best, best_d = a, d
         return best
@@ -584,28 +684,33 @@ class GreedyBot(Bot):
         opp_study = opp["study"]
         grid = obs["grid"]
         known = self._known
-        members: dict[str, list[int]] = {}
+        counts: dict[str, int] = {}
         for s in self._public:
             cell = grid[s]
             if cell["card"] == "inert":
                 tokens = cell["tokens"]
                 if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
-                    members.setdefault(known[s], []).append(s)
-        counts = {el: len(slots) for el, slots in members.items()}
-        threat = _best_take(counts.values(), acts, thr)
-        if threat == 0:
+                    el = known[s]
+                    counts[el] = counts.get(el, 0) + 1
+        # Their best collection (the threat), and the element that alone makes it.
+        threat, top, ties = 0, "", 0
+        for el, c in counts.items():
+            take = c if c < acts else acts
+            if take >= thr:
+                if take > threat:
+                    threat, top, ties = take, el, 1
+                elif take == threat:
+                    ties += 1
+        # A token is worth placing only where one card less cuts the threat: on the one
+        # element that makes it, with no more cards than they can activate. Most often there
+        # is no threat, or another element (or a spare card) would make it just the same.
+        if not threat or ties > 1 or counts[top] > acts:
             return _END
-        # How much taking one card away from each element would cut their best collection;
-        # only those cards are worth a token, and most often there are none.
-        gains: dict[str, int] = {}
-        for k in members:
-            counts[k] -= 1
-            gain = threat - _best_take(counts.values(), acts, thr)
-            counts[k] += 1
-            if gain > 0:
-                gains[k] = gain
-        if not gains:
-            return _END
+        counts[top] -= 1
+        gains = {top: threat - _best_take(counts.values(), acts, thr)}
+        counts[top] += 1
+        members = {top: [s for s in self._public if known[s] == top and grid[s]["card"] == "inert"
+                         and all(t <= opp_study[el] for el, t in grid[s]["tokens"].items())]}
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
@@ -646,17 +751,8 @@ class GreedyBot(Bot):
                 thr = 1
         return acts, thr
 
-    def _unlock_bonus(self, have: int, gain: int) -> float:
-        # A collection that unlocks a power is worth a little more than its cards.
-        bonus = 0.0
-        for t in (self.rules.minor_threshold, self.rules.major_threshold):
-            if have < t <= have + gain:
-                bonus += 0.25
-        return bonus
-
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
-_FOLDED = frozenset({"reveal", "activate", "collect", "swap", "tide"})
 _DRAWS = ("setup", "refill")
 
 
@@ -801,12 +897,15 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
 class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
-    On each :meth:`act` the bot observes the events of every step since its last move, as
-    :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses from
-    the seat's observation and the legal actions. When only one action is legal the bot is
-    not asked (it still observes); before a choice it is told the public deck top
-    (:meth:`Bot.see_top`); when the bot can move without a new observation (it planned the
-    move at an earlier choice, or keeps the position up to date from events:
+    Before each decision the bot observes the events of every step since it last observed,
+    as :func:`~leyline_widget.core.game.visible_events` shows them to the seat, then chooses
+    from the seat's observation and the legal actions. When only one action is legal the bot
+    is not asked, and while the game is in the phase and turn of the bot's last decision the
+    rest of a plan made there is played first (:meth:`Bot.queued`): the events of those steps
+    wait for its next decision (a bot's knowledge is a fold of its events, in order, so when
+    they arrive changes nothing it decides; a bot seated at a new game is first fed the ones
+    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`); when
+    the bot can move without a new observation (it keeps the position up to date from events:
     :meth:`Bot.planned`), none is built.
     """
 
@@ -817,33 +916,64 @@ class BotSeat:
         self.seat = seat
         self._fed = 0
         self._game: Game | None = None
+        # What the bot's class overrides, looked up once per bot rather than at every move.
+        self._seen: Bot | None = None
+        self._feeds = self._copies = self._tells = self._queues = False
+        self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
+        self._owed = 0  # steps up to its last move: the events it is owed by its next decision
+
+    def _adopt(self, bot: Bot) -> None:
+        cls = type(bot)
+        self._seen = bot
+        self._feeds = cls.observe is not Bot.observe  # a bot that ignores events is fed none
+        # Copies for a bot that may keep or change what it is given, so the log stays intact.
+        self._copies = cls.observe not in _READS_ONLY
+        self._tells = cls.see_top is not Bot.see_top
+        self._queues = cls.queued is not Bot.queued
+
+    def _restart(self, game: Game) -> None:
+        """A new game, or this one rewound: the bot starts afresh from its first event."""
+        old, fed = self._game, self._fed
+        if old is not None and old is not game and fed < self._owed and self._feeds:
+            # First the events of its last moves there, which it made with no decision after
+            # them: a bot whose generator runs on across games (MemoryBot's forgetting draws
+            # as it learns) must have seen every event up to its last move, as ever.
+            events = visible_events([ev for evs in old.event_log[fed:self._owed] for ev in evs],
+                                    self.seat)
+            self.bot.observe([Event(**ev) for ev in events] if self._copies else events)
+        self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
+        self.bot.start(game.rules, self.seat)
 
     def act(self, game: Game) -> Action:
-        """Feed the bot what its seat saw since its last move and return its choice."""
-        if game.is_over:
+        """Feed the bot what its seat saw since it last observed and return its choice."""
+        legal = game.legal_actions()
+        if not legal:  # only a finished game has none
             raise ValueError("the game is over; no action is legal")
         seat = self.seat
         if game.active_player != seat:
             raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
         bot = self.bot
+        if bot is not self._seen:
+            self._adopt(bot)
         step = game.step
         if game is not self._game or step + 1 < self._fed:
-            # A new game, or this one rewound: the bot starts afresh from its first event.
-            self._game, self._fed = game, 0
-            bot.start(game.rules, seat)
-        cls = type(bot)
-        observe = cls.observe
-        if observe is not Bot.observe:  # a bot that ignores events is not fed any
+            self._restart(game)
+        self._owed = step + 1
+        if len(legal) == 1:
+            return legal[0]  # a forced move is no decision: nothing to observe or build yet
+        turn, phase = game.turn, game.phase
+        if self._queues and phase is self._phase and turn == self._turn:
+            action = bot.queued(legal)
+            if action is not None:
+                return action
+        self._turn, self._phase = turn, phase
+        if self._feeds:
             events = visible_events(game.events_since(self._fed), seat)
-            if observe not in _READS_ONLY:
-                # Copies: a bot may keep or change what it is given without touching the log.
+            if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)
         self._fed = step + 1
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]  # a forced move is no decision: skip building the observation
-        if cls.see_top is not Bot.see_top:
+        if self._tells:
             bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
         action = bot.planned(legal)
         if action is not None:

@@ -81,6 +81,12 @@ class Knowledge:
         for ev in events:
             self.take(ev, step, turn)
 
+    @property
+    def plain(self) -> bool:
+        """True without sightings: :meth:`learn` and :meth:`forget` then change only ``known``
+        and ``public`` (in this class; a subclass says for itself)."""
+        return self._seen is None
+
     def take(self, ev: Event, step: int = 0, turn: int = 0) -> None:
         """Fold in one event."""
         kind = ev["type"]
