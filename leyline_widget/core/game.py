@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -106,19 +106,28 @@ _NO_ACTIONS: _Legal = ([], None)
 #: State hash v2's text for n active slots, one byte per number and no house rules (most hashes).
 _ONE_BYTE = tuple(f"{n}|1".encode() for n in range(8))
 #: State hash v2's keyed blake2b by key (elements and players), only ever copied.
-_HASHERS: dict[bytes, Any] = {}
+_HASHERS: dict[bytes, hashlib.blake2b] = {}
 #: Phase 1 uses of one power by (power, grid size, bound slots and deck top where they matter).
 _USES: dict[tuple[Any, ...], list[UsePower]] = {}
+
+
+_V = TypeVar("_V")
+
+
+def _keep(cache: dict[Any, _V], key: Any, value: _V, limit: int = _LEGAL_MAX) -> _V:
+    """Store ``value`` under ``key`` in one of the module's caches, emptied when it holds
+    ``limit`` entries (random play meets the same few thousand keys again and again, so a
+    cleared cache fills again at once, and no cache grows without bound)."""
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
     """Keep a legal list built for ``key`` (callers look the key up in _LEGAL first, inline:
     most lists are found there)."""
-    entry = (actions, frozenset(map(id, actions)))
-    if len(_LEGAL) >= _LEGAL_MAX:
-        _LEGAL.clear()
-    _LEGAL[key] = entry
-    return entry
+    return _keep(_LEGAL, key, (actions, frozenset(map(id, actions))))
 
 
 def _activates(size: int) -> list[Activate]:
@@ -557,9 +566,8 @@ class Game:
         # out of the Game, which stays picklable.
         hasher = _HASHERS.get(self._hkey)
         if hasher is None:
-            if len(_HASHERS) >= 256:
-                _HASHERS.clear()
-            hasher = _HASHERS[self._hkey] = hashlib.blake2b(digest_size=16, key=self._hkey)
+            hasher = _keep(_HASHERS, self._hkey,
+                           hashlib.blake2b(digest_size=16, key=self._hkey), 256)
         digest = hasher.copy()
         n = len(active)
         middle = (_ONE_BYTE[n] if width == 1 and not house and n < len(_ONE_BYTE)
@@ -770,10 +778,8 @@ class Game:
             order = tuple(active)
             deactivations = _DEACTIVATIONS.get(order)
             if deactivations is None:
-                if len(_DEACTIVATIONS) >= _LEGAL_MAX:
-                    _DEACTIVATIONS.clear()
-                deactivations = _DEACTIVATIONS[order] = tuple(
-                    [_DEACTIVATE[s] for s in sorted(active)])
+                deactivations = _keep(_DEACTIVATIONS, order,
+                                      tuple([_DEACTIVATE[s] for s in sorted(active)]))
             if len(active) >= limit:
                 return [*deactivations, _END_PHASE], None
             out: list[Action] = [a for a in free if a.slot not in active]
@@ -867,9 +873,7 @@ class Game:
         else:
             free = everything
         if key is not None:
-            if len(_FREE) >= _FREE_MAX:
-                _FREE.clear()
-            _FREE[key] = free
+            _keep(_FREE, key, free, _FREE_MAX)
         return free
 
     def _sources(self) -> list[tuple[str, str]]:
@@ -897,9 +901,7 @@ class Game:
             uses = [UsePower(element, tier, targets)
                     for targets in _powers.target_choices(self, effect)
                     ] if _powers.has_target(self, effect) else []
-            if len(_USES) >= _LEGAL_MAX:
-                _USES.clear()
-            _USES[key] = uses
+            _keep(_USES, key, uses)
         return uses
 
     def _any_power_ready(self) -> bool:
