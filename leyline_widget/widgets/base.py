@@ -19,7 +19,7 @@ from .assets import asset
 from .presenters import ACTIVE, sentence
 
 __all__ = ["MAX_ERROR", "BoardWidget", "Handler", "Message", "PageCheck", "count", "flag",
-           "milliseconds", "only", "refusal", "seat_or_none"]
+           "milliseconds", "only", "refusal", "seat_or_none", "shown_batch"]
 
 Message = dict[str, Any]
 Handler = Callable[[Message], None]
@@ -223,6 +223,19 @@ def only(content: Message, kind: str, keys: tuple[str, ...]) -> None:
     extra = sorted(str(k) for k in content if k not in keys and k != "type")
     if extra:
         raise ValueError(f"a {quote(kind)[1:-1]} message has unexpected field(s) {names(extra)}")
+
+
+def shown_batch(content: Message, events: Mapping[str, Any]) -> int:
+    """The event batch a page's ``shown`` notice says it has shown: an integer no later than
+    the last batch sent (``events["seq"]``), so that a page cannot mark unsent reveals shown."""
+    only(content, "shown", ("seq",))
+    seq = content.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
+    sent = events.get("seq", 0)
+    if not isinstance(sent, int) or seq > sent:
+        raise ValueError(f"batch {seq} has not been sent yet")
+    return seq
 
 
 def milliseconds(value: int, what: str) -> int:

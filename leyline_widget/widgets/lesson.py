@@ -50,7 +50,7 @@ from ..core.game import Game
 from ..teach.course import COURSE, PROGRESS
 from ..teach.course import lesson as course_lesson
 from ..teach.lessons import Feedback, Lesson, LessonSession
-from .base import BoardWidget, Handler, Message, only
+from .base import BoardWidget, Handler, Message, only, shown_batch
 from .presenters import add_marks, game_info, legal_summary
 
 __all__ = ["LessonWidget"]
@@ -259,14 +259,7 @@ class LessonWidget(BoardWidget):
                 "shown": self._on_shown}
 
     def _on_shown(self, content: Message) -> None:
-        only(content, "shown", ("seq",))
-        seq = content.get("seq")
-        sent = self.events.get("seq", 0)
-        if isinstance(seq, bool) or not isinstance(seq, int) or not isinstance(sent, int):
-            raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
-        if seq > sent:
-            raise ValueError(f"batch {seq} has not been sent yet")
-        self.shown_seq = max(self.shown_seq, seq)
+        self.shown_seq = max(self.shown_seq, shown_batch(content, self.events))
 
     @staticmethod
     def _on_plain(method: Callable[[], object]) -> Handler:

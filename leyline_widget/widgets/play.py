@@ -55,7 +55,17 @@ from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
 from ..core.types import Event
 from ..teach.memory import memory_report
-from .base import BoardWidget, Handler, Message, PageCheck, count, milliseconds, only, seat_or_none
+from .base import (
+    BoardWidget,
+    Handler,
+    Message,
+    PageCheck,
+    count,
+    milliseconds,
+    only,
+    seat_or_none,
+    shown_batch,
+)
 from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
 
 __all__ = ["LeylineWidget"]
@@ -539,14 +549,7 @@ class LeylineWidget(BoardWidget):
         self.ask_hint()
 
     def _on_shown(self, content: Message) -> None:
-        only(content, "shown", ("seq",))
-        seq = content.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
-        sent = self.events.get("seq", 0)
-        if not isinstance(sent, int) or seq > sent:
-            raise ValueError(f"batch {seq} has not been sent yet")
-        self.shown_seq = max(self.shown_seq, seq)
+        self.shown_seq = max(self.shown_seq, shown_batch(content, self.events))
 
     def _on_log_sync(self, content: Message) -> None:
         # log_past is kept whole here but only its new turns travel (_log_past): a view that
