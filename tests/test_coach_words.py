@@ -21,6 +21,7 @@ import pytest
 from leyline_widget import Action, Activate, Deactivate, EndPhase, Game, PlaceToken, Rules, analyse
 from leyline_widget.agents.analysis import MoveReview, hint
 from leyline_widget.agents.bots import BotSeat, GreedyBot, MemoryBot
+from leyline_widget.core.types import Event
 from leyline_widget.replays.replay import Replay
 from leyline_widget.teach.scenario import Scenario
 
@@ -38,7 +39,7 @@ CASES = [("default", 2, 1), ("default", 3, 2), ("tokens", 2, 3), ("tokens", 3, 4
          ("five", 2, 5), ("thr3", 2, 6), ("2x3", 2, 7)]
 
 
-def face_up(game: Game, events: Iterable[dict[str, Any]] = ()) -> dict[int, str]:
+def face_up(game: Game, events: Iterable[Event] = ()) -> dict[int, str]:
     """Slot -> element of the cards a text shown at ``game``'s step may name."""
     out = {s: str(ev["element"]) for ev in events if ev["type"] == "collect"
            for s in ev["slots"]}
@@ -160,6 +161,7 @@ def reasons(game: Game, known: dict[int, str]) -> list[str]:
             self.actions = list(game.actions)
 
         def game_at(self, i: int) -> Game:
+            assert game.start_position is not None
             return Game.from_position(game.start_position)
 
     return [m.reason for m in analyse(Line(), player=0, budget=16, known=known).moves]
