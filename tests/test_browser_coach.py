@@ -21,6 +21,7 @@ from browser_support import (
 )
 from browser_support import notebook_json as make_notebook
 from support import lively
+from test_coach_words import face_up, hidden_names
 
 from leyline_widget import Game, Replay, analyse, replay_html
 
@@ -65,6 +66,10 @@ def test_offline_page_shows_the_coach(browser: Any, output_dir: Path) -> None:  
     coach = root.locator(".ll-coach")
     assert marked[0]["reason"] in (coach.text_content() or "")
     assert "Best was:" in (coach.text_content() or "") or marked[0]["best"] == marked[0]["played"]
+    # The whole panel (verdict line, "Best was", reason) names no card inert at that step.
+    shown = replay.game_at(target)
+    assert not hidden_names(coach.text_content() or "",
+                            face_up(shown, shown.event_log[target]), shown.rules)
     root.screenshot(path=str(output_dir / "coach-teacher.png"))
     # A click on the graph seeks: a point goes to its step, elsewhere by position.
     other = review["moves"][-1]["step"] + 1

@@ -41,6 +41,7 @@ from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, R
 from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
+from .cardnames import CardNames, element_word, slot_words
 from .expert import QUICK_BUDGET, Evaluation, Option, search
 
 #: Rollouts per decision in an analysis.
@@ -138,20 +139,11 @@ class Review:
 
 
 # ---------------------------------------------------------------------- words
-def _slots(slots: Sequence[int]) -> str:
-    ss = [str(s) for s in sorted(slots)]
-    if len(ss) == 1:
-        return f"slot {ss[0]}"
-    return "slots " + ", ".join(ss[:-1]) + " and " + ss[-1]
-
-
-def _el(el: str) -> str:
-    return el.capitalize()
-
-
 def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat: int,
             played: Action, best: Option, played_opt: Option | None, loss: float,
-            is_best: bool) -> str:
+            is_best: bool, names: CardNames) -> str:
+    # ``obs`` and ``known`` are the decision's; the words are shown on the step the move led
+    # to, so every card in them is named through ``names`` (that step's face-up cards).
     phase = obs["phase"]
     grid = obs["grid"]
     if phase == "refill":
@@ -175,19 +167,20 @@ def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat
             left = obs["activations"]["limit"] - obs["activations"]["used"] - 1
             same = [t for t, e in known.items() if e == el and t != s
                     and grid[t]["card"] != "empty"]
+            card = names.card(s, el)
             if lone and loss >= 0.3:
-                other = active[lone[0]]
-                return (f"A memory slip: slot {s} holds {_el(el)}, which you had seen, but you "
-                        f"activated it beside the {_el(other)} at {_slots(lone)} as if it were "
-                        f"{_el(other)}; the best plan was to {best_words}.")
+                other = names.grouped(lone, active)
+                like = "the two matched" if len(lone) == 1 else "it matched one of them"
+                return (f"A memory slip: you had seen {card}, but you activated it beside "
+                        f"{other} as if {like}; the best plan was to {best_words}.")
             if not is_best and loss >= 0.3 and (not same or left <= 0) and not any(
                     e == el for e in active.values()):
-                return (f"A memory slip: you had seen {_el(el)} at slot {s} and could not pair "
-                        f"it this turn; the best plan was to {best_words}.")
+                return (f"A memory slip: you had seen {card} and could not pair it this turn; "
+                        f"the best plan was to {best_words}.")
             if is_best or loss <= 0.05:
-                return f"Activating slot {s} ({_el(el)}) is part of the best plan: {best_words}."
-            return (f"Activating slot {s} ({_el(el)}) leads to a plan worth {loss:.1f} cards "
-                    f"less than to {best_words}.")
+                return f"Activating {card} is part of the best plan: {best_words}."
+            return (f"Activating {card} leads to a plan worth {loss:.1f} cards less than to "
+                    f"{best_words}.")
         if isinstance(played, EndPhase):
             collect = [a.slot for a in best.actions if isinstance(a, Activate)]
             if is_best or loss <= 0.05:
@@ -195,12 +188,9 @@ def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat
                         f"{played_opt.label if played_opt else 'pass'}.")
             now = [t for t, c in enumerate(grid) if c["card"] == "active"]
             if (not now or (played_opt is not None and played_opt.key == "pass")) and collect:
-                els = sorted({known.get(t, "?") for t in collect + best_slots
-                              if known.get(t)})
-                names = " and ".join(_el(e) for e in els)
-                slots = sorted(set(collect) | set(best_slots))
-                return (f"Passing left a collection you knew on the grid: {names} at "
-                        f"{_slots(slots)} ({loss:.1f} cards of expected margin lost).")
+                what = names.grouped(set(collect) | set(best_slots), known)
+                return (f"Passing left a collection you knew on the grid: {what} "
+                        f"({loss:.1f} cards of expected margin lost).")
             return (f"Ending Phase 2 now collects less than you could: the best plan was to "
                     f"{best_words} ({loss:.1f} cards).")
         if isinstance(played, Deactivate):
@@ -218,8 +208,7 @@ def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat
         locked = [players[(seat + k) % n]["name"] for k in range(1, n)
                   if new > players[(seat + k) % n]["study"].get(el, 0)]
         mine = players[seat]["study"].get(el, 0) - (played.source == "supply")
-        card = known.get(s)
-        what = f"the {_el(card)} at slot {s}" if card else f"slot {s}"
+        what = names.card(s, known.get(s))
         parts = [cost]
         if locked:
             parts.append(f"locks {' and '.join(locked)} out of {what}")
@@ -250,7 +239,7 @@ def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat
 
 # ---------------------------------------------------------------------- analysis
 def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: int, step: int,
-            played: Action, ev: Evaluation) -> MoveReview:
+            played: Action, ev: Evaluation, names: CardNames) -> MoveReview:
     # In Phase 2 the cards already activated count as committed: a Deactivate is judged on
     # its own, but it is not the yardstick of the other moves (or every earlier slip would be
     # charged again at each later activation).
@@ -274,7 +263,7 @@ def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: i
     covers = ev.covers.get(played, [])
     cands = [o for o in ev.options if o.key in covers and o.key in ev.values]
     played_opt = max(cands, key=lambda o: ev.values[o.key]) if cands else None
-    reason = _reason(obs, known, rules, seat, played, best, played_opt, loss, is_best)
+    reason = _reason(obs, known, rules, seat, played, best, played_opt, loss, is_best, names)
     options = [{"key": o.key, "label": o.label, "actions": [a.to_dict() for a in o.actions],
                 "value": ev.values[o.key], "rollouts": ev.counts.get(o.key, 0)}
                for o in ev.options if o.key in ev.values]
@@ -330,23 +319,30 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
             obs = g.observation(player)
             memory = dict(fold.known)
             legal = g.legal_actions()
+            # The review is shown on the step this move leads to: it may name only the cards
+            # face-up there (or collected by the move).
+            after = g.clone()
+            events = after.apply(a)
+            names = CardNames.at(after.observation(player), events)
             rng = random.Random(f"analyse:{seed}:{i}")
             ev: Evaluation | None = None
             cached = phase_cache.get(obs["turn"]) if obs["phase"] == "activation" else None
             if cached is not None:
                 fresh = search(obs, memory, legal, rules, player, rng, 1, horizon,
-                               all_options=True, dry=True)
+                               all_options=True, dry=True, names=names)
                 if all(o.key in cached.values for o in fresh.options):
                     ev = Evaluation(cached.values, cached.counts, fresh.options, fresh.covers)
             if ev is None:
                 ev = search(obs, memory, legal, rules, player, rng, budget, horizon,
-                            all_options=True)
+                            all_options=True, names=names)
                 if obs["phase"] == "activation":
                     phase_cache[obs["turn"]] = ev
-            moves.append(_review(obs, memory, rules, player, i, a, ev))
+            moves.append(_review(obs, memory, rules, player, i, a, ev, names))
             if progress:
                 progress(len(moves), total)
-        g.apply(a)
+            g = after
+        else:
+            g.apply(a)
     return Review(player=player, seed=seed, budget=budget, moves=moves)
 
 
@@ -421,10 +417,10 @@ def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
     """A plan in words that name slots, never a card's element: the hint travels in synced
     state, which must not hold what an inert card is (the player clicks the slots named)."""
     acts = [a.slot for a in actions if isinstance(a, Activate)]
-    parts = [f"activate {_slots(acts)}"] if acts else []
+    parts = [f"activate {slot_words(acts)}"] if acts else []
     for a in actions:
         if isinstance(a, PlaceToken):
-            parts.append(f"place a {_el(a.element)} token on slot {a.slot} (from the "
+            parts.append(f"place a {element_word(a.element)} token on slot {a.slot} (from the "
                          f"{a.source})")
         elif isinstance(a, Refill):
             parts.append(f"refill slot {a.slot}")
@@ -432,7 +428,7 @@ def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
             pw = next((p for p in rules.powers if p.element == a.element and p.tier == a.tier),
                       None)
             name = pw.name if pw else f"{a.element} {a.tier}"
-            parts.append(f"use {name}" + (f" on {_slots(list(a.targets))}" if a.targets else ""))
+            parts.append(f"use {name}" + (f" on {slot_words(a.targets)}" if a.targets else ""))
         elif isinstance(a, EndPhase) and not parts:
             parts.append("end the phase (pass)")
     if acts:

@@ -46,7 +46,7 @@ import itertools
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -54,6 +54,7 @@ from ..core.game import Game, IllegalActionError, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
 from .bots import BOT_KINDS, GreedyBot
+from .cardnames import CardNames, element_word
 
 #: Rollouts per decision by default (about 0.1 s on one core in mid-game).
 DEFAULT_BUDGET = 48
@@ -220,13 +221,17 @@ def evaluate(game: Game, seat: int) -> float:
 
 
 # ---------------------------------------------------------------------- options
+#: The group of a card the seat has not seen starts so (then its slot).
+_UNSEEN = "unseen card "
+
+
 def _group(obs: Observation, known: Mapping[int, str], s: int) -> tuple[str, tuple[Any, ...]]:
     cell = obs["grid"][s]
     el = cell["element"] if cell["element"] is not None else known.get(s)
     if el is None:
         # A card the seat has not seen is its own group: its element is a guess, so a plan
         # never counts it towards a collection (unless Wildfire collects every card).
-        el = f"unseen card {s}"
+        el = f"{_UNSEEN}{s}"
     return el, tuple(sorted(cell["tokens"].items()))
 
 
@@ -239,11 +244,13 @@ def _group_name(group: tuple[str, tuple[Any, ...]]) -> str:
 
 @dataclass
 class Plan:
-    """A Phase 2 collection plan: cards per (element, tokens) group, then end the phase."""
+    """A Phase 2 collection plan: cards per (element, tokens) group, then end the phase.
+    ``picked`` holds the slots each group's cards are taken from (``slots`` is their union)."""
 
     counts: dict[tuple[str, tuple[Any, ...]], int]
     slots: tuple[int, ...]
     key: str
+    picked: dict[tuple[str, tuple[Any, ...]], tuple[int, ...]] = field(default_factory=dict)
 
 
 def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Action],
@@ -274,8 +281,9 @@ def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Act
         key = ",".join(f"{k}x{_group_name(g)}" for g, k in sorted(counts.items())) or "pass"
         if key in plans:
             continue
-        slots = tuple(sorted(s for g, k in counts.items() for s in groups[g][:k]))
-        plans[key] = Plan(counts, slots, key)
+        picked = {g: tuple(sorted(groups[g][:k])) for g, k in counts.items()}
+        slots = tuple(sorted(s for ss in picked.values() for s in ss))
+        plans[key] = Plan(counts, slots, key, picked)
     return list(plans.values()), groups
 
 
@@ -287,18 +295,40 @@ def plan_actions(plan: Plan, obs: Observation) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def _describe_plan(plan: Plan) -> str:
+def _describe_plan(plan: Plan, names: CardNames) -> str:
+    """A plan in words, each element's part with its slots; the element itself only where
+    ``names`` lets every card of that part be named (an option's label reaches the player)."""
     if not plan.counts:
         return "pass (collect nothing)"
-    return "collect " + " and ".join(f"{k} {_group_name(g)}" for g, k in
-                                      sorted(plan.counts.items())) + \
-        f" (slots {', '.join(map(str, plan.slots))})"
+    parts: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
+    for g, k in sorted(plan.counts.items()):
+        parts.setdefault(g[0], []).append((g[1], k))
+    words = []
+    for el, groups in parts.items():
+        slots = sorted(s for g, ss in plan.picked.items() if g[0] == el for s in ss) \
+            if plan.picked else list(plan.slots)
+        total = sum(k for _, k in groups)
+        what = (f"{total} card you had not seen" if el.startswith(_UNSEEN)
+                else names.count(total, slots, el))
+        bound = [(tokens, k) for tokens, k in groups if tokens]
+        if bound and len(groups) == 1:
+            what += f" bound by {_token_words(bound[0][0])}"
+        elif bound:
+            what += ", " + ", ".join(f"{k} bound by {_token_words(t)}" for t, k in bound)
+        words.append(f"{what} (slots {', '.join(map(str, slots))})")
+    return "collect " + " and ".join(words)
+
+
+def _token_words(tokens: tuple[Any, ...]) -> str:
+    return ", ".join(f"{n} {element_word(t)}" for t, n in tokens)
 
 
 def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action], rules: Rules,
-                seat: int) -> tuple[list[Option], dict[Action, list[str]]]:
+                seat: int, names: CardNames | None = None
+                ) -> tuple[list[Option], dict[Action, list[str]]]:
     """The options to evaluate at a decision, and for each legal action the option keys it
-    may lead to (its value is the best of them)."""
+    may lead to (its value is the best of them). Labels name the elements of the cards
+    ``names`` allows (default: those face-up in ``obs``)."""
     phase = obs["phase"]
     covers: dict[Action, list[str]] = {}
     options: list[Option] = []
@@ -311,8 +341,9 @@ def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action],
             act_counts[slot_group[s]] = act_counts.get(slot_group[s], 0) + 1
         thr = obs["collect_threshold"]
         limit = obs["activations"]["limit"]
+        names = CardNames.at(obs) if names is None else names
         for plan in plans:
-            options.append(Option(plan.key, plan_actions(plan, obs), _describe_plan(plan)))
+            options.append(Option(plan.key, plan_actions(plan, obs), _describe_plan(plan, names)))
 
         def reach(need: dict[tuple[str, tuple[Any, ...]], int]) -> list[str]:
             # Plans reachable from the active set ``need`` (activating more cards): a plan
@@ -457,15 +488,16 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
            seat: int, rng: random.Random, budget: int, horizon: int | None = None,
            time_ms: float | None = None, all_options: bool = False,
            win_weight: float = 0.0, dry: bool = False,
-           no_pass: bool = False) -> Evaluation:
+           no_pass: bool = False, names: CardNames | None = None) -> Evaluation:
     """Evaluate the options of a decision by determinized rollouts (see the module doc).
 
     ``all_options`` keeps every option (for analysis); otherwise tokens that lock nobody out
     are pruned first. ``win_weight`` adds that many cards for a win (half for a tie).
     ``dry`` only lists the options (no rollouts). ``no_pass`` drops the Phase 2 pass when a
-    collection is possible.
+    collection is possible. ``names`` decides which cards the options' labels may name by
+    element (:func:`options_for`).
     """
-    options, covers = options_for(obs, known, legal, rules, seat)
+    options, covers = options_for(obs, known, legal, rules, seat, names)
     if obs["phase"] == "binding" and not all_options:
         # A token option's use is scored once: it both prunes and orders the options.
         use = {o.key: (_useful_token(obs, known, first, seat)
