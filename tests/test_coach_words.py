@@ -252,3 +252,17 @@ def test_the_rewording_changed_no_verdict_loss_or_value() -> None:
         out.append(figures(analyse(Replay.from_game(game), player=0, seed=seed, budget=2)))
     digest = hashlib.sha256(json.dumps(out, sort_keys=True).encode()).hexdigest()
     assert digest == FIGURES
+
+
+def test_option_labels_read_in_the_rules_words() -> None:
+    # The labels a page shows ("better: ...") use the power's name and the source's words;
+    # the option keys stored in files stay the terse ids.
+    from leyline_widget.agents.expert import _label, _words
+    from leyline_widget.core.actions import Refill, UsePower
+
+    assert _words(PlaceToken(3, "earth", "supply"), R) == "an Earth token on slot 3 from the supply"
+    assert _words(PlaceToken(0, "fire", "pool"), R) == "a Fire token on slot 0 from the Token Pool"
+    assert _words(UsePower("fire", "minor", (3,)), R) == "Spark on slot 3"
+    assert _words(UsePower("water", "minor", (7, 2)), R) == "Ripple on slots 2 and 7"
+    assert _words(EndPhase(), R) == "end the phase" and _words(Refill(4), R) == "refill a slot"
+    assert _label(UsePower("fire", "minor", (3,))) == "fire:minor [3]"

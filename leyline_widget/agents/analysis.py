@@ -41,7 +41,8 @@ from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, R
 from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
-from .cardnames import CardNames, element_word, slot_words
+from ..core.wording import element_name, slot_list
+from .cardnames import CardNames
 from .expert import QUICK_BUDGET, Evaluation, Option, search
 
 #: Rollouts per decision in an analysis.
@@ -417,10 +418,10 @@ def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
     """A plan in words that name slots, never a card's element: the hint travels in synced
     state, which must not hold what an inert card is (the player clicks the slots named)."""
     acts = [a.slot for a in actions if isinstance(a, Activate)]
-    parts = [f"activate {slot_words(acts)}"] if acts else []
+    parts = [f"activate {slot_list(acts)}"] if acts else []
     for a in actions:
         if isinstance(a, PlaceToken):
-            parts.append(f"place a {element_word(a.element)} token on slot {a.slot} (from the "
+            parts.append(f"place a {element_name(a.element)} token on slot {a.slot} (from the "
                          f"{a.source})")
         elif isinstance(a, Refill):
             parts.append(f"refill slot {a.slot}")
@@ -428,7 +429,7 @@ def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
             pw = next((p for p in rules.powers if p.element == a.element and p.tier == a.tier),
                       None)
             name = pw.name if pw else f"{a.element} {a.tier}"
-            parts.append(f"use {name}" + (f" on {slot_words(a.targets)}" if a.targets else ""))
+            parts.append(f"use {name}" + (f" on {slot_list(a.targets)}" if a.targets else ""))
         elif isinstance(a, EndPhase) and not parts:
             parts.append("end the phase (pass)")
     if acts:

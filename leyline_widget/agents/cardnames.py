@@ -25,22 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..core.types import Event, Observation
+from ..core.wording import element_name, slot_list
 
-__all__ = ["CardNames", "element_word", "slot_words"]
-
-
-def element_word(element: str) -> str:
-    """The display name of an element id: ``"fire"`` -> ``"Fire"`` (public elements only:
-    tokens, Studies, markers, powers, face-up cards)."""
-    return element.replace("_", " ").capitalize()
-
-
-def slot_words(slots: Iterable[int]) -> str:
-    """``[2]`` -> ``"slot 2"``, ``[7, 1, 5]`` -> ``"slots 1, 5 and 7"``."""
-    ss = [str(s) for s in sorted(slots)]
-    if len(ss) == 1:
-        return f"slot {ss[0]}"
-    return "slots " + ", ".join(ss[:-1]) + " and " + ss[-1]
+__all__ = ["CardNames"]
 
 
 class CardNames:
@@ -76,7 +63,7 @@ class CardNames:
     def card(self, slot: int, element: str | None) -> str:
         """One card the seat knows as ``element`` (None: never seen), as a noun phrase."""
         if self.shows([slot], element):
-            return f"the {element_word(str(element))} at slot {slot}"
+            return f"the {element_name(str(element))} at slot {slot}"
         if element is None:
             return f"slot {slot}"
         return f"the card you had seen at slot {slot}"
@@ -86,10 +73,10 @@ class CardNames:
         if len(slots) == 1:
             return self.card(slots[0], element)
         if self.shows(slots, element):
-            return f"{element_word(str(element))} at {slot_words(slots)}"
+            return f"{element_name(str(element))} at {slot_list(slots)}"
         if element is None:
-            return f"the cards at {slot_words(slots)}"
-        return f"the matching cards you had seen at {slot_words(slots)}"
+            return f"the cards at {slot_list(slots)}"
+        return f"the matching cards you had seen at {slot_list(slots)}"
 
     def grouped(self, slots: Iterable[int], known: Mapping[int, str]) -> str:
         """Cards by the element the seat knows each as (unknown ones left out), each
@@ -104,5 +91,5 @@ class CardNames:
         """``k`` cards of ``element`` at ``slots`` (a plan's part): "2 Water" while they are
         all face-up, else "2 matching cards"."""
         if self.shows(slots, element):
-            return f"{k} {element_word(element)}"
+            return f"{k} {element_name(element)}"
         return f"{k} matching card" + ("" if k == 1 else "s")

@@ -53,8 +53,9 @@ from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, R
 from ..core.game import Game, IllegalActionError, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
+from ..core.wording import element_name, slot_list
 from .bots import BOT_KINDS, GreedyBot
-from .cardnames import CardNames, element_word
+from .cardnames import CardNames
 
 #: Rollouts per decision by default (about 0.1 s on one core in mid-game).
 DEFAULT_BUDGET = 48
@@ -315,12 +316,12 @@ def _describe_plan(plan: Plan, names: CardNames) -> str:
             what += f" bound by {_token_words(bound[0][0])}"
         elif bound:
             what += ", " + ", ".join(f"{k} bound by {_token_words(t)}" for t, k in bound)
-        words.append(f"{what} (slots {', '.join(map(str, slots))})")
+        words.append(f"{what} (slot{'s' if len(slots) > 1 else ''} {', '.join(map(str, slots))})")
     return "collect " + " and ".join(words)
 
 
 def _token_words(tokens: tuple[Any, ...]) -> str:
-    return ", ".join(f"{n} {element_word(t)}" for t, n in tokens)
+    return ", ".join(f"{n} {element_name(t)}" for t, n in tokens)
 
 
 def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action], rules: Rules,
@@ -410,7 +411,7 @@ def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action],
         key = seen.get(sig)
         if key is None:
             key = seen[sig] = _label(a)
-            options.append(Option(key, (a,), key))
+            options.append(Option(key, (a,), _words(a, rules)))
         covers[a] = [key]
     return options, covers
 
@@ -438,6 +439,28 @@ def _label(a: Action) -> str:
     if isinstance(a, EndPhase):
         return "end phase"
     return repr(a)
+
+
+_SOURCE_WORDS = {"supply": "the supply", "marker": "your Spent marker", "pool": "the Token Pool"}
+
+
+def _words(a: Action, rules: Rules) -> str:
+    """An option's label in the rules' words (its key, :func:`_label`, stays the terse id
+    stored in replay files). Token and power elements are public, and a card is named by its
+    slot."""
+    if isinstance(a, Refill):
+        return "refill a slot"
+    if isinstance(a, PlaceToken):
+        el = element_name(a.element)
+        return (f"{'an' if el[0] in 'AEIOU' else 'a'} {el} token on slot {a.slot} from "
+                f"{_SOURCE_WORDS.get(a.source, a.source)}")
+    if isinstance(a, UsePower):
+        pw = rules.power(a.element, a.tier)
+        name = pw.name if pw is not None else f"{element_name(a.element)} {a.tier} power"
+        return f"{name} on {slot_list(a.targets)}" if a.targets else name
+    if isinstance(a, EndPhase):
+        return "end the phase"
+    return _label(a)
 
 
 def _useful_token(obs: Observation, known: Mapping[int, str], a: PlaceToken, seat: int) -> float:

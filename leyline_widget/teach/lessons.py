@@ -37,9 +37,10 @@ from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, parse_action, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
+from ..core.wording import element_name, slot_list
 from .memory import Memory, memory_report
 from .scenario import Scenario
-from .words import element_name, phrases, slot_list
+from .words import phrases
 
 __all__ = [
     "Activated",

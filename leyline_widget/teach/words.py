@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..core.types import Event
+from ..core.wording import element_name, slot_list
 
 __all__ = ["END_REASONS", "element_name", "phrases", "slot_list"]
 
@@ -29,19 +30,6 @@ END_REASONS = {
 }
 
 _SOURCES = {"supply": "the supply", "marker": "{their} Spent marker", "pool": "the Token Pool"}
-
-
-def element_name(element: str) -> str:
-    """The display name of an element id: ``"fire"`` -> ``"Fire"``."""
-    return element.replace("_", " ").capitalize()
-
-
-def slot_list(slots: Sequence[int]) -> str:
-    """``[2]`` -> ``"slot 2"``, ``[1, 5, 7]`` -> ``"slots 1, 5 and 7"``."""
-    slots = sorted(slots)
-    if len(slots) == 1:
-        return f"slot {slots[0]}"
-    return "slots " + ", ".join(map(str, slots[:-1])) + f" and {slots[-1]}"
 
 
 def phrases(events: Sequence[Event], players: Sequence[str], viewer: int | None = None,

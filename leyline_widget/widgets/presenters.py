@@ -19,6 +19,7 @@ from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, U
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.types import Event
+from ..core.wording import element_name, slot_list
 
 __all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "bot_name", "end_words", "escape_html",
            "event_marks", "game_info", "game_log", "legal_summary", "parse_seats", "sentence"]
@@ -180,17 +181,6 @@ def escape_html(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the game log
-def _cap(element: str) -> str:
-    return element[:1].upper() + element[1:].replace("_", " ")
-
-
-def _slots_words(slots: Sequence[int]) -> str:
-    slots = list(slots)
-    if len(slots) == 1:
-        return f"slot {slots[0]}"
-    return f"slots {', '.join(map(str, slots[:-1]))} and {slots[-1]}"
-
-
 _END_WORDS = {
     "deck": "a card had to be refilled and the Leyline deck was empty",
     "stalemate": "no player could ever collect again (stalemate)",
@@ -365,16 +355,16 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
         elif kind == "pass":
             line = f"{who(ev['player'])} passed"
         elif kind == "collect":
-            line = f"{who(ev['player'])} collected {ev['count']} {_cap(ev['element'])}"
+            line = f"{who(ev['player'])} collected {ev['count']} {element_name(ev['element'])}"
         elif kind == "flip_back":
-            words = _slots_words(ev["slots"])
+            words = slot_list(ev["slots"])
             line = f"{words[0].upper()}{words[1:]} flipped back"
         elif kind == "token_return":
             n = ev["count"]
             to = (f"{whose(ev['player'])} Spent marker" if ev.get("to") == "marker"
                   else "the Token Pool")
-            line = (f"{n} {_cap(ev['element'])} token{'s' if n != 1 else ''} freed from slot "
-                    f"{ev['slot']} to {to}")
+            line = (f"{n} {element_name(ev['element'])} token{'s' if n != 1 else ''} freed "
+                    f"from slot {ev['slot']} to {to}")
         elif kind == "place_token":
             src = {"supply": "the Supply (paid with a Study card)", "marker": "a Spent marker",
                    "pool": "the Token Pool"}.get(ev.get("source", ""), str(ev.get("source")))
@@ -383,18 +373,18 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
                 # Placements in a row of one element from one source: one line.
                 placing[1].append(ev["slot"])
                 n = len(placing[1])
-                lines[-1] = (f"{who(ev['player'])} placed {n} {_cap(ev['element'])} "
-                             f"tokens from {src} on {_slots_words(placing[1])}")
+                lines[-1] = (f"{who(ev['player'])} placed {n} {element_name(ev['element'])} "
+                             f"tokens from {src} on {slot_list(placing[1])}")
                 continue
             placing[:] = [key, [ev["slot"]]]
             opened = looped = None
-            lines.append(f"{who(ev['player'])} placed a {_cap(ev['element'])} token "
+            lines.append(f"{who(ev['player'])} placed a {element_name(ev['element'])} token "
                          f"from {src} on slot {ev['slot']}")
             continue
         elif kind == "power":
             targets = ev.get("targets") or []
             line = f"{who(ev['player'])} used {ev['name']}" + (
-                f" on {_slots_words(targets)}" if targets else "")
+                f" on {slot_list(targets)}" if targets else "")
         elif kind == "swap":
             a, b = ev["slots"]
             line = f"Slots {a} and {b} swapped"
@@ -480,7 +470,7 @@ class GameLog:
         def named(card: int | None, element: str | None) -> str:
             if element is None or not (teacher or card in seen):
                 return ""
-            return _cap(element)
+            return element_name(element)
         return named
 
     def _take(self, ev: Event, names: Sequence[str]) -> None:
