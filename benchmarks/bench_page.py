@@ -8,8 +8,10 @@ slider's input event through the repaint to a laid-out page (style and layout fo
 does not round up to the next frame. Seeking sets the slider and fires its input event once per
 frame, as a drag does; scrolling moves the move list 40 px per frame. The pages take turns for
 ``ROUNDS`` rounds and each figure is the best round's (the machine is shared: other work only
-ever adds time). Needs /usr/bin/chromium and Playwright (``./dev setup``); prints a note and
-returns when they are missing.
+ever adds time). A seek's parts come last: thread CPU time per seek, from a Chromium trace of
+one more pass of the seek gesture (script, style, layout, pre-paint and paint of the page's
+main thread; CPU time, so another process's load barely moves it). Needs /usr/bin/chromium
+and Playwright (``./dev setup``); prints a note and returns when they are missing.
 """
 
 from __future__ import annotations
@@ -67,6 +69,36 @@ def _gesture(page: Any, kind: str) -> dict[str, float]:
     return out
 
 
+#: The main-thread trace events of a seek's parts (devtools.timeline): the script, and the
+#: style and layout it forces or the frame runs, pre-paint and paint.
+_PARTS = {"style": "UpdateLayoutTree", "layout": "Layout", "pre-paint": "PrePaint",
+          "paint": "Paint"}
+
+
+def _parts(page: Any, seeks: int = 40) -> dict[str, float]:
+    """Thread CPU ms per seek of each part (script: its own time, less the style and layout
+    it forced), from a trace of ``seeks`` seeks."""
+    cdp = page.context.new_cdp_session(page)
+    events: list[dict[str, Any]] = []
+    done: list[bool] = []
+    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
+    cdp.on("Tracing.tracingComplete", lambda p: done.append(True))
+    cdp.send("Tracing.start", {"traceConfig": {"includedCategories": ["devtools.timeline"]}})
+    page.evaluate(_GESTURE, ["seek", seeks])
+    cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(50)
+    cdp.detach()
+    spans = [e for e in events if e.get("ph") == "X" and "tdur" in e]
+    out = {part: sum(e["tdur"] for e in spans if e["name"] == name) / 1000 / seeks
+           for part, name in _PARTS.items()}
+    calls = [e for e in spans if e["name"] == "FunctionCall"]
+    forced = sum(e["tdur"] for e in spans if e["name"] in ("UpdateLayoutTree", "Layout") and any(
+        c["tid"] == e["tid"] and c["ts"] <= e["ts"] < c["ts"] + c["dur"] for c in calls))
+    out["script"] = (sum(e["tdur"] for e in calls) - forced) / 1000 / seeks
+    return out
+
+
 def _best(rounds: list[dict[str, float]]) -> dict[str, float]:
     return {k: min(r[k] for r in rounds) for k in rounds[0]}
 
@@ -91,6 +123,7 @@ def main() -> None:
         paths[steps] = replay_html(replay, folder / f"r{steps}.html")
         print(f"page of {steps:5,} steps: {paths[steps].stat().st_size / 1024:8.0f} KiB")
     figures: dict[tuple[int, str], list[dict[str, float]]] = {}
+    parts: dict[int, list[dict[str, float]]] = {}
     with chromium() as browser:
         pages = {}
         for steps in sizes:
@@ -103,6 +136,10 @@ def main() -> None:
                 pages[steps].bring_to_front()
                 for kind in ("seek", "scroll"):
                     figures.setdefault((steps, kind), []).append(_gesture(pages[steps], kind))
+        for _ in range(2):
+            for steps in sizes:
+                pages[steps].bring_to_front()
+                parts.setdefault(steps, []).append(_parts(pages[steps]))
     base = sizes[0]
     for kind in ("seek", "scroll"):
         for steps in sizes:
@@ -115,6 +152,10 @@ def main() -> None:
                   f"95th percentile, {f['worst']:6.1f} ms worst, {int(f['long'])} frames over "
                   f"{LONG_FRAME_MS:.0f} ms{work}")
     print(f"(best of {ROUNDS} rounds, {FRAMES} frames each; the pages take turns)")
+    for steps in sizes:
+        p = _best(parts[steps])
+        print(f"{steps:5,} steps, a seek's parts (thread CPU ms, best of 2 traced passes): " +
+              ", ".join(f"{k} {p[k]:.2f}" for k in ("script", *_PARTS)))
 
 
 if __name__ == "__main__":

@@ -128,6 +128,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
+  classes.push(...((ui.cardClasses && ui.cardClasses[slot]) || []));
   const look = face.element ? elementLook(face.element, els) : null;
   const state = {
     empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
@@ -146,7 +147,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const attrs = {
     type: "button", class: classes.join(" "), "data-act": "card", "data-slot": slot,
     "data-card": cell.card, tabindex: slot === (ui.focus || 0) ? 0 : -1, "aria-label": label,
-    title: hint || null,
+    title: ui.cardTitle || hint || null,
   };
   if (look) {
     attrs["data-element"] = face.element;
@@ -742,11 +743,12 @@ export function renderBoard(st, ui, doc, now = 0, lazily = false) {
       (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
     h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal"))
     : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
-  const sideParts = () => h(doc, "aside", { class: "ll-side" }, deckPanel(doc, st),
-    h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
-      countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool")));
-  const side = lazily ? lazy(doc, `side:${digest(JSON.stringify([view.deck, view.phase, view.supply, view.pool, els]))}`, sideParts)
-    : sideParts();
+  const table = () => h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
+    countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool"));
+  // The side panel itself is not a stand-in: a replay adds its own panels to it.
+  const side = h(doc, "aside", { class: "ll-side" },
+    lazily ? lazy(doc, `deck:${digest(JSON.stringify([view.deck, view.phase, els]))}`, () => deckPanel(doc, st)) : deckPanel(doc, st),
+    lazily ? lazy(doc, `table:${digest(JSON.stringify([view.supply, view.pool, els]))}`, table) : table());
   // What the Study shows: the seat's counts and powers, which of them are usable, used, open.
   const me = mySeat(view);
   const study = lazily ? lazy(doc, `study:${idOf(info)}:${digest(JSON.stringify([me, view.players[me],

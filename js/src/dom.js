@@ -168,19 +168,35 @@ export function morph(cur, next) {
   }
   const from = /** @type {Element} */ (/** @type {Node} */ (cur));
   const to = /** @type {Element} */ (/** @type {Node} */ (next));
-  for (const { name } of Array.from(from.attributes)) {
+  // Names, not Attr nodes: every Attr read from `attributes` is a new wrapper object, and a
+  // repaint compares the attributes of every element it walks.
+  for (const name of from.getAttributeNames()) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
-  for (const { name, value } of Array.from(to.attributes)) {
+  for (const name of to.getAttributeNames()) {
+    const value = /** @type {string} */ (to.getAttribute(name));
     if (from.getAttribute(name) !== value) from.setAttribute(name, value);
   }
-  const a = Array.from(from.childNodes);
-  const b = Array.from(to.childNodes);
-  for (let i = 0; i < b.length; i++) {
-    if (i >= a.length) from.appendChild(whole(b[i]));
-    else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
+  // Walked by sibling links (no arrays of the children): the next node is read before the
+  // current one is morphed, which may replace it.
+  let a = from.firstChild;
+  let b = to.firstChild;
+  while (b) {
+    const nextB = b.nextSibling;
+    if (!a) {
+      from.appendChild(whole(b));
+    } else {
+      const nextA = a.nextSibling;
+      if (!unchanged(a, b)) morph(a, b);
+      a = nextA;
+    }
+    b = nextB;
   }
-  for (let i = b.length; i < a.length; i++) a[i].remove();
+  while (a) {
+    const nextA = a.nextSibling;
+    a.remove();
+    a = nextA;
+  }
   if (from.nodeName === "SELECT") {
     const select = /** @type {HTMLSelectElement} */ (from);
     const chosen = Array.from(/** @type {HTMLSelectElement} */ (to).options || []).find((o) => o.hasAttribute("selected"));

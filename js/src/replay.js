@@ -10,7 +10,7 @@ import { mount } from "./mount.js";
 import { newUi, pageLine } from "./play.js";
 import { cardClick, clearPicks, closePower, dropStalePicks, pickPower, pickSource, takePower } from "./picks.js";
 import {
-  download, explorePanel, exportBar, glyphBar, markCurrent, movesByTurn, scoreGraph, shortStep, trainPanel,
+  download, explorePanel, exportBar, glyphBar, markCurrent, moveButton, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
 import { coachPanel, evalGraph } from "./coach.js";
 import { describeStep, listSlots, playerName, plural } from "./words.js";
@@ -289,8 +289,22 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null) {
     for (const ev of setupReveals(entry)) reveals[ev.slot] = { element: /** @type {string} */ (ev.element), cause: "setup", until: now + 86_400_000 };
   }
   const picks = { power: ui.power, targets: ui.targets, infoPower: ui.infoPower, source: ui.source };
+  // The replay's marks go into the cards' keys: the cards, Study and side panels are `lazy`
+  // stand-ins, so a seek builds and walks only the parts whose looks changed.
+  /** @type {Record<number, string[]>} */
+  const cardClasses = {};
+  /** @param {number} s @param {string} c */
+  const mark = (s, c) => { (cardClasses[s] ||= []).includes(c) || cardClasses[s].push(c); };
+  const a = entry && entry.action;
+  for (const s of a ? [a.slot, ...(a.targets || [])].filter((x) => Number.isInteger(x)) : []) mark(/** @type {number} */ (s), "ll-last");
+  const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
+  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) mark(s, "ll-hl");
+  if (ui.form.open) for (const s of ui.form.highlights) mark(s, "ll-pick");
   const board = renderBoard({ ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
-    { ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint }, doc, now);
+    {
+      ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint, cardClasses,
+      cardTitle: ui.form.open ? "Click to point at this card in your note" : "",
+    }, doc, now, true);
   board.classList.add("ll-replay");
   if (shown !== st.step) board.classList.add("ll-waiting");
   board.setAttribute("data-variation", String(st.variation));
@@ -305,17 +319,6 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null) {
   // The memory panel's own player menu would duplicate the one above the board.
   const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
   if (memoryMenu) /** @type {Element} */ (memoryMenu.closest("label")).remove();
-  const card = (/** @type {number} */ s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
-  const a = entry && entry.action;
-  for (const s of a ? [a.slot, ...(a.targets || [])].filter((x) => Number.isInteger(x)) : []) {
-    card(s)?.classList.add("ll-last");
-  }
-  const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
-  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) card(s)?.classList.add("ll-hl");
-  if (ui.form.open) {
-    for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
-    for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
-  }
   part(".ll-status").after(transportBar(doc, st, ui), pickers(doc, st), glyphBar(doc, st, shown) || "",
     scoreGraph(doc, st, shown) || "", evalGraph(doc, st, shown) || "");
   const all = shorts || (st.line || []).map((e) => shortStep(e, st.info, st.viewer));
@@ -415,7 +418,7 @@ export function replayMode({ model, el }) {
     function scrollList(shown) {
       // Scroll the list itself, never the page (scrollIntoView would move the notebook).
       const box = /** @type {HTMLElement | null} */ (m.root().querySelector(".ll-movelist"));
-      const cur = box && /** @type {HTMLElement | null} */ (box.querySelector(`[data-step="${shown}"]`));
+      const cur = box && moveButton(m.root(), shown);
       if (!box || !cur) return;
       // From the boxes, not offsetTop: that is relative to the nearest positioned box, which
       // is not always the list.

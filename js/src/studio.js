@@ -5,7 +5,7 @@
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
 import { reviewedMoves, verdictBadge } from "./coach.js";
-import { h, idOf, lazy, svg } from "./dom.js";
+import { h, idOf, lazy, PAINT_KEY, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -242,6 +242,43 @@ function moveItems(doc, st, ui, shown, shorts, upto) {
 }
 
 /**
+ * The move buttons of each move list by step, and the ones marked current, found once per
+ * list contents (its paint key): a seek then touches two buttons, with no search of a list
+ * that holds every step of a long game.
+ * @type {WeakMap<Element, {key: string, moves: Map<number, Element>, current: Element[]}>}
+ */
+const moveIndex = new WeakMap();
+
+/**
+ * @param {Element} list
+ * @returns {{key: string, moves: Map<number, Element>, current: Element[]}}
+ */
+function indexOf(list) {
+  const key = list.getAttribute(PAINT_KEY) || "";
+  let index = moveIndex.get(list);
+  // A list without a key (not built by movesByTurn) may change under us: never kept.
+  if (!index || !key || index.key !== key) {
+    /** @type {Map<number, Element>} */
+    const moves = new Map();
+    for (const b of list.querySelectorAll(".ll-move[data-step]")) moves.set(Number(b.getAttribute("data-step")), b);
+    index = { key, moves, current: Array.from(list.querySelectorAll(".ll-move.ll-current")) };
+    if (key) moveIndex.set(list, index);
+  }
+  return index;
+}
+
+/**
+ * The move list's button of step `step`, or null.
+ * @param {Element} root
+ * @param {number} step
+ * @returns {HTMLElement | null}
+ */
+export function moveButton(root, step) {
+  const list = root.querySelector(".ll-movelist");
+  return list ? /** @type {HTMLElement | null} */ (indexOf(list).moves.get(step) || null) : null;
+}
+
+/**
  * Move the move list's highlight to step `shown` in place (the list itself is built once per
  * line: movesByTurn). Two nodes change, whatever the line's length.
  * @param {Element} root
@@ -250,16 +287,18 @@ function moveItems(doc, st, ui, shown, shorts, upto) {
 export function markCurrent(root, shown) {
   const list = root.querySelector(".ll-movelist");
   if (!list) return;
-  for (const b of list.querySelectorAll(".ll-move.ll-current")) {
-    if (Number(b.getAttribute("data-step")) === shown) continue;
+  const index = indexOf(list);
+  const cur = index.moves.get(shown) || null;
+  for (const b of index.current) {
+    if (b === cur) continue;
     b.classList.remove("ll-current");
     b.removeAttribute("aria-current");
   }
-  const cur = list.querySelector(`.ll-move[data-step="${shown}"]`);
   if (cur && !cur.classList.contains("ll-current")) {
     cur.classList.add("ll-current");
     cur.setAttribute("aria-current", "step");
   }
+  index.current = cur ? [cur] : [];
 }
 
 /**

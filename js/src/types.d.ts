@@ -262,6 +262,10 @@ export interface PlayUi {
   motion: Record<string, Motion>;
   announce: string;
   rules: boolean;
+  /** A replay's own marks on cards by slot (the last move's cards, a note's highlights). */
+  cardClasses?: Record<number, string[]>;
+  /** A replay's title for every card (while a note's form picks cards), over the card's hint. */
+  cardTitle?: string;
 }
 
 /** The `lesson` trait (LessonSession.state() and the course place). */

@@ -8,6 +8,7 @@ import { applyPatch, bookModel, decodeStream } from "../src/book.js";
 import { MODES } from "../src/index.js";
 import { newReplayUi, renderReplay } from "../src/replay.js";
 import { describeStep } from "../src/words.js";
+import { whole } from "../src/dom.js";
 import { FakeModel, dom, mount, sleep, tick } from "./fake_model.mjs";
 
 const ELEMENTS = ["fire", "water", "earth", "wind"];
@@ -488,6 +489,63 @@ test("a standalone page (bookModel) scrubs by keys with no kernel, and its notes
   await tick();
   assert.equal(root().dataset.step, "4");
   cleanup();
+});
+
+test("a seek on a standalone page builds only what changed: unchanged cards, the Study and the move list stay the same nodes", async () => {
+  const { window, el, cleanup, root } = mount(bookModel(makeBook()));
+  await tick();
+  el.querySelector("[data-act=forward]").focus();
+  key(window, window.document.activeElement, "ArrowRight");
+  await tick();
+  const card = (/** @type {number} */ s) => el.querySelector(`[data-act=card][data-slot="${s}"]`);
+  const before = [0, 1, 2, 3].map(card);
+  const list = el.querySelector(".ll-movelist");
+  const study = el.querySelector(".ll-study");
+  const deck = el.querySelector(".ll-deck");
+  assert.ok(before[0].classList.contains("ll-last"), "step 1 activated slot 0");
+  key(window, window.document.activeElement, "ArrowRight");
+  await tick();
+  assert.equal(root().dataset.step, "2");
+  // Step 2 turns slot 3 up and moves the last-move mark from slot 0 to slot 3: slots 1 and 2
+  // look the same and are the same nodes; the changed ones show their new looks.
+  assert.equal(card(1), before[1]);
+  assert.equal(card(2), before[2]);
+  assert.ok(!card(0).classList.contains("ll-last"));
+  assert.ok(card(3).classList.contains("ll-last"));
+  assert.equal(card(3).getAttribute("data-card"), "active");
+  assert.equal(el.querySelector(".ll-movelist"), list, "the move list is kept");
+  assert.equal(el.querySelector(".ll-study"), study);
+  assert.equal(el.querySelector(".ll-deck"), deck);
+  assert.deepEqual(Array.from(list.querySelectorAll(".ll-move.ll-current"), (b) => b.getAttribute("data-step")), ["2"]);
+  assert.equal(list.querySelector('.ll-move[data-step="1"]').hasAttribute("aria-current"), false);
+  // No stand-in reaches the page.
+  assert.equal(el.querySelector("template"), null);
+  cleanup();
+});
+
+test("renderReplay: cards, the Study and the side panels are stand-ins keyed by their looks, marks included", () => {
+  const window = dom();
+  const doc = window.document;
+  const keys = (tree) => Array.from(tree.querySelectorAll(".ll-grid > template"), (t) => t.getAttribute("data-paint-key"));
+  const one = renderReplay(liveState(1), newReplayUi(), doc, 0);
+  const two = renderReplay(liveState(2), newReplayUi(), doc, 0);
+  assert.equal(one.querySelectorAll("[data-act=card]").length, 0, "no card is built for morph to compare");
+  const [k1, k2] = [keys(one), keys(two)];
+  assert.equal(k1.length, 4);
+  // Step 1 -> 2: slot 3 turns up and takes the last-move mark from slot 0; slots 1 and 2 keep their keys.
+  assert.deepEqual(k1.map((k, i) => k === k2[i]), [false, true, true, false]);
+  const built = whole(two);
+  assert.ok(built.querySelector('[data-act=card][data-slot="3"]').classList.contains("ll-last"));
+  assert.ok(!built.querySelector('[data-act=card][data-slot="0"]').classList.contains("ll-last"));
+  assert.ok(one.querySelector(".ll-side > template") && !one.querySelector(".ll-study"), "side panels and Study wait to be built");
+  assert.ok(built.querySelector(".ll-side .ll-deck") && built.querySelector(".ll-side .ll-moves") && built.querySelector(".ll-study"));
+  // A note's form puts its title on every card (and so into every key).
+  const ui = newReplayUi();
+  ui.form.open = true;
+  ui.form.highlights = [2];
+  const picking = whole(renderReplay(liveState(2), ui, doc, 0));
+  assert.ok(picking.querySelector('[data-act=card][data-slot="2"]').classList.contains("ll-pick"));
+  assert.equal(picking.querySelector('[data-act=card][data-slot="1"]').getAttribute("title"), "Click to point at this card in your note");
 });
 
 test("renderReplay is pure: the same state gives the same tree", () => {

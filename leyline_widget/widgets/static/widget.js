@@ -124,19 +124,34 @@ function morph(cur, next) {
     /** @type {Node} */
     next
   );
-  for (const { name } of Array.from(from.attributes)) {
+  for (const name of from.getAttributeNames()) {
     if (!to.hasAttribute(name)) from.removeAttribute(name);
   }
-  for (const { name, value } of Array.from(to.attributes)) {
+  for (const name of to.getAttributeNames()) {
+    const value = (
+      /** @type {string} */
+      to.getAttribute(name)
+    );
     if (from.getAttribute(name) !== value) from.setAttribute(name, value);
   }
-  const a = Array.from(from.childNodes);
-  const b = Array.from(to.childNodes);
-  for (let i = 0; i < b.length; i++) {
-    if (i >= a.length) from.appendChild(whole(b[i]));
-    else if (!unchanged(a[i], b[i])) morph(a[i], b[i]);
+  let a = from.firstChild;
+  let b = to.firstChild;
+  while (b) {
+    const nextB = b.nextSibling;
+    if (!a) {
+      from.appendChild(whole(b));
+    } else {
+      const nextA = a.nextSibling;
+      if (!unchanged(a, b)) morph(a, b);
+      a = nextA;
+    }
+    b = nextB;
   }
-  for (let i = b.length; i < a.length; i++) a[i].remove();
+  while (a) {
+    const nextA = a.nextSibling;
+    a.remove();
+    a = nextA;
+  }
   if (from.nodeName === "SELECT") {
     const select = (
       /** @type {HTMLSelectElement} */
@@ -614,6 +629,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   if (shown.length) classes.push("ll-shown");
   const motion = ui.motion && ui.motion[slot];
   if (motion && motion.until > now) classes.push(`ll-mo-${motion.kind}`);
+  classes.push(...ui.cardClasses && ui.cardClasses[slot] || []);
   const look = face.element ? elementLook(face.element, els) : null;
   const state = {
     empty: "empty slot",
@@ -635,7 +651,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
     "data-card": cell.card,
     tabindex: slot === (ui.focus || 0) ? 0 : -1,
     "aria-label": label,
-    title: hint || null
+    title: ui.cardTitle || hint || null
   };
   if (look) {
     attrs["data-element"] = face.element;
@@ -1294,20 +1310,20 @@ function renderBoard(st, ui, doc, now = 0, lazily = false) {
     h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` + (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
     h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal")
   ) : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
-  const sideParts = () => h(
+  const table = () => h(
+    doc,
+    "section",
+    { class: "ll-table", "aria-label": "Supply and Token Pool" },
+    countsLine(doc, view.supply, els, "Supply"),
+    countsLine(doc, view.pool, els, "Token Pool")
+  );
+  const side = h(
     doc,
     "aside",
     { class: "ll-side" },
-    deckPanel(doc, st),
-    h(
-      doc,
-      "section",
-      { class: "ll-table", "aria-label": "Supply and Token Pool" },
-      countsLine(doc, view.supply, els, "Supply"),
-      countsLine(doc, view.pool, els, "Token Pool")
-    )
+    lazily ? lazy(doc, `deck:${digest(JSON.stringify([view.deck, view.phase, els]))}`, () => deckPanel(doc, st)) : deckPanel(doc, st),
+    lazily ? lazy(doc, `table:${digest(JSON.stringify([view.supply, view.pool, els]))}`, table) : table()
   );
-  const side = lazily ? lazy(doc, `side:${digest(JSON.stringify([view.deck, view.phase, view.supply, view.pool, els]))}`, sideParts) : sideParts();
   const me = mySeat(view);
   const study = lazily ? lazy(
     doc,
@@ -2736,19 +2752,40 @@ function moveItems(doc, st, ui, shown, shorts, upto) {
   }
   return items;
 }
+var moveIndex = /* @__PURE__ */ new WeakMap();
+function indexOf(list) {
+  const key = list.getAttribute(PAINT_KEY) || "";
+  let index = moveIndex.get(list);
+  if (!index || !key || index.key !== key) {
+    const moves = /* @__PURE__ */ new Map();
+    for (const b of list.querySelectorAll(".ll-move[data-step]")) moves.set(Number(b.getAttribute("data-step")), b);
+    index = { key, moves, current: Array.from(list.querySelectorAll(".ll-move.ll-current")) };
+    if (key) moveIndex.set(list, index);
+  }
+  return index;
+}
+function moveButton(root, step) {
+  const list = root.querySelector(".ll-movelist");
+  return list ? (
+    /** @type {HTMLElement | null} */
+    indexOf(list).moves.get(step) || null
+  ) : null;
+}
 function markCurrent(root, shown) {
   const list = root.querySelector(".ll-movelist");
   if (!list) return;
-  for (const b of list.querySelectorAll(".ll-move.ll-current")) {
-    if (Number(b.getAttribute("data-step")) === shown) continue;
+  const index = indexOf(list);
+  const cur = index.moves.get(shown) || null;
+  for (const b of index.current) {
+    if (b === cur) continue;
     b.classList.remove("ll-current");
     b.removeAttribute("aria-current");
   }
-  const cur = list.querySelector(`.ll-move[data-step="${shown}"]`);
   if (cur && !cur.classList.contains("ll-current")) {
     cur.classList.add("ll-current");
     cur.setAttribute("aria-current", "step");
   }
+  index.current = cur ? [cur] : [];
 }
 function glyphBar(doc, st, shown) {
   if (!st.editable || shown < 1) return null;
@@ -3251,11 +3288,33 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
     ), cause: "setup", until: now + 864e5 };
   }
   const picks = { power: ui.power, targets: ui.targets, infoPower: ui.infoPower, source: ui.source };
+  const cardClasses = {};
+  const mark = (s, c) => {
+    (cardClasses[s] ||= []).includes(c) || cardClasses[s].push(c);
+  };
+  const a = entry && entry.action;
+  for (const s of a ? [a.slot, ...a.targets || []].filter((x) => Number.isInteger(x)) : []) mark(
+    /** @type {number} */
+    s,
+    "ll-last"
+  );
+  const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
+  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) mark(s, "ll-hl");
+  if (ui.form.open) for (const s of ui.form.highlights) mark(s, "ll-pick");
   const board = renderBoard(
     { ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
-    { ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint },
+    {
+      ...newUi(),
+      ...picks,
+      reveals,
+      dismissed: ui.dismissed,
+      hint: ui.hint,
+      cardClasses,
+      cardTitle: ui.form.open ? "Click to point at this card in your note" : ""
+    },
     doc,
-    now
+    now,
+    true
   );
   board.classList.add("ll-replay");
   if (shown !== st.step) board.classList.add("ll-waiting");
@@ -3272,17 +3331,6 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
   part(".ll-prompt").textContent = `Step ${shown} of ${lastStep(st)}: ${describeStep(entry, st.info, st.viewer)}`;
   const memoryMenu = board.querySelector(".ll-memory [data-act=memory-of]");
   if (memoryMenu) memoryMenu.closest("label").remove();
-  const card = (s) => board.querySelector(`[data-act=card][data-slot="${s}"]`);
-  const a = entry && entry.action;
-  for (const s of a ? [a.slot, ...a.targets || []].filter((x) => Number.isInteger(x)) : []) {
-    card(s)?.classList.add("ll-last");
-  }
-  const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
-  for (const s of new Set(notes.flatMap((n) => n.highlights || []))) card(s)?.classList.add("ll-hl");
-  if (ui.form.open) {
-    for (const c of board.querySelectorAll("[data-act=card]")) c.setAttribute("title", "Click to point at this card in your note");
-    for (const s of ui.form.highlights) card(s)?.classList.add("ll-pick");
-  }
   part(".ll-status").after(
     transportBar(doc, st, ui),
     pickers(doc, st),
@@ -3398,8 +3446,7 @@ function replayMode({ model, el }) {
         /** @type {HTMLElement | null} */
         m.root().querySelector(".ll-movelist")
       );
-      const cur = box && /** @type {HTMLElement | null} */
-      box.querySelector(`[data-step="${shown}"]`);
+      const cur = box && moveButton(m.root(), shown);
       if (!box || !cur) return;
       const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
