@@ -128,7 +128,9 @@ class Bot:
         :class:`BotSeat` asks for it first, and only while the game is still in the phase and
         turn of that choice: the events since are then the bot's own planned moves, which
         cannot change the plan, so they wait for its next decision. None means: observe,
-        then :meth:`planned` or :meth:`choose`.
+        then :meth:`planned` or :meth:`choose`. In the refill phase the bot is told the deck
+        top first (:meth:`see_top`): a bot that knows what its own refills revealed (each the
+        top it was told) may choose the next one here.
         """
         return None
 
@@ -208,6 +210,8 @@ class GreedyBot(Bot):
     _fades: bool                            # _recall does something
     _plain: bool                            # _mind is a plain Knowledge (see observe)
     _decides: bool                          # _choose is this class's: planned() may decide
+    _foresees: bool                         # it may learn its own refills ahead (see queued)
+    _placed: tuple[int, str] | None         # its last refill: the slot and the card (the top)
     # The compact state (see the class docstring), the position as far as the decisions go;
     # _live says it follows the position (it was loaded from this seat's observation and every
     # event since was followed). These are exactly the fields _STATE lists.
@@ -246,6 +250,10 @@ class GreedyBot(Bot):
         self._fades = cls._recall is not GreedyBot._recall
         # A subclass deciding from observations (the expert) is given a new one each time.
         self._decides = cls._choose is GreedyBot._choose
+        # Learning a card twice changes nothing only for the core's plain fold, and only
+        # without fading before each decision.
+        self._foresees = self._plain and not self._fades
+        self._placed = None
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -421,6 +429,23 @@ class GreedyBot(Bot):
         self._top, self._top_known = obs["deck"]["top"], True
 
     def queued(self, legal: list[Action]) -> Action | None:
+        placed, self._placed = self._placed, None
+        if placed is not None and self._top_known and type(legal[0]) is Refill:
+            # Still refilling in the turn of its last refill: the events since are the reveals
+            # of the cards it placed itself, each the deck top it was told, and it was told
+            # the new top (BotSeat tells it before asking here in the refill phase). It learns
+            # the card now as that reveal will teach it (a plain fold learns it again then,
+            # changing nothing) and decides the next refill as it would once fed.
+            slot, element = placed
+            self._known[slot] = element
+            self._public.add(slot)
+            if self._live:
+                self._empty.discard(slot)
+            return self._refill(self._top, legal)
+        return self._next_planned(legal)
+
+    def _next_planned(self, legal: list[Action]) -> Action | None:
+        """The next move of the plan, if it is still legal (else the plan is dropped)."""
         plan = self._plan
         if plan:
             action = plan.pop(0)
@@ -436,7 +461,7 @@ class GreedyBot(Bot):
 
     def planned(self, legal: list[Action]) -> Action | None:
         if self._plan:
-            action = self.queued(legal)
+            action = self._next_planned(legal)
             if action is not None:
                 return action
         # Decisions from what the bot already knows are the ones a new observation would give:
@@ -447,6 +472,7 @@ class GreedyBot(Bot):
                 return self._decide(legal)
             if legal and isinstance(legal[0], Refill):
                 self._plan.clear()
+                self._placed = None
                 if len(legal) == 1:
                     return legal[0]
                 self._recall()
@@ -460,6 +486,7 @@ class GreedyBot(Bot):
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        self._placed = None  # (a subclass's _choose may not go through _decide)
         self._load(observation)
         # This seat's own view is kept, and brought up to date from the events that follow.
         self._live = "deck" in observation and observation.get("viewer") == self.seat
@@ -474,6 +501,7 @@ class GreedyBot(Bot):
     def _decide(self, legal: list[Action]) -> Action:
         """The choice from the compact state (loaded or followed) and the legal actions."""
         self._plan.clear()
+        self._placed = None
         if len(legal) == 1:
             return legal[0]
         if self._fades:
@@ -698,16 +726,18 @@ class GreedyBot(Bot):
         # The remembered cards of the top's element (picked out in C: a refill is the most
         # frequent decision of a game).
         same = list(itertools.compress(known, map(top.__eq__, known.values())))
-        if not same:
-            return legal[0]
-        apart = self._apart
-        best, best_d = legal[0], -1
-        for a in legal:
-            if isinstance(a, Refill):
-                row = apart[a.slot]
-                d = min(map(row.__getitem__, same))
-                if d > best_d:
-                    best, best_d = a, d
+        best = legal[0]
+        if same:
+            apart = self._apart
+            best_d = -1
+            for a in legal:
+                if isinstance(a, Refill):
+                    row = apart[a.slot]
+                    d = min(map(row.__getitem__, same))
+                    if d > best_d:
+                        best, best_d = a, d
+        if self._foresees and isinstance(best, Refill):
+            self._placed = (best.slot, top)
         return best
 
     def _binding(self, legal: list[Action]) -> Action:
@@ -724,23 +754,21 @@ class GreedyBot(Bot):
         acts, thr = self._reach(self._unlocked[opp])
         opp_study = studies[opp]
         active, empty, bound = self._active, self._empty, self._bound
-        known = self._known
-        # The publicly seen inert cards they may activate, by element.
-        members: dict[str, list[int]] = {}
-        for s in self._public:
-            if s not in active and s not in empty:
-                tokens = bound.get(s)
-                if tokens is None or all(t <= opp_study[el] for el, t in tokens.items()):
-                    el = known[s]
-                    same = members.get(el)
-                    if same is None:
-                        members[el] = [s]
-                    else:
-                        same.append(s)
+        known, public = self._known, self._public
+        # The publicly seen inert cards they may activate. Between the refill and the turn's
+        # end no card is active and none missing, and most often none is bound: then that is
+        # every card everyone saw.
+        if active or empty or bound:
+            seen: Any = [s for s in public if s not in active and s not in empty and (
+                s not in bound or all(t <= opp_study[el] for el, t in bound[s].items()))]
+        else:
+            seen = public
+        counts: dict[str, int] = {}
+        for el in map(known.__getitem__, seen):
+            counts[el] = counts.get(el, 0) + 1
         # Their best collection (the threat), and the element that alone makes it.
         threat, top, ties = 0, "", 0
-        for el, slots in members.items():
-            c = len(slots)
+        for el, c in counts.items():
             take = c if c < acts else acts
             if take >= thr:
                 if take > threat:
@@ -750,12 +778,11 @@ class GreedyBot(Bot):
         # A token is worth placing only where one card less cuts the threat: on the one
         # element that makes it, with no more cards than they can activate. Most often there
         # is no threat, or another element (or a spare card) would make it just the same.
-        if not threat or ties > 1 or len(members[top]) > acts:
+        if not threat or ties > 1 or counts[top] > acts:
             return _END
-        counts = {el: len(slots) for el, slots in members.items()}
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
-        slots = members[top]
+        slots = [s for s in seen if known[s] == top]
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
@@ -799,6 +826,8 @@ class GreedyBot(Bot):
 #: The fields of GreedyBot's compact state, in its docstring's order.
 _STATE = ("_phase", "_used", "_limit", "_thr", "_empty", "_active", "_bound", "_study",
          "_unlocked", "_gone", "_powers_used", "_effects")
+
+_REFILLING = Phase.REFILL
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
 _DRAWS = ("setup", "refill")
@@ -961,7 +990,8 @@ class BotSeat:
     rest of a plan made there is played first (:meth:`Bot.queued`): the events of those steps
     wait for its next decision (a bot's knowledge is a fold of its events, in order, so when
     they arrive changes nothing it decides; a bot seated at a new game is first fed the ones
-    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`); when
+    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`), and so
+    before a queued move in the refill phase, where the next card matters; when
     the bot can move without a new observation (it keeps the position up to date from events:
     :meth:`Bot.planned`), none is built.
     """
@@ -1020,6 +1050,8 @@ class BotSeat:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
         turn, phase = game.turn, game.phase
         if self._queues and phase is self._phase and turn == self._turn:
+            if phase is _REFILLING and self._tells:
+                bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
             action = bot.queued(legal)
             if action is not None:
                 return action
