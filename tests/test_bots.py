@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support import SMALL
 
-from leyline_widget import Activate, Game, Rules
+from leyline_widget import Activate, Game, Refill, Rules
 from leyline_widget.agents.bots import (
     _STATE,
     BOT_KINDS,
@@ -336,6 +336,28 @@ def test_planning_ahead_changes_no_move(rules: Rules) -> None:
             game = Game.new(players=players, seed=seed, rules=rules)
             runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(players)]))
         assert runs[0] == runs[1]
+
+
+def test_a_refill_after_its_own_is_chosen_from_the_queue() -> None:
+    # A refill right after the bot's own refill is chosen in queued(), told the new deck top
+    # and not yet fed the reveal of the card it placed: the moves are those of a bot fed and
+    # asked afresh before every move, and the events still reach it once each, in order.
+    queued_refills = 0
+
+    class Counted(GreedyBot):
+        def queued(self, legal: list[Action]) -> Action | None:
+            nonlocal queued_refills
+            action = super().queued(legal)
+            queued_refills += isinstance(action, Refill)
+            return action
+
+    for seed in range(6):
+        runs = []
+        for cls in (Counted, Unplanned):
+            game = Game.new(players=2, seed=seed)
+            runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(2)]))
+        assert runs[0] == runs[1]
+    assert queued_refills > 20
 
 
 NO_REFUND = Rules.default().replace(deactivate_refund=False)
