@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import statistics
@@ -11,8 +10,16 @@ from typing import Any
 import pytest
 from support import SMALL
 
-from leyline_widget import Activate, Game, Rules
-from leyline_widget.agents.bots import BOT_KINDS, Bot, BotSeat, GreedyBot, MemoryBot, make_bot
+from leyline_widget import Activate, Game, Refill, Rules
+from leyline_widget.agents.bots import (
+    _STATE,
+    BOT_KINDS,
+    Bot,
+    BotSeat,
+    GreedyBot,
+    MemoryBot,
+    make_bot,
+)
 from leyline_widget.core.actions import Action
 from leyline_widget.core.game import visible_events
 
@@ -331,32 +338,58 @@ def test_planning_ahead_changes_no_move(rules: Rules) -> None:
         assert runs[0] == runs[1]
 
 
+def test_a_refill_after_its_own_is_chosen_from_the_queue() -> None:
+    # A refill right after the bot's own refill is chosen in queued(), told the new deck top
+    # and not yet fed the reveal of the card it placed: the moves are those of a bot fed and
+    # asked afresh before every move, and the events still reach it once each, in order.
+    queued_refills = 0
+
+    class Counted(GreedyBot):
+        def queued(self, legal: list[Action]) -> Action | None:
+            nonlocal queued_refills
+            action = super().queued(legal)
+            queued_refills += isinstance(action, Refill)
+            return action
+
+    for seed in range(6):
+        runs = []
+        for cls in (Counted, Unplanned):
+            game = Game.new(players=2, seed=seed)
+            runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(2)]))
+        assert runs[0] == runs[1]
+    assert queued_refills > 20
+
+
 NO_REFUND = Rules.default().replace(deactivate_refund=False)
 
 
 @pytest.mark.parametrize("rules", [*VARIANTS, NO_REFUND],
                          ids=["default", "small", "wide", "powers", "no-refund"])
-def test_the_view_followed_from_events_is_the_observation(rules: Rules) -> None:
-    # GreedyBot keeps its seat's observation up to date from events (and the deck top it is
-    # told) instead of asking for a new one: at every decision it must be exactly what a new
-    # observation shows, key order included. Random and scouting seats make every event kind;
-    # a scout's deactivation without the refund leaves its activation spent.
+def test_the_state_followed_from_events_is_the_observations(rules: Rules) -> None:
+    # GreedyBot keeps a compact state of the position up to date from events (and the deck
+    # top it is told) instead of asking for a new observation: at every decision it must be
+    # exactly the state a new observation gives. Random and scouting seats make every event
+    # kind; a scout's deactivation without the refund leaves its activation spent.
     followed: set[str] = set()
+
+    def state(bot: GreedyBot) -> dict[str, Any]:
+        return {name: getattr(bot, name) for name in (*_STATE, "_top")}
 
     class Watched(BotSeat):
         def act(self, game: Game) -> Action:
             bot = self.bot
             assert isinstance(bot, GreedyBot)
-            before = bot._view if game is self._game else None
+            before = bot._live and game is self._game
             pending = game.events_since(self._fed)
             action = super().act(game)
-            view = bot._view
             # Checked where the bot decided (it was fed up to now; the events of forced and
             # queued moves wait for its next decision).
-            if view is not None and bot._top_known and self._fed == game.step + 1:
-                view = {**view, "deck": {**view["deck"], "top": bot._top}}
-                assert json.dumps(view) == json.dumps(game.observation(self.seat))
-                if bot._view is before:  # kept through these events
+            if bot._live and bot._top_known and self._fed == game.step + 1:
+                fresh = GreedyBot()
+                fresh.start(game.rules, self.seat)
+                fresh._load(game.observation(self.seat))
+                assert state(bot) == state(fresh)
+                if before:  # followed through these events
                     followed.update(ev["type"] for ev in pending)
             return action
 

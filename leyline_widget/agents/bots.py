@@ -20,7 +20,7 @@ import functools
 import itertools
 import math
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
@@ -33,6 +33,7 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+_V = TypeVar("_V")
 #: What a bot knows before it is seated (rules are frozen values: one serves every bot).
 _DEFAULT_RULES = Rules.default()
 
@@ -127,7 +128,9 @@ class Bot:
         :class:`BotSeat` asks for it first, and only while the game is still in the phase and
         turn of that choice: the events since are then the bot's own planned moves, which
         cannot change the plan, so they wait for its next decision. None means: observe,
-        then :meth:`planned` or :meth:`choose`.
+        then :meth:`planned` or :meth:`choose`. In the refill phase the bot is told the deck
+        top first (:meth:`see_top`): a bot that knows what its own refills revealed (each the
+        top it was told) may choose the next one here.
         """
         return None
 
@@ -160,11 +163,13 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element. It is fed by events: the observation it is
-    given at its first choice becomes its view of the position (it keeps that dict and changes
-    it in place), brought up to date from every event that follows and from the deck top it
-    is told before each choice (:meth:`Bot.see_top`), so that it needs one observation per
-    game (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the view.
+    left, every unknown card is of that element. It is fed by events: from the observation it
+    is given at its first choice it keeps a compact state of the position (only what its
+    decisions read: the phase, the activations, which slots are empty, active or bound, each
+    Study and its unlocked powers, the cards out of play, the turn's powers and effects),
+    brought up to date from every event that follows and from the deck top it is told before
+    each choice (:meth:`Bot.see_top`), so that it needs one observation per game
+    (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the state.
 
     Policy, phase by phase:
 
@@ -197,7 +202,6 @@ class GreedyBot(Bot):
     _peeked: set[int]        # activated only to look; deactivated next
     _looked: set[int]        # slots scouted this turn (each once: no endless loop)
     _plan: list[Action]      # moves decided ahead within this phase
-    _view: Observation | None  # the last observation, kept up to date from events while it can be
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
     _unlocks: tuple[tuple[str, str, int], ...]  # (power key, element, Study cards it needs)
@@ -205,6 +209,25 @@ class GreedyBot(Bot):
     _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
     _fades: bool                            # _recall does something
     _plain: bool                            # _mind is a plain Knowledge (see observe)
+    _decides: bool                          # _choose is this class's: planned() may decide
+    _foresees: bool                         # it may learn its own refills ahead (see queued)
+    _placed: tuple[int, str] | None         # its last refill: the slot and the card (the top)
+    # The compact state (see the class docstring), the position as far as the decisions go;
+    # _live says it follows the position (it was loaded from this seat's observation and every
+    # event since was followed). These are exactly the fields _STATE lists.
+    _live: bool
+    _phase: str                             # an observation's "phase"
+    _used: int                              # activations used this turn, of _limit
+    _limit: int
+    _thr: int                               # cards of an element that are collected
+    _empty: set[int]                        # empty slots
+    _active: dict[int, str]                 # active slot -> its (face-up) element
+    _bound: dict[int, dict[str, int]]       # slot with tokens -> element -> tokens
+    _study: list[dict[str, int]]            # per player: element -> cards in their Study
+    _unlocked: list[list[str]]              # per player: unlocked power keys, rules' order
+    _gone: dict[str, int]                   # element -> cards in Studies and spent markers
+    _powers_used: set[str]                  # power keys used this turn
+    _effects: set[str]                      # "wildfire", "sanctuary": on this turn
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -218,12 +241,19 @@ class GreedyBot(Bot):
         self._plain = type(self._mind) is Knowledge and self._mind.plain
         self._peeked, self._looked = set(), set()
         self._plan = []
-        self._view, self._top, self._top_known = None, None, False
+        self._live, self._top, self._top_known = False, None, False
         self._unlocks = self._table.unlocks
         self._uses = {}
         self._apart = self._table.apart
+        cls = type(self)
         # A bot of perfect memory has nothing to let fade before a decision.
-        self._fades = type(self)._recall is not GreedyBot._recall
+        self._fades = cls._recall is not GreedyBot._recall
+        # A subclass deciding from observations (the expert) is given a new one each time.
+        self._decides = cls._choose is GreedyBot._choose
+        # Learning a card twice changes nothing only for the core's plain fold, and only
+        # without fading before each decision.
+        self._foresees = self._plain and not self._fades
+        self._placed = None
 
     # ------------------------------------------------------------------ memory
     def _new_mind(self, seat: int) -> Knowledge:
@@ -243,9 +273,9 @@ class GreedyBot(Bot):
         if not plain:
             mind.observe(events)  # what it remembers: the core's fold of these events
         known, public = self._known, self._public
-        view = self._view
+        live = self._live
         for ev in events:
-            # The kinds of most events come first, and the view follows them here; the rest
+            # The kinds of most events come first, and the state follows them here; the rest
             # go through _follow. A plain Knowledge's fold (Knowledge.take: learn what an
             # activation or a reveal shows, forget what a collection or Tide takes away) is
             # done on the way, in the same pass: every simulated move comes through here.
@@ -255,10 +285,9 @@ class GreedyBot(Bot):
                 if plain:
                     known[slot] = element
                     public.add(slot)
-                if view is not None:
-                    cell = view["grid"][slot]
-                    cell["card"], cell["element"] = "active", element
-                    view["activations"]["used"] += 1
+                if live:
+                    self._active[slot] = element
+                    self._used += 1
             elif kind == "reveal":
                 if plain:
                     element = ev["element"]
@@ -269,17 +298,16 @@ class GreedyBot(Bot):
                             public.add(slot)
                 if ev["cause"] in _DRAWS:
                     self._top_known = False
-                    if view is not None:
+                    if live:
                         # Drawn onto an empty slot (so untokened), it lies inert, face down.
-                        view["grid"][ev["slot"]]["card"] = "inert"
-                        view["deck"]["count"] -= 1
-                # A Tide reveal leaves an inert untokened card inert; a peek changes no view.
+                        self._empty.discard(ev["slot"])
+                # A Tide reveal leaves an inert untokened card inert; a peek changes nothing.
             elif kind == "phase":
                 self._plan.clear()
-                if view is not None:
-                    phase = view["phase"] = ev["phase"]
+                if live:
+                    phase = self._phase = ev["phase"]
                     if phase != "activation":
-                        view["activations"]["used"] = 0  # Phase 2 is over: none in use
+                        self._used = 0  # Phase 2 is over: none in use
             else:
                 if kind == "turn":
                     self._peeked.clear()
@@ -294,95 +322,130 @@ class GreedyBot(Bot):
                         mind.take(ev)  # (rare: they move or forget what it knew)
                 if kind == "tide":
                     self._top, self._top_known = ev["to_deck"], True
-                if view is not None and not self._follow(view, ev):
-                    view = self._view = None
+                if live and not self._follow(ev):
+                    live = self._live = False
 
-    def _follow(self, view: Observation, ev: Event) -> bool:
-        """Bring ``view`` (this seat's observation) up to date with ``ev``, as a new
-        observation would show it, for the kinds :meth:`observe` leaves to it. The deck top
-        is not kept: a draw names the card drawn, not the one under it, so the top is told
-        separately (:meth:`see_top`). False when the view cannot follow (the game ended, or
+    def _follow(self, ev: Event) -> bool:
+        """Bring the compact state up to date with ``ev``, as one loaded from a new
+        observation would be, for the kinds :meth:`observe` leaves to it. The deck top is not
+        kept: a draw names the card drawn, not the one under it, so the top is told
+        separately (:meth:`see_top`). False when the state cannot follow (the game ended, or
         an event this code does not know)."""
         kind = ev["type"]
-        grid = view["grid"]
         if kind == "turn":
             rules = self.rules
-            view["turn"], view["active_player"] = ev["turn"], ev["player"]
-            view["phase"] = ev["phase"]
-            acts = view["activations"]  # the view's own dict (an observation makes new ones)
-            acts["used"], acts["limit"] = 0, rules.activations_per_turn
-            view["collect_threshold"] = rules.collect_threshold
-            view["effects"], view["powers_used"] = [], []
+            self._phase = ev["phase"]
+            self._used, self._limit = 0, rules.activations_per_turn
+            self._thr = rules.collect_threshold
+            self._effects.clear()
+            self._powers_used.clear()
         elif kind == "collect":
+            active, empty, bound = self._active, self._empty, self._bound
             for s in ev["slots"]:
-                grid[s] = {"card": "empty", "element": None, "tokens": {}}
-            self._restudy(view, ev["player"], ev["element"], ev["count"])
-        elif kind == "flip_back":
-            for s in ev["slots"]:
-                grid[s] = {"card": "inert", "element": None, "tokens": grid[s]["tokens"]}
-        elif kind == "place_token":
-            el, source = ev["element"], ev["source"]
-            cell = grid[ev["slot"]]
-            tokens = dict(cell["tokens"])
-            tokens[el] = tokens.get(el, 0) + 1
-            # Keep the rules' element order, as an observation lists a card's tokens.
-            cell["tokens"] = {e: tokens[e] for e in view["elements"] if e in tokens}
-            if source == "supply":
-                view["supply"][el] -= 1
-                view["players"][ev["player"]]["markers"][el] += 1
-                self._restudy(view, ev["player"], el, -1)
-            elif source == "marker":
-                view["players"][ev["player"]]["marker_tokens"][el] -= 1
-            else:
-                view["pool"][el] -= 1
-        elif kind == "token_return":
+                del active[s]
+                empty.add(s)
+                bound.pop(s, None)  # its tokens go back (token_return events follow)
             el, count = ev["element"], ev["count"]
-            cell = grid[ev["slot"]]
-            if el in cell["tokens"]:  # unbound; a collected card's slot is empty already
-                cell["tokens"] = {e: n for e, n in cell["tokens"].items() if e != el}
-            if ev["to"] == "marker":
-                view["players"][ev["player"]]["marker_tokens"][el] += count
+            self._gone[el] += count
+            self._restudy(ev["player"], el, count)
+        elif kind == "flip_back":
+            active = self._active
+            for s in ev["slots"]:
+                del active[s]
+        elif kind == "place_token":
+            el, slot = ev["element"], ev["slot"]
+            tokens = self._bound.get(slot)
+            if tokens is None:
+                self._bound[slot] = {el: 1}
             else:
-                view["pool"][el] += count
+                tokens[el] = tokens.get(el, 0) + 1
+            if ev["source"] == "supply":
+                # A Study card becomes a spent marker: still out of play (_gone), one card
+                # less in the Study.
+                self._restudy(ev["player"], el, -1)
+        elif kind == "token_return":
+            slot = ev["slot"]
+            tokens = self._bound.get(slot)
+            if tokens is not None:  # unbound; a collected card's slot is clear already
+                tokens.pop(ev["element"], None)
+                if not tokens:
+                    del self._bound[slot]
         elif kind == "power":
             # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
-            used = {*view["powers_used"], f"{ev['element']}:{ev['tier']}"}
-            view["powers_used"] = [key for key in self._table.keys if key in used]
+            self._powers_used.add(f"{ev['element']}:{ev['tier']}")
             if effect == "spark":
-                view["activations"]["limit"] += 1
+                self._limit += 1
             elif effect == "wildfire" or effect == "sanctuary":
-                on_now = {*view["effects"], effect}
-                view["effects"] = [e for e in ("wildfire", "sanctuary") if e in on_now]
+                self._effects.add(effect)
                 if effect == "wildfire":
-                    view["collect_threshold"] = 1
+                    self._thr = 1
         elif kind == "deactivate":
-            slot = ev["slot"]
-            grid[slot] = {"card": "inert", "element": None, "tokens": grid[slot]["tokens"]}
+            del self._active[ev["slot"]]
             if self.rules.deactivate_refund:
-                view["activations"]["used"] -= 1  # else the activation stays spent
+                self._used -= 1  # else the activation stays spent
         elif kind == "swap":
             a, b = ev["slots"]
-            grid[a], grid[b] = grid[b], grid[a]  # a card moves with its tokens
+            # A card moves with its tokens.
+            _swap(self._active, a, b)
+            _swap(self._bound, a, b)
+            empty = self._empty
+            ea, eb = a in empty, b in empty
+            if ea != eb:
+                empty.symmetric_difference_update((a, b))
         elif kind != "tide" and kind != "pass":
             return False
         return True
 
-    def _restudy(self, view: Observation, player: int, element: str, change: int) -> None:
-        """``change`` cards more of ``element`` in ``player``'s Study (view): score, unlocked."""
-        me = view["players"][player]
-        study = me["study"]
+    def _restudy(self, player: int, element: str, change: int) -> None:
+        """``change`` cards more of ``element`` in ``player``'s Study, and what it unlocks."""
+        study = self._study[player]
         had = study[element]
         study[element] = have = had + change
-        me["score"] += change
-        view["scores"][player] += change
         low, high = (had, have) if had < have else (have, had)
         for need in self._table.needs[element]:
             if low < need <= high:  # a power of that element unlocks or locks again
-                me["unlocked"] = [key for key, el, need in self._unlocks if study[el] >= need]
+                self._unlocked[player] = [key for key, el, need in self._unlocks
+                                          if study[el] >= need]
                 break
 
+    def _load(self, obs: Observation) -> None:
+        """The compact state of the position ``obs`` shows (what the decisions read)."""
+        self._phase = obs["phase"]
+        acts = obs["activations"]
+        self._used, self._limit = acts["used"], acts["limit"]
+        self._thr = obs["collect_threshold"]
+        grid = obs["grid"]
+        self._empty = {s for s, c in enumerate(grid) if c["card"] == "empty"}
+        self._active = {s: c["element"] for s, c in enumerate(grid) if c["card"] == "active"}
+        self._bound = {s: dict(c["tokens"]) for s, c in enumerate(grid) if c["tokens"]}
+        players = obs["players"]
+        self._study = [dict(p["study"]) for p in players]
+        self._unlocked = [list(p["unlocked"]) for p in players]
+        self._gone = {el: sum(p["study"][el] + p["markers"][el] for p in players)
+                      for el in self.rules.elements}
+        self._powers_used = set(obs["powers_used"])
+        self._effects = set(obs["effects"])
+        self._top, self._top_known = obs["deck"]["top"], True
+
     def queued(self, legal: list[Action]) -> Action | None:
+        placed, self._placed = self._placed, None
+        if placed is not None and self._top_known and type(legal[0]) is Refill:
+            # Still refilling in the turn of its last refill: the events since are the reveals
+            # of the cards it placed itself, each the deck top it was told, and it was told
+            # the new top (BotSeat tells it before asking here in the refill phase). It learns
+            # the card now as that reveal will teach it (a plain fold learns it again then,
+            # changing nothing) and decides the next refill as it would once fed.
+            slot, element = placed
+            self._known[slot] = element
+            self._public.add(slot)
+            if self._live:
+                self._empty.discard(slot)
+            return self._refill(self._top, legal)
+        return self._next_planned(legal)
+
+    def _next_planned(self, legal: list[Action]) -> Action | None:
+        """The next move of the plan, if it is still legal (else the plan is dropped)."""
         plan = self._plan
         if plan:
             action = plan.pop(0)
@@ -398,19 +461,18 @@ class GreedyBot(Bot):
 
     def planned(self, legal: list[Action]) -> Action | None:
         if self._plan:
-            action = self.queued(legal)
+            action = self._next_planned(legal)
             if action is not None:
                 return action
         # Decisions from what the bot already knows are the ones a new observation would give:
-        # the view is the last observation brought up to date (see _follow) with the deck top
-        # it was told, and a refill needs only that top.
+        # the compact state was loaded from the last observation and brought up to date (see
+        # _follow), the deck top was told, and a refill needs only that top.
         if self._top_known:
-            view = self._view
-            if view is not None:
-                view["deck"]["top"] = self._top
-                return self._choose(view, legal)
+            if self._live and self._decides:
+                return self._decide(legal)
             if legal and isinstance(legal[0], Refill):
                 self._plan.clear()
+                self._placed = None
                 if len(legal) == 1:
                     return legal[0]
                 self._recall()
@@ -418,60 +480,63 @@ class GreedyBot(Bot):
         return None
 
     def see_top(self, top: str | None) -> None:
-        # With the deck top, the view kept from events is a whole observation: told it, the
+        # With the deck top, the state kept from events is all a decision needs: told it, the
         # bot decides in planned().
         self._top, self._top_known = top, True
 
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
-        if "deck" in observation and observation.get("viewer") == self.seat:
-            # Kept as the view, and brought up to date from the events that follow.
-            self._view = observation
-            self._top, self._top_known = observation["deck"]["top"], True
+        self._placed = None  # (a subclass's _choose may not go through _decide)
+        self._load(observation)
+        # This seat's own view is kept, and brought up to date from the events that follow.
+        self._live = "deck" in observation and observation.get("viewer") == self.seat
         return self._choose(observation, legal)
 
     def _choose(self, observation: Observation, legal: list[Action]) -> Action:
+        """Decide from ``observation``, which :meth:`choose` has loaded as the state; a
+        subclass that decides otherwise overrides this (and is then asked with a new
+        observation at each decision)."""
+        return self._decide(legal)
+
+    def _decide(self, legal: list[Action]) -> Action:
+        """The choice from the compact state (loaded or followed) and the legal actions."""
         self._plan.clear()
+        self._placed = None
         if len(legal) == 1:
             return legal[0]
         if self._fades:
             self._recall()
-        phase = observation["phase"]  # (the phases by how often a game decides in them)
+        phase = self._phase  # (the phases by how often a game decides in them)
         if phase == "refill":
-            return self._refill(observation["deck"]["top"], legal)
+            return self._refill(self._top, legal)
         if phase == "abilities":
-            return self._abilities(observation, legal)
+            return self._abilities(legal)
         if phase == "activation":
-            return self._activation(observation, legal)
+            return self._activation(legal)
         if phase == "binding":
-            return self._binding(observation, legal)
+            return self._binding(legal)
         return legal[0]
 
-    def _deduced(self, obs: Observation) -> str | None:
+    def _deduced(self) -> str | None:
         """The element every unknown card must have, when card counting proves it."""
-        unseen: dict[str, int] = {}
         total = self.rules.cards_per_element
-        for el in obs["elements"]:
-            gone = sum(p["study"][el] + p["markers"][el] for p in obs["players"])
-            unseen[el] = total - gone
-        for s, cell in enumerate(obs["grid"]):
-            if cell["card"] == "active":
-                unseen[cell["element"]] -= 1
-            elif cell["card"] == "inert":
-                known = self._known.get(s)
-                if known is not None:
-                    unseen[known] -= 1
-        top = obs["deck"]["top"]
+        unseen = {el: total - gone for el, gone in self._gone.items()}
+        active, empty = self._active, self._empty
+        for el in active.values():
+            unseen[el] -= 1
+        for s, el in self._known.items():
+            if s not in active and s not in empty:  # an inert card it remembers
+                unseen[el] -= 1
+        top = self._top
         if top is not None:
             unseen[top] -= 1
         left = [el for el, n in unseen.items() if n > 0]
         return left[0] if len(left) == 1 else None
 
-    def _activation(self, obs: Observation, legal: list[Action]) -> Action:
-        grid = obs["grid"]
-        thr = obs["collect_threshold"]
-        acts = obs["activations"]
-        left = acts["limit"] - acts["used"]
+    def _activation(self, legal: list[Action]) -> Action:
+        thr = self._thr
+        used = self._used
+        left = self._limit - used
         if self.scout and self._peeked:
             # Undo a scouting activation as soon as its card is seen.
             for a in legal:
@@ -481,10 +546,9 @@ class GreedyBot(Bot):
         if left <= 0:
             return _END
         active: dict[str, int] = {}
-        if acts["used"]:  # each active card took an activation
-            for cell in grid:
-                if cell["card"] == "active":
-                    active[cell["element"]] = active.get(cell["element"], 0) + 1
+        if used:  # each active card took an activation
+            for face in self._active.values():
+                active[face] = active.get(face, 0) + 1
         # The legal actions themselves are kept (not their slots): the engine shares them,
         # so a plan of them is checked against the next legal list by identity.
         avail: dict[str, list[Activate]] = {}
@@ -502,11 +566,11 @@ class GreedyBot(Bot):
                     else:
                         same.append(a)
         if unknown:
-            el = self._deduced(obs)
+            el = self._deduced()
             if el is not None:
                 avail.setdefault(el, []).extend(unknown)
                 unknown = []
-        study = obs["players"][self.seat]["study"]
+        study = self._study[self.seat]
         best: tuple[float, int, str] | None = None
         minor, major = self._table.tiers
         for el, slots in avail.items():
@@ -544,21 +608,24 @@ class GreedyBot(Bot):
         if unknown:
             # Turn over an unknown card only while some element could still be collected
             # from the active, known and unknown cards within the activations left.
-            for el in obs["elements"]:
-                have = active.get(el, 0)
-                if have + min(left, len(avail.get(el, ())) + len(unknown)) >= thr:
+            for element in self.rules.elements:
+                have = active.get(element, 0)
+                if have + min(left, len(avail.get(element, ())) + len(unknown)) >= thr:
                     return unknown[self.rng.randrange(len(unknown))]
         return _END
 
-    def _abilities(self, obs: Observation, legal: list[Action]) -> Action:
-        # Which powers are ready follows from the observation (unlocked, unused, a target
-        # exists), which spares scanning the hundreds of Gale and Ripple target choices.
-        me = obs["players"][self.seat]
-        used = obs["powers_used"]
-        grid = obs["grid"]
+    def _inert(self) -> list[int]:
+        """The slots holding an inert card, in order."""
+        empty, active = self._empty, self._active
+        return [s for s in range(self.rules.grid_size) if s not in empty and s not in active]
+
+    def _abilities(self, legal: list[Action]) -> Action:
+        # Which powers are ready follows from the state (unlocked, unused, a target exists),
+        # which spares scanning the hundreds of Gale and Ripple target choices.
+        used = self._powers_used
         ready: dict[str, tuple[str, str]] = {}
         powers = self._table.powers
-        for key in me["unlocked"]:
+        for key in self._unlocked[self.seat]:
             if key not in used:
                 effect, power = powers[key]
                 ready.setdefault(effect, power)
@@ -569,31 +636,31 @@ class GreedyBot(Bot):
         if not ready:
             return _END
         known = self._known
-        if ("gale" in ready or "whisper" in ready) and len(known) < len(grid):
+        if ("gale" in ready or "whisper" in ready) and len(known) < self.rules.grid_size:
             # (A bot that remembers a card in every slot has none left to peek at.)
-            unknown = [s for s, c in enumerate(grid) if c["card"] == "inert" and s not in known]
+            unknown = [s for s in self._inert() if s not in known]
             if unknown:
-                open_ = self._open_slots(obs)
+                open_ = self._open_slots()
                 unknown.sort(key=lambda s: (s not in open_, s))
                 if "gale" in ready:
                     return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
                 return UsePower(*ready["whisper"], (unknown[0],))
         if "unbind" in ready:
-            locked = [s for s, c in enumerate(grid) if c["tokens"]]
+            locked = sorted(self._bound)
             if locked:
-                open_ = self._open_slots(obs)
+                open_ = self._open_slots()
                 locked = [s for s in locked if s not in open_]
             if locked:
                 locked.sort(key=lambda s: (s not in known, s))
                 return UsePower(*ready["unbind"], (locked[0],))
         if "tide" in ready:
-            target = self._tide(obs)
+            target = self._tide()
             if target is not None:
                 return UsePower(*ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
             if effect in ready:
                 return self._bare_use(ready[effect])
-        if "sanctuary" in ready and any(c["tokens"] for c in grid):
+        if "sanctuary" in ready and self._bound:
             return self._bare_use(ready["sanctuary"])
         return _END
 
@@ -604,28 +671,29 @@ class GreedyBot(Bot):
             action = self._uses[power] = UsePower(*power)
         return action
 
-    def _open_slots(self, obs: Observation) -> set[int]:
+    def _open_slots(self) -> set[int]:
         """Cards this bot may activate under their Binding tokens."""
-        study = obs["players"][self.seat]["study"]
-        if "sanctuary" in obs["effects"]:
-            return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert"}
-        return {s for s, c in enumerate(obs["grid"]) if c["card"] == "inert" and (
-            not c["tokens"] or all(n <= study[el] for el, n in c["tokens"].items()))}
+        inert = self._inert()
+        if "sanctuary" in self._effects:
+            return set(inert)
+        study, bound = self._study[self.seat], self._bound
+        return {s for s in inert if s not in bound or all(
+            n <= study[el] for el, n in bound[s].items())}
 
-    def _tide(self, obs: Observation) -> int | None:
+    def _tide(self) -> int | None:
         """The token-free card to swap for the face-up deck top, when that makes a bigger
         collection possible this turn."""
-        top = obs["deck"]["top"]
+        top = self._top
         if top is None:
             return None
         known = self._known
-        open_ = self._open_slots(obs)
+        open_ = self._open_slots()
         counts: dict[str, int] = {}
         for s in open_:
             el = known.get(s)
             if el is not None:
                 counts[el] = counts.get(el, 0) + 1
-        acts, thr = self._reach(obs["players"][self.seat]["unlocked"])
+        acts, thr = self._reach(self._unlocked[self.seat])
         now = _best_take(counts.values(), acts, thr)
         # One more card of the top's element is the most a swap adds: when that collection
         # would not beat the best one now, no swap does.
@@ -633,8 +701,9 @@ class GreedyBot(Bot):
         if gained < thr or gained <= now:
             return None
         best, best_slot = now, None
-        for s, c in enumerate(obs["grid"]):
-            if c["tokens"] or known.get(s) == top:
+        bound = self._bound
+        for s in range(self.rules.grid_size):
+            if s in bound or known.get(s) == top:
                 continue
             el = known.get(s) if s in open_ else None
             counts[top] = counts.get(top, 0) + 1
@@ -657,41 +726,46 @@ class GreedyBot(Bot):
         # The remembered cards of the top's element (picked out in C: a refill is the most
         # frequent decision of a game).
         same = list(itertools.compress(known, map(top.__eq__, known.values())))
-        if not same:
-            return legal[0]
-        apart = self._apart
-        best, best_d = legal[0], -1
-        for a in legal:
-            if isinstance(a, Refill):
-                row = apart[a.slot]
-                d = min(map(row.__getitem__, same))
-                if d > best_d:
-                    best, best_d = a, d
+        best = legal[0]
+        if same:
+            apart = self._apart
+            best_d = -1
+            for a in legal:
+                if isinstance(a, Refill):
+                    row = apart[a.slot]
+                    d = min(map(row.__getitem__, same))
+                    if d > best_d:
+                        best, best_d = a, d
+        if self._foresees and isinstance(best, Refill):
+            self._placed = (best.slot, top)
         return best
 
-    def _binding(self, obs: Observation, legal: list[Action]) -> Action:
-        players = obs["players"]
-        n = len(players)
+    def _binding(self, legal: list[Action]) -> Action:
+        studies = self._study
+        n = len(studies)
         if n == 1:
             return _END
         me = self.seat
-        opp = players[(me + 1) % n]
+        opp = (me + 1) % n
         by_key = self._by_key
-        if any(by_key.get(k) == "sanctuary" for k in opp["unlocked"]):
+        if any(by_key.get(k) == "sanctuary" for k in self._unlocked[opp]):
             return _END  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
-        acts, thr = self._reach(opp["unlocked"])
-        opp_study = opp["study"]
-        grid = obs["grid"]
-        known = self._known
+        acts, thr = self._reach(self._unlocked[opp])
+        opp_study = studies[opp]
+        active, empty, bound = self._active, self._empty, self._bound
+        known, public = self._known, self._public
+        # The publicly seen inert cards they may activate. Between the refill and the turn's
+        # end no card is active and none missing, and most often none is bound: then that is
+        # every card everyone saw.
+        if active or empty or bound:
+            seen: Any = [s for s in public if s not in active and s not in empty and (
+                s not in bound or all(t <= opp_study[el] for el, t in bound[s].items()))]
+        else:
+            seen = public
         counts: dict[str, int] = {}
-        for s in self._public:
-            cell = grid[s]
-            if cell["card"] == "inert":
-                tokens = cell["tokens"]
-                if not tokens or all(t <= opp_study[el] for el, t in tokens.items()):
-                    el = known[s]
-                    counts[el] = counts.get(el, 0) + 1
+        for el in map(known.__getitem__, seen):
+            counts[el] = counts.get(el, 0) + 1
         # Their best collection (the threat), and the element that alone makes it.
         threat, top, ties = 0, "", 0
         for el, c in counts.items():
@@ -707,10 +781,8 @@ class GreedyBot(Bot):
         if not threat or ties > 1 or counts[top] > acts:
             return _END
         counts[top] -= 1
-        gains = {top: threat - _best_take(counts.values(), acts, thr)}
-        counts[top] += 1
-        members = {top: [s for s in self._public if known[s] == top and grid[s]["card"] == "inert"
-                         and all(t <= opp_study[el] for el, t in grid[s]["tokens"].items())]}
+        gain = threat - _best_take(counts.values(), acts, thr)
+        slots = [s for s in seen if known[s] == top]
         free: dict[str, PlaceToken] = {}
         paid: dict[str, PlaceToken] = {}
         for a in legal:
@@ -719,22 +791,21 @@ class GreedyBot(Bot):
                     paid.setdefault(a.element, a)
                 else:
                     free.setdefault(a.element, a)
-        my_study = players[me]["study"]
+        my_study = studies[me]
         best: tuple[int, bool, int, str, str] | None = None
-        for k, gain in gains.items():
-            slots = members[k]
-            for cost, options in ((0, free), (1, paid)):
-                if cost and gain < 2:
-                    continue  # a Study card is worth paying only to break a whole collection
-                for el in options:
-                    for s in slots:
-                        new = grid[s]["tokens"].get(el, 0) + 1
-                        if new <= opp_study[el]:
-                            continue
-                        keep = new <= my_study[el] - cost
-                        key = (gain - cost, keep, -s, el, options[el].source)
-                        if best is None or key > best:
-                            best = key
+        for cost, options in ((0, free), (1, paid)):
+            if cost and gain < 2:
+                continue  # a Study card is worth paying only to break a whole collection
+            for el in options:
+                for s in slots:
+                    tokens = bound.get(s)
+                    new = (0 if tokens is None else tokens.get(el, 0)) + 1
+                    if new <= opp_study[el]:
+                        continue
+                    keep = new <= my_study[el] - cost
+                    key = (gain - cost, keep, -s, el, options[el].source)
+                    if best is None or key > best:
+                        best = key
         if best is None:
             return _END
         _net, _keep, neg_s, el, source = best
@@ -752,6 +823,12 @@ class GreedyBot(Bot):
         return acts, thr
 
 
+#: The fields of GreedyBot's compact state, in its docstring's order.
+_STATE = ("_phase", "_used", "_limit", "_thr", "_empty", "_active", "_bound", "_study",
+         "_unlocked", "_gone", "_powers_used", "_effects")
+
+_REFILLING = Phase.REFILL
+
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
 _DRAWS = ("setup", "refill")
 
@@ -761,6 +838,15 @@ def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
     at = [divmod(s, cols) for s in range(rows * cols)]
     return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
+
+
+def _swap(where: dict[int, _V], a: int, b: int) -> None:
+    """Exchange what ``where`` holds for slots ``a`` and ``b`` (either may hold nothing)."""
+    va, vb = where.pop(a, None), where.pop(b, None)
+    if vb is not None:
+        where[a] = vb
+    if va is not None:
+        where[b] = va
 
 
 def _best_take(counts: Any, acts: int, thr: int) -> int:
@@ -904,7 +990,8 @@ class BotSeat:
     rest of a plan made there is played first (:meth:`Bot.queued`): the events of those steps
     wait for its next decision (a bot's knowledge is a fold of its events, in order, so when
     they arrive changes nothing it decides; a bot seated at a new game is first fed the ones
-    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`); when
+    it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`), and so
+    before a queued move in the refill phase, where the next card matters; when
     the bot can move without a new observation (it keeps the position up to date from events:
     :meth:`Bot.planned`), none is built.
     """
@@ -963,6 +1050,8 @@ class BotSeat:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
         turn, phase = game.turn, game.phase
         if self._queues and phase is self._phase and turn == self._turn:
+            if phase is _REFILLING and self._tells:
+                bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
             action = bot.queued(legal)
             if action is not None:
                 return action
