@@ -81,15 +81,22 @@ class IllegalActionError(ValueError):
         self.rule = rule
 
 
+#: Rules.default(), made once: Rules are frozen, and validating them costs more than dealing.
+_DEFAULT_RULES = Rules.default()
 _END_PHASE = EndPhase()
 _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 2's free activations by slot, in slot order: a copy with the active slots popped
+#: leaves the activations still open at C speed.
+_Free: TypeAlias = dict[int, Activate]
+#: Every slot's activation, by grid size (no token in the way, or Sanctuary).
+_ALL_FREE: dict[int, _Free] = {}
 #: Phase 2's free activations by the grid's token counts and the active player's Study, as
 #: bytes (when no count passes 255). Cleared when full: most finds are of the player's previous
 #: turn, and a key of the largest grid takes 13 KB.
-_FREE: dict[tuple[bytes, bytes], tuple[Activate, ...]] = {}
+_FREE: dict[tuple[bytes, bytes], _Free] = {}
 _FREE_MAX = 1024
 #: Phase 2's deactivations by the active slots, in the order they were activated.
 _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
@@ -97,7 +104,7 @@ _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 #: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
 #: apply() recognises an action taken from the list by identity and skips its checks (the list
 #: keeps its actions alive, so no other object can carry one of those ids meanwhile).
-_Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
+_Legal: TypeAlias = tuple[list[Action], dict[int, None] | None]
 #: Legal lists by what alone decides them (phase, grid size and the key legal_actions builds):
 #: random play meets the same few thousand again and again. Cleared when full.
 _LEGAL: dict[tuple[Any, ...], _Legal] = {}
@@ -127,7 +134,7 @@ def _keep(cache: dict[Any, _V], key: Any, value: _V, limit: int = _LEGAL_MAX) ->
 def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
     """Keep a legal list built for ``key`` (callers look the key up in _LEGAL first, inline:
     most lists are found there)."""
-    return _keep(_LEGAL, key, (actions, frozenset(map(id, actions))))
+    return _keep(_LEGAL, key, (actions, dict.fromkeys(map(id, actions))))
 
 
 def _activates(size: int) -> list[Activate]:
@@ -179,7 +186,7 @@ _Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str
 Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], list[int],
                           list[int], list[int], list[int], list[int], list[int], list[int],
                           Phase, int, int, int, bool, bool, int, str | None, _Record,
-                          tuple[Activate, ...] | None, int, tuple[int, ...], int,
+                          _Free | None, int, tuple[int, ...], int,
                           tuple[bytes, int, bytes] | None, bytes | None,
                           tuple[bytes, bool, bytes] | None, _Legal | None]
 
@@ -218,7 +225,7 @@ class Game:
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
     _fixed: _Fixed                 # rules to _initial_deck (never change), as one value
-    _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
+    _free: _Free | None  # what the active player may activate, per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _hhead: bytes | None           # state hash text of the turn's fields (see _hash_head)
@@ -260,7 +267,7 @@ class Game:
         first, which must hold exactly the rules' cards; otherwise the deck is shuffled from
         ``seed`` (a random seed is drawn and kept in ``game.seed`` when none is given).
         """
-        rules = Rules.default() if rules is None else rules
+        rules = _DEFAULT_RULES if rules is None else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
         names = player_names(players)
@@ -277,7 +284,7 @@ class Game:
         eidx = fixed[5]
         e, size, n = len(rules.elements), rules.grid_size, len(names)
         game = cls._make(
-            fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
+            fixed, None, bytes(map(eidx.__getitem__, cards)), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
             _P_ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None, None, None)
@@ -297,7 +304,7 @@ class Game:
               markers: list[int], mtokens: list[int], supply: list[int], pool: list[int],
               phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
               sanctuary: bool, used: int, end_reason: str | None, last: _Record,
-              free: tuple[Activate, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
+              free: _Free | None, spent: int, majors: tuple[int, ...], busy: int,
               dsum: tuple[bytes, int, bytes] | None, hhead: bytes | None,
               hbody: tuple[bytes, bool, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
@@ -673,10 +680,26 @@ class Game:
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickle and deepcopy state: every field but the cached legal list, whose ids mean
-        nothing to another process or to a copy's actions."""
+        nothing to another process or to a copy's actions. The history goes as a flat list
+        of (action, events, step), oldest first: its records nest one inside the next, and
+        pickle and deepcopy recurse once per level (a few hundred steps overflowed them)."""
         state = {name: getattr(self, name) for name in Game.__slots__}
         state["_legal"] = None
+        state["_last"] = [(r[0], r[1], r[3]) for r in _chain(self._last, 0)]
         return None, state
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Undo :meth:`__getstate__`: the fields, and the history's records linked again."""
+        fields = state[1]
+        for name, value in fields.items():
+            setattr(self, name, value)
+        history = fields["_last"]
+        if isinstance(history, list):  # (a record as it is: pickled before it went flat)
+            last: _Record | None = None
+            for action, events, step in history:
+                last = (action, events, last, step)
+            assert last is not None  # the set-up record is always there
+            self._last = last
 
     # ------------------------------------------------------------------ positions
     @property
@@ -772,7 +795,7 @@ class Game:
             active = self._active
             limit = self.rules.activations_per_turn + self._bonus - self._spent
             if not active:
-                return ([*free, _END_PHASE] if limit > 0 else [_END_PHASE]), None
+                return ([*free.values(), _END_PHASE] if limit > 0 else [_END_PHASE]), None
             # The deactivations of these active slots, in slot order (the slots are kept in
             # the order they were activated): shared, as a few hundred orders recur all game.
             order = tuple(active)
@@ -782,10 +805,12 @@ class Game:
                                       tuple([_DEACTIVATE[s] for s in sorted(active)]))
             if len(active) >= limit:
                 return [*deactivations, _END_PHASE], None
-            out: list[Action] = [a for a in free if a.slot not in active]
-            out += deactivations
-            out.append(_END_PHASE)
-            return out, None  # too many combinations to cache: tokens lie anywhere
+            # Too many combinations to cache (tokens lie anywhere): built from a copy, since
+            # free is shared with clones and never changed.
+            left = free.copy()
+            for s in active:
+                left.pop(s, None)
+            return [*left.values(), *deactivations, _END_PHASE], None
         if phase is _P_BINDING:
             size = len(self._grid)
             sources = tuple(self._sources())  # the grid is always full then
@@ -836,7 +861,7 @@ class Game:
             return str(err)
         return None
 
-    def _free_activations(self) -> tuple[Activate, ...]:
+    def _free_activations(self) -> _Free:
         """Activations of the slots whose tokens the active player's Study satisfies
         (Sanctuary ignores tokens), in slot order."""
         size = len(self._grid)
@@ -845,7 +870,10 @@ class Game:
             _deactivates(size)
         tokens = self._tokens
         if self._sanctuary or not any(tokens):
-            return tuple(_ACTIVATE[:size])
+            every = _ALL_FREE.get(size)
+            if every is None:
+                every = _keep(_ALL_FREE, size, dict(enumerate(_ACTIVATE[:size])), 256)
+            return every
         e = self._e
         base = self._player * e
         study = self._study[base:base + e]
@@ -860,18 +888,13 @@ class Game:
             free = _FREE.get(key)
             if free is not None:
                 return free
-        everything = tuple(_ACTIVATE[:size])
         # Every count on the grid against the Study's count of its element (the Study repeated
         # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
         over = map(operator.gt, tokens, study * size)
         blocked = {i // e for i in compress(range(len(tokens)), over)}
-        if blocked:
-            keep = [True] * size
-            for s in blocked:
-                keep[s] = False
-            free = tuple(compress(everything, keep))
-        else:
-            free = everything
+        free = dict(enumerate(_ACTIVATE[:size]))
+        for s in blocked:
+            del free[s]
         if key is not None:
             _keep(_FREE, key, free, _FREE_MAX)
         return free
@@ -1076,10 +1099,11 @@ class Game:
                     if a is action:
                         listed = True
                         break
-        if listed and isinstance(action, Action):
-            # One of the actions legal_actions() listed for this very state: legal already.
-            act = action
-            effect = _MOVES[type(act)][1]
+        if listed:
+            # One of the actions legal_actions() listed for this very state (so an Action):
+            # legal already.
+            act: Action = action  # type: ignore[assignment]
+            effect = _EFFECTS[type(act)]
         else:
             act = action if isinstance(action, Action) else parse_action(action)
             effect = self._check(act)[1]
@@ -1356,6 +1380,9 @@ _MOVES: dict[type, _Move] = {
 }
 
 
+#: Each action type's effect alone, for the actions apply() knows to be legal.
+_EFFECTS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
+    kind: move[1] for kind, move in _MOVES.items()}
 _do_activate = Game._do_activate
 _do_deactivate = Game._do_deactivate
 
@@ -1366,15 +1393,26 @@ def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
                   pw.key) for i, pw in enumerate(rules.powers))
 
 
+#: What _fixed_fields derives from the rules and players alone, by the rules' id and the
+#: players (the entry keeps the rules alive, so no other Rules takes that id meanwhile):
+#: simulations deal game after game under the same rules.
+_DERIVED: dict[tuple[int, tuple[str, ...]], tuple[Rules, _Fixed]] = {}
+
+
 def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
           initial_deck: tuple[str, ...]) -> _Fixed:
-    capped = (() if rules.major_uses_per_game is None else
-              tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
-    hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
-                           person=b"leyline-state-2").digest()
-    return (rules, players, seed, len(players), len(rules.elements),
+    found = _DERIVED.get((id(rules), players))
+    if found is None:
+        capped = (() if rules.major_uses_per_game is None else
+                  tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+        hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
+                               person=b"leyline-state-2").digest()
+        found = _keep(_DERIVED, (id(rules), players), (rules, (
+            rules, players, None, len(players), len(rules.elements),
             {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
-            initial_deck)
+            ())), 64)
+    (_, players, _, n, e, eidx, ptab, capped, hkey, _) = found[1]
+    return (rules, players, seed, n, e, eidx, ptab, capped, hkey, initial_deck)
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
