@@ -7,6 +7,8 @@ Decks are written top first: with ``SMALL`` (2x2 grid) the first four cards are 
 from __future__ import annotations
 
 import json
+import pickle
+import random
 
 import pytest
 from hand import MID, SMALL_MAJOR, deck_for, new, play, refused, to_activation, types
@@ -982,3 +984,19 @@ def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> 
 def test_illegal_action_error_is_a_value_error_with_a_rule() -> None:
     err = IllegalActionError("nope", "binding")
     assert isinstance(err, ValueError) and err.rule == "binding" and str(err) == "nope"
+
+
+def test_is_over_follows_the_phase_through_copies_and_stays_read_only() -> None:
+    rng = random.Random(5)
+    game = Game.new(players=2, seed=11)
+    for _ in range(5000):  # a game of random play ends long before
+        if game.phase is Phase.GAME_OVER:
+            break
+        assert game.is_over is False
+        game.apply(rng.choice(game.legal_actions()))
+        copies = [game.clone(), Game.thaw(game.freeze()), pickle.loads(pickle.dumps(game))]
+        for copy in copies:
+            assert copy.is_over is game.is_over
+    assert game.is_over is True and game.phase is Phase.GAME_OVER
+    with pytest.raises(AttributeError):
+        game.is_over = False  # type: ignore[misc]  # a property: not to be set
