@@ -822,7 +822,8 @@ class Game:
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
         if phase is _P_REFILL:
-            empty = tuple([s for s, c in enumerate(self._grid) if c < 0])
+            grid = self._grid
+            empty = tuple(compress(range(len(grid)), map((-1).__eq__, grid)))
             key = (phase, empty)
             return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
         if phase is _P_ABILITIES:
@@ -894,10 +895,9 @@ class Game:
         # Every count on the grid against the Study's count of its element (the Study repeated
         # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
         over = map(operator.gt, tokens, study * size)
-        blocked = {i // e for i in compress(range(len(tokens)), over)}
         free = dict(enumerate(_ACTIVATE[:size]))
-        for s in blocked:
-            del free[s]
+        for i in compress(range(len(tokens)), over):
+            free.pop(i // e, None)
         if key is not None:
             _keep(_FREE, key, free, _FREE_MAX)
         return free
@@ -1303,9 +1303,14 @@ class Game:
         """The effects of every power ``player``'s Study unlocks now."""
         base = player * self._e
         study = self._study
-        return {effect for index, element, need, effect, _ in self._ptab
-                if study[base + element] >= need
-                and not (self._capped and self._exhausted(player, index))}
+        # A plain loop: a comprehension is a function call of its own, and this runs for
+        # every player at every end of turn.
+        out = set()
+        for index, element, need, effect, _ in self._ptab:
+            if study[base + element] >= need and not (
+                    self._capped and self._exhausted(player, index)):
+                out.add(effect)
+        return out
 
     def _stalemate(self) -> bool:
         """True when no player can ever collect again (RULES.md, interpretation 8).
@@ -1320,8 +1325,12 @@ class Game:
         # Rules validation keeps the threshold within one turn's activations, so enough
         # token-free cards of one element mean a collection is possible.
         threshold = self.rules.collect_threshold
-        if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
-            return False  # every card is token-free, and some element has enough of them
+        # A card with a token holds at least one nonzero count, so the cards less the nonzero
+        # counts are token-free at least; more of them than e * (threshold - 1) means some
+        # element has enough (counted at C speed: most ends of turn stop here).
+        if (len(grid) - grid.count(-1) - (len(tokens) - tokens.count(0))
+                > e * (threshold - 1)):
+            return False
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, tuple[int, ...]]] = []
         # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more).
@@ -1343,10 +1352,18 @@ class Game:
                     counts[c] += 1
                     if counts[c] >= threshold:
                         return False
-        effects = [self._effects(q) for q in range(self._n)]
+        # Plain loops from here on (this runs at every end of turn): a comprehension or a
+        # generator is a function call of its own.
+        effects = []
+        unbind = tide = False
+        for q in range(self._n):
+            fx = self._effects(q)
+            effects.append(fx)
+            unbind = unbind or "unbind" in fx
+            tide = tide or "tide" in fx
         # Unbind can, in time, strip every token: then every card is as good as token-free.
         # It cannot change which elements lie on the grid, so lone elements stay lone.
-        if any("unbind" in fx for fx in effects):
+        if unbind:
             for c, _ in bound:
                 free[c] += 1
             bound = []
@@ -1354,10 +1371,12 @@ class Game:
         # and the top can be arranged at will, but one of them always stays on the deck (the
         # cards below the top never come up without a refill).
         pos = self._deck_pos
-        if pos < len(self._deck) and any("tide" in fx for fx in effects):
+        if pos < len(self._deck) and tide:
             room = sum(free)
             free[self._deck[pos]] += 1
-            free = [min(n, room) for n in free]
+            for c in range(e):
+                if free[c] > room:
+                    free[c] = room
         for q, fx in enumerate(effects):
             acts = self.rules.activations_per_turn + (1 if "spark" in fx else 0)
             need = 1 if "wildfire" in fx else self.rules.collect_threshold
@@ -1366,7 +1385,7 @@ class Game:
             counts = free[:]
             study = self._study[q * e:(q + 1) * e]
             for c, here in bound:
-                if "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
+                if "sanctuary" in fx or all(map(operator.le, here, study)):
                     counts[c] += 1
             if max(counts) >= need:
                 return False
