@@ -833,12 +833,17 @@ class Game:
             base = self._player * self._e
             study = self._study
             powers = self.rules.powers
-            ready = tuple((powers[i].element, powers[i].tier, effect)
-                          for i, element, need, effect, _ in self._ptab
-                          if study[base + element] >= need and not self._used >> i & 1
-                          and not (self._capped and self._exhausted(self._player, i)))
+            # A plain loop: a generator costs a frame switch per power, and any() another.
+            found_ready: list[tuple[str, str, str]] = []
+            targeted = False  # Tide or Unbind is ready
+            for i, element, need, effect, _ in self._ptab:
+                if (study[base + element] >= need and not self._used >> i & 1
+                        and not (self._capped and self._exhausted(self._player, i))):
+                    found_ready.append((powers[i].element, powers[i].tier, effect))
+                    targeted = targeted or effect in ("tide", "unbind")
+            ready = tuple(found_ready)
             bound = deck = None
-            if any(effect in ("tide", "unbind") for _, _, effect in ready):
+            if targeted:
                 bound = _powers.bound_slots(self)
                 deck = self._deck_pos < len(self._deck)
             size = len(self._grid)
@@ -1237,9 +1242,13 @@ class Game:
                        "element": action.element, "source": action.source})
 
     def _do_power(self, action: UsePower, events: list[Event]) -> None:
-        index = next(i for i, pw in enumerate(self.rules.powers)
-                     if pw.element == action.element and pw.tier == action.tier)
-        pw = self.rules.powers[index]
+        # The power's index (checked to exist), by a plain loop: a generator is a frame of
+        # its own.
+        powers = self.rules.powers
+        index = 0
+        while powers[index].element != action.element or powers[index].tier != action.tier:
+            index += 1
+        pw = powers[index]
         self._used |= 1 << index
         majors = list(self._majors)
         majors[self._player * len(self.rules.powers) + index] += 1
