@@ -350,6 +350,7 @@ class Game:
         return g
 
     def _reset_turn(self) -> None:
+        self._hhead = None  # the state hash's head holds the fields set here
         self._phase = _P_ACTIVATION
         self._bonus = 0
         self._wildfire = False
@@ -587,7 +588,8 @@ class Game:
 
     def _hash_head(self) -> bytes:
         """The start of state_hash's (version 2) text: the phase and this turn's fields.
-        Activate and Deactivate change none of them, so apply() keeps it across them."""
+        Kept until one of them changes: every place that sets them (a phase entered, a turn
+        begun or reset, a power used, the game over) drops it, and most actions keep it."""
         # %-formatting makes the f-string's text in about half the time (bools as 0 and 1):
         # a replay load builds this at most steps.
         return ("%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031
@@ -1116,8 +1118,6 @@ class Game:
             act = action if isinstance(action, Action) else parse_action(action)
             effect = self._check(act)[1]
         self._legal = None
-        if effect is not _do_activate and effect is not _do_deactivate:
-            self._hhead = None  # they change only the active slots and spent activations
         events: list[Event] = []
         effect(self, act, events)
         last = self._last
@@ -1143,6 +1143,7 @@ class Game:
             self._game_over("deck", events)
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
+        self._hhead = None
         self._phase = phase
         self._free = None
         events.append({"type": "phase", "phase": phase._value_, "player": self._player})
@@ -1249,6 +1250,7 @@ class Game:
         while powers[index].element != action.element or powers[index].tier != action.tier:
             index += 1
         pw = powers[index]
+        self._hhead = None  # powers used, and the effects and bonus the power may set
         self._used |= 1 << index
         majors = list(self._majors)
         majors[self._player * len(self.rules.powers) + index] += 1
@@ -1284,6 +1286,7 @@ class Game:
             self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
+        self._hhead = None  # a new turn, player and phase
         self._phase = _P_ABILITIES if self._any_power_ready() else _P_ACTIVATION
         self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
@@ -1291,6 +1294,7 @@ class Game:
 
     def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
         """End the game; ``turns`` is the turns played (the current one unless told)."""
+        self._hhead = None
         self._phase = _P_GAME_OVER
         self._over = True
         self._end_reason = reason
@@ -1415,8 +1419,6 @@ _MOVES: dict[type, _Move] = {
 #: Each action type's effect alone, for the actions apply() knows to be legal.
 _EFFECTS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
     kind: move[1] for kind, move in _MOVES.items()}
-_do_activate = Game._do_activate
-_do_deactivate = Game._do_deactivate
 
 
 def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
