@@ -7,6 +7,8 @@ Decks are written top first: with ``SMALL`` (2x2 grid) the first four cards are 
 from __future__ import annotations
 
 import json
+import pickle
+import random
 
 import pytest
 from hand import MID, SMALL_MAJOR, deck_for, new, play, refused, to_activation, types
@@ -926,6 +928,35 @@ def test_a_pickled_or_deep_copied_game_plays_on_like_its_original() -> None:
         assert copy.state_hash() == g.state_hash()
 
 
+def test_a_long_game_pickles_and_deep_copies_with_its_whole_history() -> None:
+    # The history is a chain of nested records: pickled as it is, a few hundred steps
+    # overflowed pickle's recursion limit.
+    import copy as copying
+    import pickle
+    import random
+
+    from leyline_widget.core.actions import PlaceToken
+
+    game = Game.new(players=2, seed=1, rules=Rules.default().replace(cards_per_element=300))
+    rng = random.Random(1)
+    while game.step < 10_000:
+        assert not game.is_over
+        legal = game.legal_actions()
+        # Mostly no tokens, as benchmarks/bench_replay.py's long_game: bound grids lock up.
+        legal = [a for a in legal if not isinstance(a, PlaceToken)] or legal
+        game.apply(rng.choice(legal))
+    for copy in (pickle.loads(pickle.dumps(game)), copying.deepcopy(game)):
+        assert copy.step == 10_000
+        assert copy.state_hash() == game.state_hash()
+        assert copy.state_hash(1) == game.state_hash(1)
+        assert copy.legal_actions() == game.legal_actions()
+        assert copy.actions == game.actions
+        assert copy.events_since(9_990) == game.events_since(9_990)
+        assert copy.event_log[:3] == game.event_log[:3]
+        action = game.legal_actions()[0]
+        assert copy.apply(action) == game.clone().apply(action)
+
+
 def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> None:
     import random
     from itertools import pairwise
@@ -953,3 +984,19 @@ def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> 
 def test_illegal_action_error_is_a_value_error_with_a_rule() -> None:
     err = IllegalActionError("nope", "binding")
     assert isinstance(err, ValueError) and err.rule == "binding" and str(err) == "nope"
+
+
+def test_is_over_follows_the_phase_through_copies_and_stays_read_only() -> None:
+    rng = random.Random(5)
+    game = Game.new(players=2, seed=11)
+    for _ in range(5000):  # a game of random play ends long before
+        if game.phase is Phase.GAME_OVER:
+            break
+        assert game.is_over is False
+        game.apply(rng.choice(game.legal_actions()))
+        copies = [game.clone(), Game.thaw(game.freeze()), pickle.loads(pickle.dumps(game))]
+        for copy in copies:
+            assert copy.is_over is game.is_over
+    assert game.is_over is True and game.phase is Phase.GAME_OVER
+    with pytest.raises(AttributeError):
+        game.is_over = False  # type: ignore[misc]  # a property: not to be set

@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -81,15 +81,22 @@ class IllegalActionError(ValueError):
         self.rule = rule
 
 
+#: Rules.default(), made once: Rules are frozen, and validating them costs more than dealing.
+_DEFAULT_RULES = Rules.default()
 _END_PHASE = EndPhase()
 _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Phase 2's free activations by slot, in slot order: a copy with the active slots popped
+#: leaves the activations still open at C speed.
+_Free: TypeAlias = dict[int, Activate]
+#: Every slot's activation, by grid size (no token in the way, or Sanctuary).
+_ALL_FREE: dict[int, _Free] = {}
 #: Phase 2's free activations by the grid's token counts and the active player's Study, as
 #: bytes (when no count passes 255). Cleared when full: most finds are of the player's previous
 #: turn, and a key of the largest grid takes 13 KB.
-_FREE: dict[tuple[bytes, bytes], tuple[Activate, ...]] = {}
+_FREE: dict[tuple[bytes, bytes], _Free] = {}
 _FREE_MAX = 1024
 #: Phase 2's deactivations by the active slots, in the order they were activated.
 _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
@@ -97,7 +104,7 @@ _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 #: A legal action list, with the ids of its actions when it is a long one kept in _LEGAL:
 #: apply() recognises an action taken from the list by identity and skips its checks (the list
 #: keeps its actions alive, so no other object can carry one of those ids meanwhile).
-_Legal: TypeAlias = tuple[list[Action], frozenset[int] | None]
+_Legal: TypeAlias = tuple[list[Action], dict[int, None] | None]
 #: Legal lists by what alone decides them (phase, grid size and the key legal_actions builds):
 #: random play meets the same few thousand again and again. Cleared when full.
 _LEGAL: dict[tuple[Any, ...], _Legal] = {}
@@ -127,7 +134,7 @@ def _keep(cache: dict[Any, _V], key: Any, value: _V, limit: int = _LEGAL_MAX) ->
 def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
     """Keep a legal list built for ``key`` (callers look the key up in _LEGAL first, inline:
     most lists are found there)."""
-    return _keep(_LEGAL, key, (actions, frozenset(map(id, actions))))
+    return _keep(_LEGAL, key, (actions, dict.fromkeys(map(id, actions))))
 
 
 def _activates(size: int) -> list[Activate]:
@@ -179,7 +186,7 @@ _Fixed: TypeAlias = tuple[Rules, tuple[str, ...], int | None, int, int, dict[str
 Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], list[int],
                           list[int], list[int], list[int], list[int], list[int], list[int],
                           Phase, int, int, int, bool, bool, int, str | None, _Record,
-                          tuple[Activate, ...] | None, int, tuple[int, ...], int,
+                          _Free | None, int, tuple[int, ...], int,
                           tuple[bytes, int, bytes] | None, bytes | None,
                           tuple[bytes, bool, bytes] | None, _Legal | None]
 
@@ -207,7 +214,7 @@ class Game:
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_hhead", "_hbody", "_legal",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over",
     )
 
     rules: Rules
@@ -218,7 +225,7 @@ class Game:
     _eidx: dict[str, int]          # element -> index
     _ptab: tuple[tuple[int, int, int, str, str], ...]   # see _power_table
     _fixed: _Fixed                 # rules to _initial_deck (never change), as one value
-    _free: tuple[Activate, ...] | None  # what the active player may activate, per Phase 2
+    _free: _Free | None  # what the active player may activate, per Phase 2
     _hkey: bytes                   # state hash key: the elements and players (64 bytes)
     _dsum: tuple[bytes, int, bytes] | None  # cached digest of the deck's rest: deck, pos, digest
     _hhead: bytes | None           # state hash text of the turn's fields (see _hash_head)
@@ -249,6 +256,7 @@ class Game:
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
     _legal: _Legal | None          # legal_actions() of this very state, once asked for
+    _over: bool                    # _phase is GAME_OVER (set with it): what is_over reads
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -260,7 +268,7 @@ class Game:
         first, which must hold exactly the rules' cards; otherwise the deck is shuffled from
         ``seed`` (a random seed is drawn and kept in ``game.seed`` when none is given).
         """
-        rules = Rules.default() if rules is None else rules
+        rules = _DEFAULT_RULES if rules is None else rules
         if not isinstance(rules, Rules):
             raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
         names = player_names(players)
@@ -277,7 +285,7 @@ class Game:
         eidx = fixed[5]
         e, size, n = len(rules.elements), rules.grid_size, len(names)
         game = cls._make(
-            fixed, None, bytes(eidx[c] for c in cards), 0, [-1] * size, [], [0] * (size * e),
+            fixed, None, bytes(map(eidx.__getitem__, cards)), 0, [-1] * size, [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
             _P_ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None, None, None)
@@ -297,7 +305,7 @@ class Game:
               markers: list[int], mtokens: list[int], supply: list[int], pool: list[int],
               phase: Phase, turn: int, player: int, bonus: int, wildfire: bool,
               sanctuary: bool, used: int, end_reason: str | None, last: _Record,
-              free: tuple[Activate, ...] | None, spent: int, majors: tuple[int, ...], busy: int,
+              free: _Free | None, spent: int, majors: tuple[int, ...], busy: int,
               dsum: tuple[bytes, int, bytes] | None, hhead: bytes | None,
               hbody: tuple[bytes, bool, bytes] | None, legal: _Legal | None) -> Game:
         """The one place that knows every field of a Game: :meth:`new`, :meth:`clone` and the
@@ -322,6 +330,7 @@ class Game:
         g._supply = supply
         g._pool = pool
         g._phase = phase
+        g._over = phase is _P_GAME_OVER
         g._turn = turn
         g._player = player
         g._bonus = bonus
@@ -341,6 +350,7 @@ class Game:
         return g
 
     def _reset_turn(self) -> None:
+        self._hhead = None  # the state hash's head holds the fields set here
         self._phase = _P_ACTIVATION
         self._bonus = 0
         self._wildfire = False
@@ -361,9 +371,10 @@ class Game:
     def turn(self) -> int:
         return self._turn
 
-    @property
-    def is_over(self) -> bool:
-        return self._phase is _P_GAME_OVER
+    # A property whose getter is C code: a random-play loop reads it at every step, and a
+    # Python getter's frame cost about 1.5% of a step.
+    is_over = property(cast("Callable[[Game], bool]", operator.attrgetter("_over")),
+                       doc="Whether the game is over (its phase is GAME_OVER).")
 
     @property
     def end_reason(self) -> str | None:
@@ -577,7 +588,8 @@ class Game:
 
     def _hash_head(self) -> bytes:
         """The start of state_hash's (version 2) text: the phase and this turn's fields.
-        Activate and Deactivate change none of them, so apply() keeps it across them."""
+        Kept until one of them changes: every place that sets them (a phase entered, a turn
+        begun or reset, a power used, the game over) drops it, and most actions keep it."""
         # %-formatting makes the f-string's text in about half the time (bools as 0 and 1):
         # a replay load builds this at most steps.
         return ("%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031
@@ -673,10 +685,26 @@ class Game:
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickle and deepcopy state: every field but the cached legal list, whose ids mean
-        nothing to another process or to a copy's actions."""
+        nothing to another process or to a copy's actions. The history goes as a flat list
+        of (action, events, step), oldest first: its records nest one inside the next, and
+        pickle and deepcopy recurse once per level (a few hundred steps overflowed them)."""
         state = {name: getattr(self, name) for name in Game.__slots__}
         state["_legal"] = None
+        state["_last"] = [(r[0], r[1], r[3]) for r in _chain(self._last, 0)]
         return None, state
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Undo :meth:`__getstate__`: the fields, and the history's records linked again."""
+        fields = state[1]
+        for name, value in fields.items():
+            setattr(self, name, value)
+        history = fields["_last"]
+        if isinstance(history, list):  # (a record as it is: pickled before it went flat)
+            last: _Record | None = None
+            for action, events, step in history:
+                last = (action, events, last, step)
+            assert last is not None  # the set-up record is always there
+            self._last = last
 
     # ------------------------------------------------------------------ positions
     @property
@@ -772,7 +800,7 @@ class Game:
             active = self._active
             limit = self.rules.activations_per_turn + self._bonus - self._spent
             if not active:
-                return ([*free, _END_PHASE] if limit > 0 else [_END_PHASE]), None
+                return ([*free.values(), _END_PHASE] if limit > 0 else [_END_PHASE]), None
             # The deactivations of these active slots, in slot order (the slots are kept in
             # the order they were activated): shared, as a few hundred orders recur all game.
             order = tuple(active)
@@ -782,10 +810,12 @@ class Game:
                                       tuple([_DEACTIVATE[s] for s in sorted(active)]))
             if len(active) >= limit:
                 return [*deactivations, _END_PHASE], None
-            out: list[Action] = [a for a in free if a.slot not in active]
-            out += deactivations
-            out.append(_END_PHASE)
-            return out, None  # too many combinations to cache: tokens lie anywhere
+            # Too many combinations to cache (tokens lie anywhere): built from a copy, since
+            # free is shared with clones and never changed.
+            left = free.copy()
+            for s in active:
+                left.pop(s, None)
+            return [*left.values(), *deactivations, _END_PHASE], None
         if phase is _P_BINDING:
             size = len(self._grid)
             sources = tuple(self._sources())  # the grid is always full then
@@ -794,7 +824,8 @@ class Game:
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
         if phase is _P_REFILL:
-            empty = tuple([s for s, c in enumerate(self._grid) if c < 0])
+            grid = self._grid
+            empty = tuple(compress(range(len(grid)), map((-1).__eq__, grid)))
             key = (phase, empty)
             return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
         if phase is _P_ABILITIES:
@@ -804,12 +835,17 @@ class Game:
             base = self._player * self._e
             study = self._study
             powers = self.rules.powers
-            ready = tuple((powers[i].element, powers[i].tier, effect)
-                          for i, element, need, effect, _ in self._ptab
-                          if study[base + element] >= need and not self._used >> i & 1
-                          and not (self._capped and self._exhausted(self._player, i)))
+            # A plain loop: a generator costs a frame switch per power, and any() another.
+            found_ready: list[tuple[str, str, str]] = []
+            targeted = False  # Tide or Unbind is ready
+            for i, element, need, effect, _ in self._ptab:
+                if (study[base + element] >= need and not self._used >> i & 1
+                        and not (self._capped and self._exhausted(self._player, i))):
+                    found_ready.append((powers[i].element, powers[i].tier, effect))
+                    targeted = targeted or effect in ("tide", "unbind")
+            ready = tuple(found_ready)
             bound = deck = None
-            if any(effect in ("tide", "unbind") for _, _, effect in ready):
+            if targeted:
                 bound = _powers.bound_slots(self)
                 deck = self._deck_pos < len(self._deck)
             size = len(self._grid)
@@ -836,7 +872,7 @@ class Game:
             return str(err)
         return None
 
-    def _free_activations(self) -> tuple[Activate, ...]:
+    def _free_activations(self) -> _Free:
         """Activations of the slots whose tokens the active player's Study satisfies
         (Sanctuary ignores tokens), in slot order."""
         size = len(self._grid)
@@ -845,7 +881,10 @@ class Game:
             _deactivates(size)
         tokens = self._tokens
         if self._sanctuary or not any(tokens):
-            return tuple(_ACTIVATE[:size])
+            every = _ALL_FREE.get(size)
+            if every is None:
+                every = _keep(_ALL_FREE, size, dict(enumerate(_ACTIVATE[:size])), 256)
+            return every
         e = self._e
         base = self._player * e
         study = self._study[base:base + e]
@@ -860,18 +899,12 @@ class Game:
             free = _FREE.get(key)
             if free is not None:
                 return free
-        everything = tuple(_ACTIVATE[:size])
         # Every count on the grid against the Study's count of its element (the Study repeated
         # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
         over = map(operator.gt, tokens, study * size)
-        blocked = {i // e for i in compress(range(len(tokens)), over)}
-        if blocked:
-            keep = [True] * size
-            for s in blocked:
-                keep[s] = False
-            free = tuple(compress(everything, keep))
-        else:
-            free = everything
+        free = dict(enumerate(_ACTIVATE[:size]))
+        for i in compress(range(len(tokens)), over):
+            free.pop(i // e, None)
         if key is not None:
             _keep(_FREE, key, free, _FREE_MAX)
         return free
@@ -1076,16 +1109,15 @@ class Game:
                     if a is action:
                         listed = True
                         break
-        if listed and isinstance(action, Action):
-            # One of the actions legal_actions() listed for this very state: legal already.
-            act = action
-            effect = _MOVES[type(act)][1]
+        if listed:
+            # One of the actions legal_actions() listed for this very state (so an Action):
+            # legal already.
+            act: Action = action  # type: ignore[assignment]
+            effect = _EFFECTS[type(act)]
         else:
             act = action if isinstance(action, Action) else parse_action(action)
             effect = self._check(act)[1]
         self._legal = None
-        if effect is not _do_activate and effect is not _do_deactivate:
-            self._hhead = None  # they change only the active slots and spent activations
         events: list[Event] = []
         effect(self, act, events)
         last = self._last
@@ -1111,6 +1143,7 @@ class Game:
             self._game_over("deck", events)
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
+        self._hhead = None
         self._phase = phase
         self._free = None
         events.append({"type": "phase", "phase": phase._value_, "player": self._player})
@@ -1210,9 +1243,14 @@ class Game:
                        "element": action.element, "source": action.source})
 
     def _do_power(self, action: UsePower, events: list[Event]) -> None:
-        index = next(i for i, pw in enumerate(self.rules.powers)
-                     if pw.element == action.element and pw.tier == action.tier)
-        pw = self.rules.powers[index]
+        # The power's index (checked to exist), by a plain loop: a generator is a frame of
+        # its own.
+        powers = self.rules.powers
+        index = 0
+        while powers[index].element != action.element or powers[index].tier != action.tier:
+            index += 1
+        pw = powers[index]
+        self._hhead = None  # powers used, and the effects and bonus the power may set
         self._used |= 1 << index
         majors = list(self._majors)
         majors[self._player * len(self.rules.powers) + index] += 1
@@ -1248,6 +1286,7 @@ class Game:
             self._begin_turn(events)
 
     def _begin_turn(self, events: list[Event]) -> None:
+        self._hhead = None  # a new turn, player and phase
         self._phase = _P_ABILITIES if self._any_power_ready() else _P_ACTIVATION
         self._free = None
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
@@ -1255,7 +1294,9 @@ class Game:
 
     def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
         """End the game; ``turns`` is the turns played (the current one unless told)."""
+        self._hhead = None
         self._phase = _P_GAME_OVER
+        self._over = True
         self._end_reason = reason
         self._active = []
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
@@ -1275,9 +1316,14 @@ class Game:
         """The effects of every power ``player``'s Study unlocks now."""
         base = player * self._e
         study = self._study
-        return {effect for index, element, need, effect, _ in self._ptab
-                if study[base + element] >= need
-                and not (self._capped and self._exhausted(player, index))}
+        # A plain loop: a comprehension is a function call of its own, and this runs for
+        # every player at every end of turn.
+        out = set()
+        for index, element, need, effect, _ in self._ptab:
+            if study[base + element] >= need and not (
+                    self._capped and self._exhausted(player, index)):
+                out.add(effect)
+        return out
 
     def _stalemate(self) -> bool:
         """True when no player can ever collect again (RULES.md, interpretation 8).
@@ -1292,8 +1338,12 @@ class Game:
         # Rules validation keeps the threshold within one turn's activations, so enough
         # token-free cards of one element mean a collection is possible.
         threshold = self.rules.collect_threshold
-        if not any(tokens) and len(grid) - grid.count(-1) > e * (threshold - 1):
-            return False  # every card is token-free, and some element has enough of them
+        # A card with a token holds at least one nonzero count, so the cards less the nonzero
+        # counts are token-free at least; more of them than e * (threshold - 1) means some
+        # element has enough (counted at C speed: most ends of turn stop here).
+        if (len(grid) - grid.count(-1) - (len(tokens) - tokens.count(0))
+                > e * (threshold - 1)):
+            return False
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, tuple[int, ...]]] = []
         # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more).
@@ -1315,10 +1365,18 @@ class Game:
                     counts[c] += 1
                     if counts[c] >= threshold:
                         return False
-        effects = [self._effects(q) for q in range(self._n)]
+        # Plain loops from here on (this runs at every end of turn): a comprehension or a
+        # generator is a function call of its own.
+        effects = []
+        unbind = tide = False
+        for q in range(self._n):
+            fx = self._effects(q)
+            effects.append(fx)
+            unbind = unbind or "unbind" in fx
+            tide = tide or "tide" in fx
         # Unbind can, in time, strip every token: then every card is as good as token-free.
         # It cannot change which elements lie on the grid, so lone elements stay lone.
-        if any("unbind" in fx for fx in effects):
+        if unbind:
             for c, _ in bound:
                 free[c] += 1
             bound = []
@@ -1326,10 +1384,12 @@ class Game:
         # and the top can be arranged at will, but one of them always stays on the deck (the
         # cards below the top never come up without a refill).
         pos = self._deck_pos
-        if pos < len(self._deck) and any("tide" in fx for fx in effects):
+        if pos < len(self._deck) and tide:
             room = sum(free)
             free[self._deck[pos]] += 1
-            free = [min(n, room) for n in free]
+            for c in range(e):
+                if free[c] > room:
+                    free[c] = room
         for q, fx in enumerate(effects):
             acts = self.rules.activations_per_turn + (1 if "spark" in fx else 0)
             need = 1 if "wildfire" in fx else self.rules.collect_threshold
@@ -1338,7 +1398,7 @@ class Game:
             counts = free[:]
             study = self._study[q * e:(q + 1) * e]
             for c, here in bound:
-                if "sanctuary" in fx or all(t <= h for t, h in zip(here, study)):
+                if "sanctuary" in fx or all(map(operator.le, here, study)):
                     counts[c] += 1
             if max(counts) >= need:
                 return False
@@ -1356,8 +1416,9 @@ _MOVES: dict[type, _Move] = {
 }
 
 
-_do_activate = Game._do_activate
-_do_deactivate = Game._do_deactivate
+#: Each action type's effect alone, for the actions apply() knows to be legal.
+_EFFECTS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
+    kind: move[1] for kind, move in _MOVES.items()}
 
 
 def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
@@ -1366,15 +1427,26 @@ def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
                   pw.key) for i, pw in enumerate(rules.powers))
 
 
+#: What _fixed_fields derives from the rules and players alone, by the rules' id and the
+#: players (the entry keeps the rules alive, so no other Rules takes that id meanwhile):
+#: simulations deal game after game under the same rules.
+_DERIVED: dict[tuple[int, tuple[str, ...]], tuple[Rules, _Fixed]] = {}
+
+
 def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
           initial_deck: tuple[str, ...]) -> _Fixed:
-    capped = (() if rules.major_uses_per_game is None else
-              tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
-    hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
-                           person=b"leyline-state-2").digest()
-    return (rules, players, seed, len(players), len(rules.elements),
+    found = _DERIVED.get((id(rules), players))
+    if found is None:
+        capped = (() if rules.major_uses_per_game is None else
+                  tuple(i for i, pw in enumerate(rules.powers) if pw.tier == "major"))
+        hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
+                               person=b"leyline-state-2").digest()
+        found = _keep(_DERIVED, (id(rules), players), (rules, (
+            rules, players, None, len(players), len(rules.elements),
             {el: i for i, el in enumerate(rules.elements)}, _power_table(rules), capped, hkey,
-            initial_deck)
+            ())), 64)
+    (_, players, _, n, e, eidx, ptab, capped, hkey, _) = found[1]
+    return (rules, players, seed, n, e, eidx, ptab, capped, hkey, initial_deck)
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:

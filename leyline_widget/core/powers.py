@@ -42,8 +42,13 @@ def bound_slots(game: Game) -> tuple[int, ...]:
     """Slots whose card carries at least one Binding token."""
     if not any(game._tokens):
         return ()
-    return tuple([s for s, (c, here) in enumerate(zip(game._grid, _rows(game)))
-                  if c >= 0 and any(here)])
+    # Plain loops here and in has_target: a comprehension or generator is a call of its own,
+    # and Phase 1 asks at every turn.
+    out = []
+    for s, (c, here) in enumerate(zip(game._grid, _rows(game))):
+        if c >= 0 and any(here):
+            out.append(s)
+    return tuple(out)
 
 
 def has_target(game: Game, effect: str) -> bool:
@@ -54,10 +59,17 @@ def has_target(game: Game, effect: str) -> bool:
     if effect == "ripple":
         return len(grid) - grid.count(-1) >= 2
     if effect == "tide":
-        return game._deck_pos < len(game._deck) and any(
-            c >= 0 and not any(here) for c, here in zip(grid, _rows(game)))
+        if game._deck_pos >= len(game._deck):
+            return False
+        for c, here in zip(grid, _rows(game)):  # noqa: SIM110 - no generator (see above)
+            if c >= 0 and not any(here):
+                return True
+        return False
     if effect == "unbind":
-        return any(c >= 0 and any(here) for c, here in zip(grid, _rows(game)))
+        for c, here in zip(grid, _rows(game)):  # noqa: SIM110 - no generator (see above)
+            if c >= 0 and any(here):
+                return True
+        return False
     return grid.count(-1) < len(grid)  # whisper, gale: any card
 
 
