@@ -257,7 +257,8 @@ def test_the_rewording_changed_no_verdict_loss_or_value() -> None:
 def test_option_labels_read_in_the_rules_words() -> None:
     # The labels a page shows ("better: ...") use the power's name and the source's words;
     # the option keys stored in files stay the terse ids.
-    from leyline_widget.agents.expert import _label, _words
+    from leyline_widget.agents.expert import _label
+    from leyline_widget.agents.expert import action_words as _words
     from leyline_widget.core.actions import Refill, UsePower
 
     assert _words(PlaceToken(3, "earth", "supply"), R) == "an Earth token on slot 3 from the supply"

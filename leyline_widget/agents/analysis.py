@@ -41,9 +41,9 @@ from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, R
 from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
-from ..core.wording import element_name, slot_list
+from ..core.wording import slot_list
 from .cardnames import CardNames
-from .expert import QUICK_BUDGET, Evaluation, Option, search
+from .expert import QUICK_BUDGET, Evaluation, Option, action_words, search
 
 #: Rollouts per decision in an analysis.
 ANALYSIS_BUDGET = 96
@@ -421,15 +421,11 @@ def _plan_words(actions: Sequence[Action], rules: Rules) -> str:
     parts = [f"activate {slot_list(acts)}"] if acts else []
     for a in actions:
         if isinstance(a, PlaceToken):
-            parts.append(f"place a {element_name(a.element)} token on slot {a.slot} (from the "
-                         f"{a.source})")
+            parts.append(f"place {action_words(a, rules)}")
         elif isinstance(a, Refill):
             parts.append(f"refill slot {a.slot}")
         elif isinstance(a, UsePower):
-            pw = next((p for p in rules.powers if p.element == a.element and p.tier == a.tier),
-                      None)
-            name = pw.name if pw else f"{a.element} {a.tier}"
-            parts.append(f"use {name}" + (f" on {slot_list(a.targets)}" if a.targets else ""))
+            parts.append(f"use {action_words(a, rules)}")
         elif isinstance(a, EndPhase) and not parts:
             parts.append("end the phase (pass)")
     if acts:

@@ -411,7 +411,7 @@ def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action],
         key = seen.get(sig)
         if key is None:
             key = seen[sig] = _label(a)
-            options.append(Option(key, (a,), _words(a, rules)))
+            options.append(Option(key, (a,), action_words(a, rules)))
         covers[a] = [key]
     return options, covers
 
@@ -444,10 +444,10 @@ def _label(a: Action) -> str:
 _SOURCE_WORDS = {"supply": "the supply", "marker": "your Spent marker", "pool": "the Token Pool"}
 
 
-def _words(a: Action, rules: Rules) -> str:
-    """An option's label in the rules' words (its key, :func:`_label`, stays the terse id
-    stored in replay files). Token and power elements are public, and a card is named by its
-    slot."""
+def action_words(a: Action, rules: Rules) -> str:
+    """An action in the rules' words, as the coach's option labels and hints give it (an
+    option's key, :func:`_label`, stays the terse id stored in replay files). Token and power
+    elements are public, and a card is named by its slot."""
     if isinstance(a, Refill):
         return "refill a slot"
     if isinstance(a, PlaceToken):
