@@ -550,7 +550,7 @@ class GreedyBot(Bot):
                 active[face] = active.get(face, 0) + 1
         # The legal actions themselves are kept (not their slots): the engine shares them,
         # so a plan of them is checked against the next legal list by identity.
-        avail: dict[str, list[Activate]] = {}
+        avail: dict[str, list[Action]] = {}
         unknown: list[Activate] = []
         known = self._known
         for a in legal:
@@ -558,44 +558,54 @@ class GreedyBot(Bot):
                 el = known.get(a.slot)
                 if el is None:
                     unknown.append(a)
+                elif el in avail:
+                    avail[el].append(a)
                 else:
-                    same = avail.get(el)
-                    if same is None:
-                        avail[el] = [a]
-                    else:
-                        same.append(a)
+                    avail[el] = [a]
         if unknown:
             el = self._deduced()
             if el is not None:
                 avail.setdefault(el, []).extend(unknown)
                 unknown = []
         study = self._study[self.seat]
-        best: tuple[float, int, str] | None = None
         minor, major = self._table.tiers
+        # The best collection by (score, active cards, element), compared field by field:
+        # a tuple per element, min() (its argument parsing) and any() over a generator each
+        # cost more than the comparisons themselves.
+        best_score, best_have, best_el = -1.0, 0, ""
         for el, slots in avail.items():
-            have = active.get(el, 0)
-            take = min(have + len(slots), have + left)
+            have = active.get(el, 0) if used else 0
+            n = len(slots)
+            take = have + (n if n < left else left)
             if take < thr or take <= have:
                 continue
             # A collection that unlocks a power is worth a little more than its cards.
             had = study.get(el, 0)
             score = take + (0.25 if had < minor <= had + take else 0.0) + (
                 0.25 if had < major <= had + take else 0.0)
-            key = (score, have, el)
-            if best is None or key > best:
-                best = key
-        if best is not None:
-            el = best[2]
-            have = active.get(el, 0)
-            take = min(have + len(avail[el]), have + left)
+            if score > best_score or (score == best_score and (
+                    have > best_have or (have == best_have and el > best_el))):
+                best_score, best_have, best_el = score, have, el
+        if best_el:
+            el = best_el
             # The whole collection is decided now; the choices after each of these
             # activations would be the same, so they are queued rather than recomputed.
-            moves = avail[el][:take - have]
-            self._plan = [*moves[1:]]
-            rest = left - len(moves)
-            if rest == 0 or (not unknown and not any(
-                    other != el and active.get(other, 0) + min(rest, len(more)) >= thr
-                    for other, more in avail.items())):
+            moves = avail[el]
+            n = len(moves)
+            count = n if n < left else left
+            if count < n:
+                moves = moves[:count]
+            self._plan = moves[1:]
+            rest = left - count
+            # The phase ends with it, unless unknown cards or another collection remain.
+            ends = rest == 0 or not unknown
+            if ends and rest:
+                for other, more in avail.items():
+                    n = len(more)
+                    if other != el and active.get(other, 0) + (rest if rest < n else n) >= thr:
+                        ends = False
+                        break
+            if ends:
                 self._plan.append(legal[-1] if type(legal[-1]) is EndPhase else _END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
