@@ -41,7 +41,8 @@ class _Table:
     """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
-    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers")
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers",
+                 "reaches")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -56,6 +57,30 @@ class _Table:
         self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
         self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
+        # unlocked keys -> what a player with those powers reaches (see reach); a game sees a
+        # few dozen sets of powers, so each is worked out once.
+        self.reaches: dict[tuple[str, ...], tuple[int, int, bool]] = {}
+
+    def reach(self, unlocked: list[str]) -> tuple[int, int, bool]:
+        """Activations and collect threshold a player with these powers unlocked can reach,
+        and whether Sanctuary is among them (tokens then stop nothing)."""
+        key = tuple(unlocked)
+        found = self.reaches.get(key)
+        if found is None:
+            rules = self.rules
+            acts, thr, sanctuary = rules.activations_per_turn, rules.collect_threshold, False
+            for k in key:
+                effect = self.by_key.get(k)
+                if effect == "spark":
+                    acts += 1
+                elif effect == "wildfire":
+                    thr = 1
+                elif effect == "sanctuary":
+                    sanctuary = True
+            if len(self.reaches) >= 1024:
+                self.reaches.clear()
+            found = self.reaches[key] = (acts, thr, sanctuary)
+        return found
 
 
 _TABLES: dict[int, _Table] = {}
@@ -758,11 +783,10 @@ class GreedyBot(Bot):
             return _END
         me = self.seat
         opp = (me + 1) % n
-        by_key = self._by_key
-        if any(by_key.get(k) == "sanctuary" for k in self._unlocked[opp]):
+        acts, thr, sanctuary = self._table.reach(self._unlocked[opp])
+        if sanctuary:
             return _END  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
-        acts, thr = self._reach(self._unlocked[opp])
         opp_study = studies[opp]
         active, empty, bound = self._active, self._empty, self._bound
         known, public = self._known, self._public
@@ -775,8 +799,12 @@ class GreedyBot(Bot):
         else:
             seen = public
         counts: dict[str, int] = {}
-        for el in map(known.__getitem__, seen):
-            counts[el] = counts.get(el, 0) + 1
+        for s in seen:  # (a loop step costs less than a call of a map or of dict.get)
+            el = known[s]
+            if el in counts:
+                counts[el] += 1
+            else:
+                counts[el] = 1
         # Their best collection (the threat), and the element that alone makes it.
         threat, top, ties = 0, "", 0
         for el, c in counts.items():
@@ -824,13 +852,7 @@ class GreedyBot(Bot):
 
     def _reach(self, unlocked: list[str]) -> tuple[int, int]:
         """Activations and collect threshold a player with these powers unlocked can reach."""
-        acts, thr = self.rules.activations_per_turn, self.rules.collect_threshold
-        for key in unlocked:
-            effect = self._by_key.get(key)
-            if effect == "spark":
-                acts += 1
-            elif effect == "wildfire":
-                thr = 1
+        acts, thr, _ = self._table.reach(unlocked)
         return acts, thr
 
 
