@@ -42,7 +42,7 @@ class _Table:
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
     __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers",
-                 "reaches")
+                 "reaches", "unlocked")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -60,6 +60,21 @@ class _Table:
         # unlocked keys -> what a player with those powers reaches (see reach); a game sees a
         # few dozen sets of powers, so each is worked out once.
         self.reaches: dict[tuple[str, ...], tuple[int, int, bool]] = {}
+        # a Study's counts, in the rules' element order -> the power keys they unlock
+        self.unlocked: dict[tuple[int, ...], list[str]] = {}
+
+    def unlocked_by(self, study: dict[str, int]) -> list[str]:
+        """The power keys a Study of these counts unlocks, in the rules' order; ``study``
+        lists the rules' elements in their order (as GreedyBot keeps it). Found once per set
+        of counts (a game sees a few dozen), the list is shared: it is never changed."""
+        key = tuple(study.values())
+        found = self.unlocked.get(key)
+        if found is None:
+            if len(self.unlocked) >= 4096:
+                self.unlocked.clear()
+            found = self.unlocked[key] = [k for k, el, need in self.unlocks
+                                          if study[el] >= need]
+        return found
 
     def reach(self, unlocked: list[str]) -> tuple[int, int, bool]:
         """Activations and collect threshold a player with these powers unlocked can reach,
@@ -361,14 +376,19 @@ class GreedyBot(Bot):
             self._phase = ev["phase"]
             self._used, self._limit = 0, rules.activations_per_turn
             self._thr = rules.collect_threshold
-            self._effects.clear()
-            self._powers_used.clear()
+            if self._effects:  # (most turns use no power: a test costs less than a call)
+                self._effects.clear()
+            if self._powers_used:
+                self._powers_used.clear()
         elif kind == "collect":
             active, empty, bound = self._active, self._empty, self._bound
-            for s in ev["slots"]:
+            slots = ev["slots"]
+            for s in slots:
                 del active[s]
                 empty.add(s)
-                bound.pop(s, None)  # its tokens go back (token_return events follow)
+            if bound:  # (most often no card is)
+                for s in slots:
+                    bound.pop(s, None)  # its tokens go back (token_return events follow)
             el, count = ev["element"], ev["count"]
             self._gone[el] += count
             self._restudy(ev["player"], el, count)
@@ -429,8 +449,7 @@ class GreedyBot(Bot):
         low, high = (had, have) if had < have else (have, had)
         for need in self._table.needs[element]:
             if low < need <= high:  # a power of that element unlocks or locks again
-                self._unlocked[player] = [key for key, el, need in self._unlocks
-                                          if study[el] >= need]
+                self._unlocked[player] = self._table.unlocked_by(study)
                 break
 
     def _load(self, obs: Observation) -> None:
@@ -444,10 +463,16 @@ class GreedyBot(Bot):
         self._active = {s: c["element"] for s, c in enumerate(grid) if c["card"] == "active"}
         self._bound = {s: dict(c["tokens"]) for s, c in enumerate(grid) if c["tokens"]}
         players = obs["players"]
-        self._study = [dict(p["study"]) for p in players]
+        elements = self.rules.elements
+        # Each Study in the rules' element order (see _Table.unlocked_by).
+        self._study = [{el: p["study"][el] for el in elements} for p in players]
         self._unlocked = [list(p["unlocked"]) for p in players]
-        self._gone = {el: sum(p["study"][el] + p["markers"][el] for p in players)
-                      for el in self.rules.elements}
+        gone = dict.fromkeys(elements, 0)
+        for p in players:
+            study, markers = p["study"], p["markers"]
+            for el in elements:
+                gone[el] += study[el] + markers[el]
+        self._gone = gone
         self._powers_used = set(obs["powers_used"])
         self._effects = set(obs["effects"])
         self._top, self._top_known = obs["deck"]["top"], True
