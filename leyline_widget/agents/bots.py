@@ -752,26 +752,32 @@ class GreedyBot(Bot):
             el = known.get(s)
             if el is not None:
                 counts[el] = counts.get(el, 0) + 1
-        acts, thr = self._reach(self._unlocked[self.seat])
+        acts, thr, _ = self._table.reach(self._unlocked[self.seat])
         now = _best_take(counts.values(), acts, thr)
         # One more card of the top's element is the most a swap adds: when that collection
         # would not beat the best one now, no swap does.
-        gained = min(counts.get(top, 0) + 1, acts)
+        tops = counts.get(top, 0)
+        gained = tops + 1 if tops < acts else acts
         if gained < thr or gained <= now:
             return None
         best, best_slot = now, None
         bound = self._bound
+        # The best collection after a swap depends only on the element sent back (None: an
+        # unknown card, or one it may not activate): worked out once per element.
+        afters: dict[str | None, int] = {}
         for s in range(self.rules.grid_size):
             if s in bound or known.get(s) == top:
                 continue
             el = known.get(s) if s in open_ else None
-            counts[top] = counts.get(top, 0) + 1
-            if el is not None:
-                counts[el] -= 1
-            after = _best_take(counts.values(), acts, thr)
-            counts[top] -= 1
-            if el is not None:
-                counts[el] += 1
+            after = afters.get(el)
+            if after is None:
+                counts[top] = tops + 1
+                if el is not None:
+                    counts[el] -= 1
+                after = afters[el] = _best_take(counts.values(), acts, thr)
+                counts[top] = tops
+                if el is not None:
+                    counts[el] += 1
             # Prefer sending back an unknown card: a known one may pair later.
             if after > best or (after == best and best > now and el is None
                                 and best_slot is not None and best_slot in known):
