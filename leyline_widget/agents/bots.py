@@ -549,7 +549,8 @@ class GreedyBot(Bot):
 
     def _decide(self, legal: list[Action]) -> Action:
         """The choice from the compact state (loaded or followed) and the legal actions."""
-        self._plan.clear()
+        if self._plan:
+            self._plan.clear()
         self._placed = None
         if len(legal) == 1:
             return legal[0]
@@ -676,6 +677,8 @@ class GreedyBot(Bot):
     def _inert(self) -> list[int]:
         """The slots holding an inert card, in order."""
         empty, active = self._empty, self._active
+        if not empty and not active:  # (Phases 1 and 3: a full grid, no card active)
+            return list(range(self.rules.grid_size))
         return [s for s in range(self.rules.grid_size) if s not in empty and s not in active]
 
     def _abilities(self, legal: list[Action]) -> Action:
@@ -736,6 +739,8 @@ class GreedyBot(Bot):
         if "sanctuary" in self._effects:
             return set(inert)
         study, bound = self._study[self.seat], self._bound
+        if not bound:  # (most often no card is)
+            return set(inert)
         return {s for s in inert if s not in bound or all(
             n <= study[el] for el, n in bound[s].items())}
 
