@@ -371,7 +371,7 @@ class GreedyBot(Bot):
         separately (:meth:`see_top`). False when the state cannot follow (the game ended, or
         an event this code does not know)."""
         kind = ev["type"]
-        if kind == "turn":
+        if kind == "turn":  # (the kinds by how often a game brings them)
             rules = self.rules
             self._phase = ev["phase"]
             self._used, self._limit = 0, rules.activations_per_turn
@@ -392,6 +392,16 @@ class GreedyBot(Bot):
             el, count = ev["element"], ev["count"]
             self._gone[el] += count
             self._restudy(ev["player"], el, count)
+        elif kind == "power":
+            # Targets act through the events that follow (swap, tide, reveal, token_return).
+            effect = ev["effect"]
+            self._powers_used.add(f"{ev['element']}:{ev['tier']}")
+            if effect == "spark":
+                self._limit += 1
+            elif effect == "wildfire" or effect == "sanctuary":
+                self._effects.add(effect)
+                if effect == "wildfire":
+                    self._thr = 1
         elif kind == "flip_back":
             active = self._active
             for s in ev["slots"]:
@@ -414,16 +424,6 @@ class GreedyBot(Bot):
                 tokens.pop(ev["element"], None)
                 if not tokens:
                     del self._bound[slot]
-        elif kind == "power":
-            # Targets act through the events that follow (swap, tide, reveal, token_return).
-            effect = ev["effect"]
-            self._powers_used.add(f"{ev['element']}:{ev['tier']}")
-            if effect == "spark":
-                self._limit += 1
-            elif effect == "wildfire" or effect == "sanctuary":
-                self._effects.add(effect)
-                if effect == "wildfire":
-                    self._thr = 1
         elif kind == "deactivate":
             del self._active[ev["slot"]]
             if self.rules.deactivate_refund:
