@@ -1057,7 +1057,7 @@ class BotSeat:
                 return action
         self._turn, self._phase = turn, phase
         if self._feeds:
-            events = visible_events(game.events_since(self._fed), seat)
+            events = game.visible_events_since(self._fed, seat)
             if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)

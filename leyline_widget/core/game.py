@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -44,8 +44,10 @@ __all__ = [
     "visible_events",
 ]
 
-#: An action type's check (raises IllegalActionError) and effect (appends events).
-_Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
+#: An action type's check (raises IllegalActionError) and effect (appends events; True when
+#: one of them is private, see _Record; None or False when none is).
+_Effect: TypeAlias = Callable[["Game", Any, list[Event]], "bool | None"]
+_Move = tuple[Callable[["Game", Any], None], _Effect]
 
 MAX_PLAYERS = 4
 
@@ -172,9 +174,9 @@ def _plural(n: int, word: str) -> str:
 
 
 #: One step of a game's history: (its action, None for set-up; its events; the record before;
-#: its step number). Records never change, so clones and replay snapshots share them; a plain
-#: tuple keeps apply() cheap.
-_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
+#: its step number; whether an event of it is private, seen by some seats only). Records
+#: never change, so clones and replay snapshots share them; a plain tuple keeps apply() cheap.
+_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, bool]"
 
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
@@ -192,7 +194,13 @@ Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], 
 
 
 def _origin(events: list[Event]) -> _Record:
-    return (None, events, None, 0)
+    return (None, events, None, 0, False)  # set-up reveals are public
+
+
+def _private(events: list[Event]) -> bool:
+    """Whether one of ``events`` is seen by some seats only (for a history read back, whose
+    records were written without the mark)."""
+    return any(ev.get("visible_to", "all") != "all" for ev in events)
 
 
 def _chain(last: _Record, first: int) -> list[_Record]:
@@ -359,20 +367,23 @@ class Game:
         self._spent = 0
 
     # ------------------------------------------------------------------ reading
-    @property
-    def phase(self) -> Phase:
-        return self._phase
+    # Properties whose getters are C code: a play loop reads them at every step (a bot's seat
+    # reads the phase, turn and mover at each move), and a Python getter's frame cost about
+    # 1.5% of a random-play step each. The type checker is shown them as plain properties.
+    if TYPE_CHECKING:
+        @property
+        def phase(self) -> Phase: ...
 
-    @property
-    def active_player(self) -> int:
-        return self._player
+        @property
+        def active_player(self) -> int: ...
 
-    @property
-    def turn(self) -> int:
-        return self._turn
-
-    # A property whose getter is C code: a random-play loop reads it at every step, and a
-    # Python getter's frame cost about 1.5% of a step.
+        @property
+        def turn(self) -> int: ...
+    else:
+        phase = property(operator.attrgetter("_phase"),
+                         doc="The phase being played (GAME_OVER once the game is over).")
+        active_player = property(operator.attrgetter("_player"), doc="The seat to move.")
+        turn = property(operator.attrgetter("_turn"), doc="The turn number, 1-based.")
     is_over = property(cast("Callable[[Game], bool]", operator.attrgetter("_over")),
                        doc="Whether the game is over (its phase is GAME_OVER).")
 
@@ -407,6 +418,23 @@ class Game:
         with the steps asked for, not with the game's length.
         """
         return [ev for r in _chain(self._last, step) for ev in r[1]]
+
+    def visible_events_since(self, step: int, viewer: int | None) -> list[Event]:
+        """``visible_events(self.events_since(step), viewer)``, the same list, built cheaper:
+        only the steps whose effect made a private event are filtered (a bot's seat asks for
+        this before each decision, most often for a step or two)."""
+        records: list[_Record] = []
+        r: _Record | None = self._last
+        while r is not None and r[3] >= step:
+            records.append(r)
+            r = r[2]
+        out: list[Event] = []
+        for _, events, _, _, private in reversed(records):
+            if private and viewer is not None:
+                out += visible_events(events, viewer)
+            else:
+                out += events  # every seat sees these as they are: joined at C speed
+        return out
 
     @property
     def event_log(self) -> tuple[tuple[Event, ...], ...]:
@@ -699,12 +727,15 @@ class Game:
         for name, value in fields.items():
             setattr(self, name, value)
         history = fields["_last"]
-        if isinstance(history, list):  # (a record as it is: pickled before it went flat)
-            last: _Record | None = None
-            for action, events, step in history:
-                last = (action, events, last, step)
-            assert last is not None  # the set-up record is always there
-            self._last = last
+        if not isinstance(history, list):  # a record as it is: pickled before it went flat
+            history = [(r[0], r[1], r[3]) for r in _chain(history, 0)]
+        # Which steps hold a private event is read back from the events themselves (records
+        # pickled before they carried the mark have none).
+        last: _Record | None = None
+        for action, events, step in history:
+            last = (action, events, last, step, _private(events))
+        assert last is not None  # the set-up record is always there
+        self._last = last
 
     # ------------------------------------------------------------------ positions
     @property
@@ -1119,9 +1150,11 @@ class Game:
             effect = self._check(act)[1]
         self._legal = None
         events: list[Event] = []
-        effect(self, act, events)
+        # An effect says whether it made a private event, so that a seat's view of this step
+        # (visible_events_since) needs no look at each of its events when it made none.
+        private = effect(self, act, events) is True
         last = self._last
-        self._last = (act, events, last, last[3] + 1)
+        self._last = (act, events, last, last[3] + 1, private)
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
@@ -1242,7 +1275,7 @@ class Game:
         events.append({"type": "place_token", "player": self._player, "slot": action.slot,
                        "element": action.element, "source": action.source})
 
-    def _do_power(self, action: UsePower, events: list[Event]) -> None:
+    def _do_power(self, action: UsePower, events: list[Event]) -> bool:
         # The power's index (checked to exist), by a plain loop: a generator is a frame of
         # its own.
         powers = self.rules.powers
@@ -1259,9 +1292,10 @@ class Game:
         events.append({"type": "power", "player": self._player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
                        "targets": list(action.targets)})
-        _powers.resolve(self, pw.effect, action.targets, events)
+        private = _powers.resolve(self, pw.effect, action.targets, events)
         if not self._any_power_ready():
             self._enter(_P_ACTIVATION, events)
+        return private
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1417,7 +1451,7 @@ _MOVES: dict[type, _Move] = {
 
 
 #: Each action type's effect alone, for the actions apply() knows to be legal.
-_EFFECTS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
+_EFFECTS: dict[type, _Effect] = {
     kind: move[1] for kind, move in _MOVES.items()}
 
 
