@@ -1031,31 +1031,45 @@ class BotSeat:
         self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
         self.bot.start(game.rules, self.seat)
 
-    def act(self, game: Game) -> Action:
-        """Feed the bot what its seat saw since it last observed and return its choice."""
-        legal = game.legal_actions()
-        if not legal:  # only a finished game has none
-            raise ValueError("the game is over; no action is legal")
-        seat = self.seat
-        if game.active_player != seat:
-            raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
-        bot = self.bot
-        if bot is not self._seen:
-            self._adopt(bot)
-        step = game.step
+    def _reseat(self, game: Game, step: int) -> None:
+        """A new bot in the seat (what its class overrides is looked up again), or a new game
+        or this one rewound (the bot starts afresh)."""
+        if self.bot is not self._seen:
+            self._adopt(self.bot)
         if game is not self._game or step + 1 < self._fed:
             self._restart(game)
+
+    def _refusal(self, game: Game, legal: list[Action]) -> ValueError:
+        """Why this seat cannot act in ``game``: it is over, or another seat's turn."""
+        if not legal:  # only a finished game has none
+            return ValueError("the game is over; no action is legal")
+        return ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
+
+    def act(self, game: Game) -> Action:
+        """Feed the bot what its seat saw since it last observed and return its choice."""
+        # Every move comes through here (the forced and queued ones too): the common case is
+        # tested first with as few reads of the game as it needs.
+        legal = game.legal_actions()
+        seat = self.seat
+        if not legal or game.active_player != seat:
+            raise self._refusal(game, legal)
+        bot = self.bot
+        step = game.step
+        if bot is not self._seen or game is not self._game or step + 1 < self._fed:
+            self._reseat(game, step)
         self._owed = step + 1
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
-        turn, phase = game.turn, game.phase
-        if self._queues and phase is self._phase and turn == self._turn:
-            if phase is _REFILLING and self._tells:
-                bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
-            action = bot.queued(legal)
-            if action is not None:
-                return action
-        self._turn, self._phase = turn, phase
+        phase = game.phase
+        if phase is self._phase and game.turn == self._turn:
+            if self._queues:
+                if phase is _REFILLING and self._tells:
+                    bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
+                action = bot.queued(legal)
+                if action is not None:
+                    return action
+        else:
+            self._turn, self._phase = game.turn, phase
         if self._feeds:
             events = game.visible_events_since(self._fed, seat)
             if self._copies:

@@ -174,9 +174,10 @@ def _plural(n: int, word: str) -> str:
 
 
 #: One step of a game's history: (its action, None for set-up; its events; the record before;
-#: its step number; whether an event of it is private, seen by some seats only). Records
-#: never change, so clones and replay snapshots share them; a plain tuple keeps apply() cheap.
-_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, bool]"
+#: its step number; the number of the latest step up to it that made a private event, one
+#: seen by some seats only, or -1). Records never change, so clones and replay snapshots share
+#: them; a plain tuple keeps apply() cheap.
+_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, int]"
 
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
@@ -194,7 +195,7 @@ Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], 
 
 
 def _origin(events: list[Event]) -> _Record:
-    return (None, events, None, 0, False)  # set-up reveals are public
+    return (None, events, None, 0, -1)  # set-up reveals are public
 
 
 def _private(events: list[Event]) -> bool:
@@ -417,23 +418,24 @@ class Game:
         Filter them with :func:`visible_events` before they reach a player. The cost grows
         with the steps asked for, not with the game's length.
         """
-        return [ev for r in _chain(self._last, step) for ev in r[1]]
+        return self.visible_events_since(step, None)
 
     def visible_events_since(self, step: int, viewer: int | None) -> list[Event]:
         """``visible_events(self.events_since(step), viewer)``, the same list, built cheaper:
-        only the steps whose effect made a private event are filtered (a bot's seat asks for
-        this before each decision, most often for a step or two)."""
-        records: list[_Record] = []
-        r: _Record | None = self._last
+        a bot's seat asks for it before each decision."""
+        last = self._last
+        if viewer is not None and last[4] >= step:
+            # A step asked for made a private event: the steps that made one are filtered.
+            return [ev for r in _chain(last, step)
+                    for ev in (visible_events(r[1], viewer) if r[4] == r[3] else r[1])]
+        parts: list[list[Event]] = []
+        r: _Record | None = last
         while r is not None and r[3] >= step:
-            records.append(r)
+            parts.append(r[1])
             r = r[2]
         out: list[Event] = []
-        for _, events, _, _, private in reversed(records):
-            if private and viewer is not None:
-                out += visible_events(events, viewer)
-            else:
-                out += events  # every seat sees these as they are: joined at C speed
+        for events in reversed(parts):
+            out += events  # joined at C speed
         return out
 
     @property
@@ -732,8 +734,11 @@ class Game:
         # Which steps hold a private event is read back from the events themselves (records
         # pickled before they carried the mark have none).
         last: _Record | None = None
+        private = -1
         for action, events, step in history:
-            last = (action, events, last, step, _private(events))
+            if _private(events):
+                private = step
+            last = (action, events, last, step, private)
         assert last is not None  # the set-up record is always there
         self._last = last
 
@@ -1150,11 +1155,12 @@ class Game:
             effect = self._check(act)[1]
         self._legal = None
         events: list[Event] = []
-        # An effect says whether it made a private event, so that a seat's view of this step
-        # (visible_events_since) needs no look at each of its events when it made none.
-        private = effect(self, act, events) is True
+        # An effect says whether it made a private event: a seat's view of the steps since one
+        # that made none (visible_events_since) needs no look at their events.
+        private = effect(self, act, events)
         last = self._last
-        self._last = (act, events, last, last[3] + 1, private)
+        step = last[3] + 1
+        self._last = (act, events, last, step, step if private else last[4])
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
