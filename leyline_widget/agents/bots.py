@@ -272,27 +272,22 @@ class GreedyBot(Bot):
         mind, plain = self._mind, self._plain
         if not plain:
             mind.observe(events)  # what it remembers: the core's fold of these events
-        known, public = self._known, self._public
+        known, public, plan = self._known, self._public, self._plan
         live = self._live
+        if live:  # the compact state's sets, changed in place here and by _follow
+            active, empty = self._active, self._empty
         for ev in events:
-            # The kinds of most events come first, and the state follows them here; the rest
-            # go through _follow. A plain Knowledge's fold (Knowledge.take: learn what an
-            # activation or a reveal shows, forget what a collection or Tide takes away) is
-            # done on the way, in the same pass: every simulated move comes through here.
+            # The kinds of most events come first, most frequent first (draws, activations,
+            # phases), and the state follows them here; the rest go through _follow. A plain
+            # Knowledge's fold (Knowledge.take: learn what an activation or a reveal shows,
+            # forget what a collection or Tide takes away) is done on the way, in the same
+            # pass: every simulated move comes through here.
             kind = ev["type"]
-            if kind == "activate":
-                slot, element = ev["slot"], ev["element"]
-                if plain:
-                    known[slot] = element
-                    public.add(slot)
-                if live:
-                    self._active[slot] = element
-                    self._used += 1
-            elif kind == "reveal":
+            if kind == "reveal":
+                slot = ev["slot"]
                 if plain:
                     element = ev["element"]
                     if element is not None:
-                        slot = ev["slot"]
                         known[slot] = element
                         if ev["visible_to"] == "all":
                             public.add(slot)
@@ -300,10 +295,18 @@ class GreedyBot(Bot):
                     self._top_known = False
                     if live:
                         # Drawn onto an empty slot (so untokened), it lies inert, face down.
-                        self._empty.discard(ev["slot"])
+                        empty.discard(slot)
                 # A Tide reveal leaves an inert untokened card inert; a peek changes nothing.
+            elif kind == "activate":
+                slot, element = ev["slot"], ev["element"]
+                if plain:
+                    known[slot] = element
+                    public.add(slot)
+                if live:
+                    active[slot] = element
+                    self._used += 1
             elif kind == "phase":
-                self._plan.clear()
+                plan.clear()
                 if live:
                     phase = self._phase = ev["phase"]
                     if phase != "activation":
@@ -312,7 +315,7 @@ class GreedyBot(Bot):
                 if kind == "turn":
                     self._peeked.clear()
                     self._looked.clear()
-                    self._plan.clear()
+                    plan.clear()
                 elif plain:
                     if kind == "collect":
                         for slot in ev["slots"]:
