@@ -223,7 +223,7 @@ class Game:
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step",
     )
 
     rules: Rules
@@ -264,6 +264,7 @@ class Game:
     _capped: tuple[int, ...]       # indices of the powers major_uses_per_game caps
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
+    _step: int                     # _last's step number (set with it): what step reads
     _legal: _Legal | None          # legal_actions() of this very state, once asked for
     _over: bool                    # _phase is GAME_OVER (set with it): what is_over reads
 
@@ -348,6 +349,7 @@ class Game:
         g._used = used
         g._end_reason = end_reason
         g._last = last
+        g._step = last[3]
         g._free = free
         g._spent = spent
         g._majors = majors
@@ -407,10 +409,13 @@ class Game:
         """The actions applied after the first ``step`` ones (cost: the steps asked for)."""
         return [r[0] for r in _chain(self._last, step + 1) if r[0] is not None]
 
-    @property
-    def step(self) -> int:
-        """How many actions have been applied since set-up."""
-        return self._last[3]
+    # A C getter too: a bot's seat reads the step at every move (see phase).
+    if TYPE_CHECKING:
+        @property
+        def step(self) -> int: ...
+    else:
+        step = property(operator.attrgetter("_step"),
+                        doc="How many actions have been applied since set-up.")
 
     def events_since(self, step: int) -> list[Event]:
         """The events of every step from ``step`` on (0 includes set-up), in order, all-seeing.
@@ -741,6 +746,7 @@ class Game:
             last = (action, events, last, step, private)
         assert last is not None  # the set-up record is always there
         self._last = last
+        self._step = last[3]
 
     # ------------------------------------------------------------------ positions
     @property
@@ -1161,6 +1167,7 @@ class Game:
         last = self._last
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
+        self._step = step
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
