@@ -432,8 +432,11 @@ class GreedyBot(Bot):
         self._top, self._top_known = obs["deck"]["top"], True
 
     def queued(self, legal: list[Action]) -> Action | None:
-        placed, self._placed = self._placed, None
-        if placed is not None and self._top_known and type(legal[0]) is Refill:
+        placed = self._placed
+        if placed is None:  # the common case: the next activation or the phase's end
+            return self._next_planned(legal) if self._plan else None
+        self._placed = None
+        if self._top_known and type(legal[0]) is Refill:
             # Still refilling in the turn of its last refill: the events since are the reveals
             # of the cards it placed itself, each the deck top it was told, and it was told
             # the new top (BotSeat tells it before asking here in the refill phase). It learns
