@@ -22,25 +22,28 @@ Issue 13 (the lab) adds, each beside a baseline from the same run:
   game, on the local cluster the CLI's ``--dask-workers`` starts. CPU time counts every
   process: this one, the pool's children (``RUSAGE_CHILDREN`` after shutdown) or the Dask
   workers (their ``time.process_time`` before and after); each figure is the best of
-  interleaved rounds over the same games.
+  interleaved rounds over the same games (one worker, the pool and Dask in each round).
 
 Run: ``python -m benchmarks bots`` (or ``python -m benchmarks.bench_bots``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import resource
 import time
 from collections.abc import Callable
+from typing import Any
 
 from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, GreedyBot, make_bot
 from leyline_widget.agents.simulate import local_dask, simulate
 from leyline_widget.core.actions import Action
 from leyline_widget.core.game import visible_events
+from leyline_widget.core.types import Observation
 
 GAMES = 150          # per one-core measurement
 SCALE_GAMES = 600    # per worker-count measurement
@@ -73,7 +76,7 @@ class _Counting(GreedyBot):
 
     calls = 0
 
-    def choose(self, observation: dict[str, object], legal: list[Action]) -> Action:
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
         self.calls += 1
         return super().choose(observation, legal)
 
@@ -173,36 +176,38 @@ def _imported() -> str:
     return sim.__name__
 
 
-def dask_cpu_per_game(workers: int, games: int, rounds: int = 3) -> float | None:
-    """CPU seconds per game of ``simulate`` on the CLI's local Dask cluster (``local_dask``),
-    this process (client, scheduler, nannies) and the workers counted; the best of
-    ``rounds`` runs of the same games. None without Dask."""
+def _dask_round(client: Any, games: int) -> float:
+    """CPU seconds per game of one ``simulate`` run on ``client``'s cluster: this process
+    (client, scheduler) and every worker counted."""
+    before = client.run(time.process_time)
+    own = time.process_time()
+    simulate(Rules.default(), ["greedy", "greedy"], games=games, seed=1,
+             executor=client.get_executor())
+    own = time.process_time() - own
+    after = client.run(time.process_time)
+    return float(own + sum(after[w] - before[w] for w in after)) / games
+
+
+def _dask_cluster(workers: int) -> contextlib.AbstractContextManager[Any] | None:
+    """The CLI's local Dask cluster (``local_dask``), or None without Dask."""
     try:
         import distributed  # noqa: F401
     except ImportError:
         return None
-    best = math.inf
-    with local_dask(workers) as client:
-        # Every worker warm (imports done) outside the measured runs, as in a long sweep.
-        client.run(_imported)
-        simulate(Rules.default(), ["greedy", "greedy"], games=4 * workers, seed=2,
-                 executor=client.get_executor())
-        for _ in range(rounds):
-            before = client.run(time.process_time)
-            own = time.process_time()
-            simulate(Rules.default(), ["greedy", "greedy"], games=games, seed=1,
-                     executor=client.get_executor())
-            own = time.process_time() - own
-            after = client.run(time.process_time)
-            best = min(best, (own + sum(after[w] - before[w] for w in after)) / games)
-    return best
+    return local_dask(workers)
 
 
-def lab_figures() -> None:
+def lab_figures(rounds: int = 5) -> None:
     """Issue 13's figures, each with its same-run baseline, in CPU time (the machine is
-    shared: wall time says little); interleaved rounds, the best of each."""
+    shared: wall time says little); interleaved rounds, the best of each.
+
+    The pool and Dask figures come from one loop: each round runs one worker, the 2-worker
+    pool and the Dask cluster on the same games back to back, so that a spell of load from
+    other processes falls on all three alike (run one after the other, a busy minute could
+    land on one figure only and move the ratio by itself).
+    """
     best = {"engine": math.inf, "random": math.inf, "greedy": math.inf}
-    for _ in range(5):
+    for _ in range(rounds):
         best["engine"] = min(best["engine"], engine_random_per_action())
         best["random"] = min(best["random"], bot_per_action("random", 40))
         best["greedy"] = min(best["greedy"], bot_per_action("greedy", 60))
@@ -214,18 +219,26 @@ def lab_figures() -> None:
         print(f"  {name} game:            {us:6.2f} us/action = engine + {us - engine:5.2f} us "
               f"= {us / engine:.2f}x the engine (target <= {target}x)")
     games = SCALE_GAMES
-    one = two = math.inf
-    for _ in range(3):
-        one = min(one, pool_cpu_per_game(1, games))
-        two = min(two, pool_cpu_per_game(2, games))
-    print(f"  simulate() CPU per game, {games} GreedyBot games (best of 3): 1 worker "
+    one = two = dask = math.inf
+    cluster = _dask_cluster(2)
+    with cluster or contextlib.nullcontext() as client:
+        if client is not None:
+            # Every worker warm (imports done) outside the measured runs, as in a long sweep.
+            client.run(_imported)
+            simulate(Rules.default(), ["greedy", "greedy"], games=8, seed=2,
+                     executor=client.get_executor())
+        for _ in range(rounds):
+            one = min(one, pool_cpu_per_game(1, games))
+            two = min(two, pool_cpu_per_game(2, games))
+            if client is not None:
+                dask = min(dask, _dask_round(client, games))
+    print(f"  simulate() CPU per game, {games} GreedyBot games (best of {rounds}): 1 worker "
           f"{1000 * one:.2f} ms, 2-worker pool {1000 * two:.2f} ms: scaling 2 x {one:.4f} / "
           f"{two:.4f} = {2 * one / two:.2f}x (target >= 1.8x)")
-    dask = dask_cpu_per_game(2, games)
-    if dask is None:
+    if cluster is None:
         print("  Dask not installed (pip install '.[dask]'): no Dask figure")
     else:
-        print(f"  Dask local_dask(2) CPU per game (best of 3) {1000 * dask:.2f} ms = "
+        print(f"  Dask local_dask(2) CPU per game (best of {rounds}) {1000 * dask:.2f} ms = "
               f"{dask / two:.2f}x the process pool's (target <= 1.3x)")
 
 

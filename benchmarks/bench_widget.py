@@ -147,7 +147,7 @@ def update_bytes(games: int = 4) -> tuple[list[int], list[int]]:
         players: Any = ["You", "greedy", "random", "memory"] if seed % 2 else ["You"]
         w = LeylineWidget(players=players, seed=seed, bot_seed=1)
         sent: list[dict[str, Any]] = []
-        w._send = lambda msg, buffers=None, sent=sent: sent.append(msg)  # type: ignore[method-assign]
+        w._send = lambda msg, buffers=None, sent=sent: sent.append(msg)
         rng = random.Random(seed)
         while not w.game.is_over:
             if w.legal.get("bot"):
@@ -167,7 +167,7 @@ def kernel_time(games: int = 6) -> tuple[list[float], list[float]]:
     engine_us: list[float] = []
     for seed in range(games):
         w = LeylineWidget(players=1, seed=seed)
-        w._send = lambda msg, buffers=None: None  # type: ignore[method-assign]
+        w._send = lambda msg, buffers=None: None
         game = Game.new(players=1, seed=seed)
         rng = random.Random(seed)
         while not w.game.is_over:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from leyline_widget import Game, Replay, Rules
+from leyline_widget.core.types import Observation
 from leyline_widget.widgets.book import replay_book, unstream
 from leyline_widget.widgets.export import replay_html
 from leyline_widget.widgets.play import LeylineWidget
@@ -70,7 +71,7 @@ class Soak:
             if cell["card"] == "inert" and cell["element"] is not None:
                 self.leak(where, f"slot {slot} is inert but shows {cell['element']}")
 
-    def scan_legal(self, where: str, legal: dict[str, Any], truth: dict[str, Any],
+    def scan_legal(self, where: str, legal: dict[str, Any], truth: Observation,
                    seat: int | None) -> None:
         if seat is None:
             return
@@ -180,8 +181,9 @@ class Soak:
         humans = [p for p, k in enumerate(kinds) if k is None]
         if not humans:
             kinds[0], humans = None, [0]
-        viewer: int | str | None = rng.choice(["active", "teacher", humans[0]]
-                                              if len(humans) == 1 else ["active", "teacher"])
+        choices: list[int | str] = (["active", "teacher", humans[0]] if len(humans) == 1
+                                    else ["active", "teacher"])
+        viewer: int | str | None = rng.choice(choices)
         game = Game.new(players=[f"P{p}" for p in range(players)], seed=rng.randrange(2**32),
                         rules=rules)
         bots = {p: k for p, k in enumerate(kinds) if k is not None}

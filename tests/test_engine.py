@@ -12,7 +12,7 @@ import random
 
 import pytest
 from hand import MID, SMALL_MAJOR, deck_for, new, play, refused, to_activation, types
-from support import SMALL
+from support import SMALL, lively
 
 from leyline_widget import (
     Activate,
@@ -27,6 +27,7 @@ from leyline_widget import (
     UsePower,
     visible_events,
 )
+from leyline_widget.core.game import ONLOOKER
 
 # ---------------------------------------------------------------------------- set-up and deck
 
@@ -885,6 +886,36 @@ def test_observation_refuses_unknown_viewers(viewer: object) -> None:
     game = new("fire fire water earth", players=2)
     with pytest.raises(ValueError, match="viewer must be None or a player from 0 to 1"):
         game.observation(viewer)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", [Rules.default(),
+                                   Rules.default().replace(minor_threshold=1, major_threshold=2)],
+                         ids=["seed", "early_powers"])
+def test_visible_events_since_is_the_filter_of_events_since(rules: Rules) -> None:
+    # Play that reaches the powers often: Whisper and Gale peek, private reveals hidden from
+    # the other seats, and only the steps that made one are marked for the filter.
+    private = 0
+    for seed in range(10):
+        players = 2 + seed % 2
+        game = Game.new(players=players, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        viewers = (None, ONLOOKER, *range(players))
+        while not game.is_over and game.step < 400:
+            game.apply(lively(game, rng))
+            for step in {max(game.step - 3, 0), game.step, game.step + 1}:
+                for viewer in viewers:
+                    seen = game.visible_events_since(step, viewer)
+                    assert seen == visible_events(game.events_since(step), viewer)
+        history = [dict(ev) for ev in game.events_since(0)]
+        private += sum(ev.get("visible_to", "all") != "all" for ev in history)
+        # A pickled game reads the marks back from its events.
+        for g in (game, pickle.loads(pickle.dumps(game)), game.clone()):
+            for viewer in viewers:
+                assert g.visible_events_since(0, viewer) == visible_events(history, viewer)
+        seen = game.visible_events_since(0, 1)
+        seen.clear()  # the caller's own list: the game's history is untouched
+        assert game.events_since(0) == history
+    assert private > 0
 
 
 def test_history_accessors() -> None:

@@ -311,27 +311,22 @@ class GreedyBot(Bot):
         mind, plain = self._mind, self._plain
         if not plain:
             mind.observe(events)  # what it remembers: the core's fold of these events
-        known, public = self._known, self._public
+        known, public, plan = self._known, self._public, self._plan
         live = self._live
+        if live:  # the compact state's sets, changed in place here and by _follow
+            active, empty = self._active, self._empty
         for ev in events:
-            # The kinds of most events come first, and the state follows them here; the rest
-            # go through _follow. A plain Knowledge's fold (Knowledge.take: learn what an
-            # activation or a reveal shows, forget what a collection or Tide takes away) is
-            # done on the way, in the same pass: every simulated move comes through here.
+            # The kinds of most events come first, most frequent first (draws, activations,
+            # phases), and the state follows them here; the rest go through _follow. A plain
+            # Knowledge's fold (Knowledge.take: learn what an activation or a reveal shows,
+            # forget what a collection or Tide takes away) is done on the way, in the same
+            # pass: every simulated move comes through here.
             kind = ev["type"]
-            if kind == "activate":
-                slot, element = ev["slot"], ev["element"]
-                if plain:
-                    known[slot] = element
-                    public.add(slot)
-                if live:
-                    self._active[slot] = element
-                    self._used += 1
-            elif kind == "reveal":
+            if kind == "reveal":
+                slot = ev["slot"]
                 if plain:
                     element = ev["element"]
                     if element is not None:
-                        slot = ev["slot"]
                         known[slot] = element
                         if ev["visible_to"] == "all":
                             public.add(slot)
@@ -339,10 +334,18 @@ class GreedyBot(Bot):
                     self._top_known = False
                     if live:
                         # Drawn onto an empty slot (so untokened), it lies inert, face down.
-                        self._empty.discard(ev["slot"])
+                        empty.discard(slot)
                 # A Tide reveal leaves an inert untokened card inert; a peek changes nothing.
+            elif kind == "activate":
+                slot, element = ev["slot"], ev["element"]
+                if plain:
+                    known[slot] = element
+                    public.add(slot)
+                if live:
+                    active[slot] = element
+                    self._used += 1
             elif kind == "phase":
-                self._plan.clear()
+                plan.clear()
                 if live:
                     phase = self._phase = ev["phase"]
                     if phase != "activation":
@@ -351,7 +354,7 @@ class GreedyBot(Bot):
                 if kind == "turn":
                     self._peeked.clear()
                     self._looked.clear()
-                    self._plan.clear()
+                    plan.clear()
                 elif plain:
                     if kind == "collect":
                         for slot in ev["slots"]:
@@ -487,8 +490,11 @@ class GreedyBot(Bot):
         self._top, self._top_known = obs["deck"]["top"], True
 
     def queued(self, legal: list[Action]) -> Action | None:
-        placed, self._placed = self._placed, None
-        if placed is not None and self._top_known and type(legal[0]) is Refill:
+        placed = self._placed
+        if placed is None:  # the common case: the next activation or the phase's end
+            return self._next_planned(legal) if self._plan else None
+        self._placed = None
+        if self._top_known and type(legal[0]) is Refill:
             # Still refilling in the turn of its last refill: the events since are the reveals
             # of the cards it placed itself, each the deck top it was told, and it was told
             # the new top (BotSeat tells it before asking here in the refill phase). It learns
@@ -1116,33 +1122,47 @@ class BotSeat:
         self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
         self.bot.start(game.rules, self.seat)
 
-    def act(self, game: Game) -> Action:
-        """Feed the bot what its seat saw since it last observed and return its choice."""
-        legal = game.legal_actions()
-        if not legal:  # only a finished game has none
-            raise ValueError("the game is over; no action is legal")
-        seat = self.seat
-        if game.active_player != seat:
-            raise ValueError(f"it is player {game.active_player}'s turn, not seat {seat}'s")
-        bot = self.bot
-        if bot is not self._seen:
-            self._adopt(bot)
-        step = game.step
+    def _reseat(self, game: Game, step: int) -> None:
+        """A new bot in the seat (what its class overrides is looked up again), or a new game
+        or this one rewound (the bot starts afresh)."""
+        if self.bot is not self._seen:
+            self._adopt(self.bot)
         if game is not self._game or step + 1 < self._fed:
             self._restart(game)
+
+    def _refusal(self, game: Game, legal: list[Action]) -> ValueError:
+        """Why this seat cannot act in ``game``: it is over, or another seat's turn."""
+        if not legal:  # only a finished game has none
+            return ValueError("the game is over; no action is legal")
+        return ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
+
+    def act(self, game: Game) -> Action:
+        """Feed the bot what its seat saw since it last observed and return its choice."""
+        # Every move comes through here (the forced and queued ones too): the common case is
+        # tested first with as few reads of the game as it needs.
+        legal = game.legal_actions()
+        seat = self.seat
+        if not legal or game.active_player != seat:
+            raise self._refusal(game, legal)
+        bot = self.bot
+        step = game.step
+        if bot is not self._seen or game is not self._game or step + 1 < self._fed:
+            self._reseat(game, step)
         self._owed = step + 1
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
-        turn, phase = game.turn, game.phase
-        if self._queues and phase is self._phase and turn == self._turn:
-            if phase is _REFILLING and self._tells:
-                bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
-            action = bot.queued(legal)
-            if action is not None:
-                return action
-        self._turn, self._phase = turn, phase
+        phase = game.phase
+        if phase is self._phase and game.turn == self._turn:
+            if self._queues:
+                if phase is _REFILLING and self._tells:
+                    bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
+                action = bot.queued(legal)
+                if action is not None:
+                    return action
+        else:
+            self._turn, self._phase = game.turn, phase
         if self._feeds:
-            events = visible_events(game.events_since(self._fed), seat)
+            events = game.visible_events_since(self._fed, seat)
             if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)

@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from . import powers as _powers
 from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -44,8 +44,10 @@ __all__ = [
     "visible_events",
 ]
 
-#: An action type's check (raises IllegalActionError) and effect (appends events).
-_Move = tuple[Callable[["Game", Any], None], Callable[["Game", Any, list[Event]], None]]
+#: An action type's check (raises IllegalActionError) and effect (appends events; True when
+#: one of them is private, see _Record; None or False when none is).
+_Effect: TypeAlias = Callable[["Game", Any, list[Event]], "bool | None"]
+_Move = tuple[Callable[["Game", Any], None], _Effect]
 
 MAX_PLAYERS = 4
 
@@ -172,9 +174,10 @@ def _plural(n: int, word: str) -> str:
 
 
 #: One step of a game's history: (its action, None for set-up; its events; the record before;
-#: its step number). Records never change, so clones and replay snapshots share them; a plain
-#: tuple keeps apply() cheap.
-_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int]"
+#: its step number; the number of the latest step up to it that made a private event, one
+#: seen by some seats only, or -1). Records never change, so clones and replay snapshots share
+#: them; a plain tuple keeps apply() cheap.
+_Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, int]"
 
 
 #: What stays fixed for a whole game: rules, players, seed, player and element counts, element
@@ -192,7 +195,13 @@ Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], 
 
 
 def _origin(events: list[Event]) -> _Record:
-    return (None, events, None, 0)
+    return (None, events, None, 0, -1)  # set-up reveals are public
+
+
+def _private(events: list[Event]) -> bool:
+    """Whether one of ``events`` is seen by some seats only (for a history read back, whose
+    records were written without the mark)."""
+    return any(ev.get("visible_to", "all") != "all" for ev in events)
 
 
 def _chain(last: _Record, first: int) -> list[_Record]:
@@ -214,7 +223,7 @@ class Game:
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step",
     )
 
     rules: Rules
@@ -255,6 +264,7 @@ class Game:
     _capped: tuple[int, ...]       # indices of the powers major_uses_per_game caps
     _end_reason: str | None
     _last: _Record                 # the newest record of the shared history
+    _step: int                     # _last's step number (set with it): what step reads
     _legal: _Legal | None          # legal_actions() of this very state, once asked for
     _over: bool                    # _phase is GAME_OVER (set with it): what is_over reads
 
@@ -339,6 +349,7 @@ class Game:
         g._used = used
         g._end_reason = end_reason
         g._last = last
+        g._step = last[3]
         g._free = free
         g._spent = spent
         g._majors = majors
@@ -359,20 +370,23 @@ class Game:
         self._spent = 0
 
     # ------------------------------------------------------------------ reading
-    @property
-    def phase(self) -> Phase:
-        return self._phase
+    # Properties whose getters are C code: a play loop reads them at every step (a bot's seat
+    # reads the phase, turn and mover at each move), and a Python getter's frame cost about
+    # 1.5% of a random-play step each. The type checker is shown them as plain properties.
+    if TYPE_CHECKING:
+        @property
+        def phase(self) -> Phase: ...
 
-    @property
-    def active_player(self) -> int:
-        return self._player
+        @property
+        def active_player(self) -> int: ...
 
-    @property
-    def turn(self) -> int:
-        return self._turn
-
-    # A property whose getter is C code: a random-play loop reads it at every step, and a
-    # Python getter's frame cost about 1.5% of a step.
+        @property
+        def turn(self) -> int: ...
+    else:
+        phase = property(operator.attrgetter("_phase"),
+                         doc="The phase being played (GAME_OVER once the game is over).")
+        active_player = property(operator.attrgetter("_player"), doc="The seat to move.")
+        turn = property(operator.attrgetter("_turn"), doc="The turn number, 1-based.")
     is_over = property(cast("Callable[[Game], bool]", operator.attrgetter("_over")),
                        doc="Whether the game is over (its phase is GAME_OVER).")
 
@@ -395,10 +409,13 @@ class Game:
         """The actions applied after the first ``step`` ones (cost: the steps asked for)."""
         return [r[0] for r in _chain(self._last, step + 1) if r[0] is not None]
 
-    @property
-    def step(self) -> int:
-        """How many actions have been applied since set-up."""
-        return self._last[3]
+    # A C getter too: a bot's seat reads the step at every move (see phase).
+    if TYPE_CHECKING:
+        @property
+        def step(self) -> int: ...
+    else:
+        step = property(operator.attrgetter("_step"),
+                        doc="How many actions have been applied since set-up.")
 
     def events_since(self, step: int) -> list[Event]:
         """The events of every step from ``step`` on (0 includes set-up), in order, all-seeing.
@@ -406,7 +423,25 @@ class Game:
         Filter them with :func:`visible_events` before they reach a player. The cost grows
         with the steps asked for, not with the game's length.
         """
-        return [ev for r in _chain(self._last, step) for ev in r[1]]
+        return self.visible_events_since(step, None)
+
+    def visible_events_since(self, step: int, viewer: int | None) -> list[Event]:
+        """``visible_events(self.events_since(step), viewer)``, the same list, built cheaper:
+        a bot's seat asks for it before each decision."""
+        last = self._last
+        if viewer is not None and last[4] >= step:
+            # A step asked for made a private event: the steps that made one are filtered.
+            return [ev for r in _chain(last, step)
+                    for ev in (visible_events(r[1], viewer) if r[4] == r[3] else r[1])]
+        parts: list[list[Event]] = []
+        r: _Record | None = last
+        while r is not None and r[3] >= step:
+            parts.append(r[1])
+            r = r[2]
+        out: list[Event] = []
+        for events in reversed(parts):
+            out += events  # joined at C speed
+        return out
 
     @property
     def event_log(self) -> tuple[tuple[Event, ...], ...]:
@@ -699,12 +734,19 @@ class Game:
         for name, value in fields.items():
             setattr(self, name, value)
         history = fields["_last"]
-        if isinstance(history, list):  # (a record as it is: pickled before it went flat)
-            last: _Record | None = None
-            for action, events, step in history:
-                last = (action, events, last, step)
-            assert last is not None  # the set-up record is always there
-            self._last = last
+        if not isinstance(history, list):  # a record as it is: pickled before it went flat
+            history = [(r[0], r[1], r[3]) for r in _chain(history, 0)]
+        # Which steps hold a private event is read back from the events themselves (records
+        # pickled before they carried the mark have none).
+        last: _Record | None = None
+        private = -1
+        for action, events, step in history:
+            if _private(events):
+                private = step
+            last = (action, events, last, step, private)
+        assert last is not None  # the set-up record is always there
+        self._last = last
+        self._step = last[3]
 
     # ------------------------------------------------------------------ positions
     @property
@@ -1119,9 +1161,13 @@ class Game:
             effect = self._check(act)[1]
         self._legal = None
         events: list[Event] = []
-        effect(self, act, events)
+        # An effect says whether it made a private event: a seat's view of the steps since one
+        # that made none (visible_events_since) needs no look at their events.
+        private = effect(self, act, events)
         last = self._last
-        self._last = (act, events, last, last[3] + 1)
+        step = last[3] + 1
+        self._last = (act, events, last, step, step if private else last[4])
+        self._step = step
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
@@ -1242,7 +1288,7 @@ class Game:
         events.append({"type": "place_token", "player": self._player, "slot": action.slot,
                        "element": action.element, "source": action.source})
 
-    def _do_power(self, action: UsePower, events: list[Event]) -> None:
+    def _do_power(self, action: UsePower, events: list[Event]) -> bool:
         # The power's index (checked to exist), by a plain loop: a generator is a frame of
         # its own.
         powers = self.rules.powers
@@ -1259,9 +1305,10 @@ class Game:
         events.append({"type": "power", "player": self._player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect,
                        "targets": list(action.targets)})
-        _powers.resolve(self, pw.effect, action.targets, events)
+        private = _powers.resolve(self, pw.effect, action.targets, events)
         if not self._any_power_ready():
             self._enter(_P_ACTIVATION, events)
+        return private
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1417,7 +1464,7 @@ _MOVES: dict[type, _Move] = {
 
 
 #: Each action type's effect alone, for the actions apply() knows to be legal.
-_EFFECTS: dict[type, Callable[[Game, Any, list[Event]], None]] = {
+_EFFECTS: dict[type, _Effect] = {
     kind: move[1] for kind, move in _MOVES.items()}
 
 

@@ -123,8 +123,9 @@ def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | No
     return None
 
 
-def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> None:
-    """Carry out ``effect`` on ``game`` (targets already checked)."""
+def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> bool:
+    """Carry out ``effect`` on ``game`` (targets already checked). True when it made a private
+    event (one that some seats see without its element): the game's history marks the step."""
     els = game.rules.elements
     if effect in ("ripple", "tide", "unbind"):
         game._hbody = None  # they move cards or tokens: the state hash's cached body is stale
@@ -163,5 +164,7 @@ def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]
         for s in targets:
             events.append({"type": "reveal", "slot": s, "element": els[game._grid[s]],
                            "cause": effect, "visible_to": [game._player]})
+        return True  # the game's only private events
     else:  # pragma: no cover - Rules validation admits only the effects above
         raise AssertionError(effect)
+    return False
