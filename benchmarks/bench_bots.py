@@ -23,6 +23,10 @@ Issue 13 (the lab) adds, each beside a baseline from the same run:
   process: this one, the pool's children (``RUSAGE_CHILDREN`` after shutdown) or the Dask
   workers (their ``time.process_time`` before and after); each figure is the best of
   interleaved rounds over the same games (one worker, the pool and Dask in each round).
+  Beside them, the same games in two plain processes at once, each on its half with no pool
+  at all: what this machine gives two busy processes (its cores may share a physical core,
+  cache or memory bandwidth with each other or with other machines), so the ceiling for any
+  2-worker pool here, and how close the pool comes to it.
 
 Run: ``python -m benchmarks bots`` (or ``python -m benchmarks.bench_bots``).
 """
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import multiprocessing
 import os
 import random
 import resource
@@ -40,7 +45,7 @@ from typing import Any
 
 from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, GreedyBot, make_bot
-from leyline_widget.agents.simulate import local_dask, simulate
+from leyline_widget.agents.simulate import local_dask, parse_seat, play_game, simulate
 from leyline_widget.core.actions import Action
 from leyline_widget.core.game import visible_events
 from leyline_widget.core.types import Observation
@@ -169,6 +174,27 @@ def pool_cpu_per_game(workers: int, games: int) -> float:
     return (time.process_time() - own + _children_cpu() - kids) / games
 
 
+def _play_share(games: int, share: int, shares: int) -> None:
+    """Play every ``shares``-th game of ``simulate``'s run, from the ``share``-th, in order."""
+    rules, seats = Rules.default(), [parse_seat("greedy"), parse_seat("greedy")]
+    for index in range(share, games, shares):
+        play_game(rules, seats, 1, index)
+
+
+def apart_cpu_per_game(games: int) -> float:
+    """CPU seconds per game of the same games played by two plain processes at once, each on
+    its half, with no pool: what this machine gives two busy processes, the most a 2-worker
+    pool could scale to here."""
+    kids = _children_cpu()
+    procs = [multiprocessing.get_context("fork").Process(target=_play_share, args=(games, k, 2))
+             for k in range(2)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    return (_children_cpu() - kids) / games
+
+
 def _imported() -> str:
     """Run on each Dask worker: load the simulation code before any measured run."""
     import leyline_widget.agents.simulate as sim
@@ -219,7 +245,7 @@ def lab_figures(rounds: int = 5) -> None:
         print(f"  {name} game:            {us:6.2f} us/action = engine + {us - engine:5.2f} us "
               f"= {us / engine:.2f}x the engine (target <= {target}x)")
     games = SCALE_GAMES
-    one = two = dask = math.inf
+    one = two = apart = dask = math.inf
     cluster = _dask_cluster(2)
     with cluster or contextlib.nullcontext() as client:
         if client is not None:
@@ -230,11 +256,15 @@ def lab_figures(rounds: int = 5) -> None:
         for _ in range(rounds):
             one = min(one, pool_cpu_per_game(1, games))
             two = min(two, pool_cpu_per_game(2, games))
+            apart = min(apart, apart_cpu_per_game(games))
             if client is not None:
                 dask = min(dask, _dask_round(client, games))
     print(f"  simulate() CPU per game, {games} GreedyBot games (best of {rounds}): 1 worker "
           f"{1000 * one:.2f} ms, 2-worker pool {1000 * two:.2f} ms: scaling 2 x {one:.4f} / "
           f"{two:.4f} = {2 * one / two:.2f}x (target >= 1.8x)")
+    print(f"  the same games in 2 plain processes at once, no pool: {1000 * apart:.2f} ms: this "
+          f"machine's ceiling for 2 workers {2 * one / apart:.2f}x; the pool costs "
+          f"{two / apart:.2f}x that CPU per game")
     if cluster is None:
         print("  Dask not installed (pip install '.[dask]'): no Dask figure")
     else:
