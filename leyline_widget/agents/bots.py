@@ -243,7 +243,6 @@ class GreedyBot(Bot):
     _plan: list[Action]      # moves decided ahead within this phase
     _top: str | None         # the face-up deck top, while _top_known
     _top_known: bool
-    _unlocks: tuple[tuple[str, str, int], ...]  # (power key, element, Study cards it needs)
     _uses: dict[tuple[str, str], UsePower]  # (element, tier) -> its use without targets
     _apart: tuple[tuple[int, ...], ...]     # slot, slot -> steps apart on the grid
     _fades: bool                            # _recall does something
@@ -281,7 +280,6 @@ class GreedyBot(Bot):
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._live, self._top, self._top_known = False, None, False
-        self._unlocks = self._table.unlocks
         self._uses = {}
         self._apart = self._table.apart
         cls = type(self)
@@ -907,11 +905,6 @@ class GreedyBot(Bot):
             return _END
         _net, _keep, neg_s, el, source = best
         return PlaceToken(-neg_s, el, source)
-
-    def _reach(self, unlocked: list[str]) -> tuple[int, int]:
-        """Activations and collect threshold a player with these powers unlocked can reach."""
-        acts, thr, _ = self._table.reach(unlocked)
-        return acts, thr
 
 
 #: The fields of GreedyBot's compact state, in its docstring's order.
