@@ -638,7 +638,7 @@ class GreedyBot(Bot):
         # cost more than the comparisons themselves.
         best_score, best_have, best_el = -1.0, 0, ""
         for el, slots in avail.items():
-            have = active.get(el, 0) if used else 0
+            have = active.get(el, 0)
             n = len(slots)
             take = have + (n if n < left else left)
             if take < thr or take <= have:

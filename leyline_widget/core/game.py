@@ -433,14 +433,9 @@ class Game:
             # A step asked for made a private event: the steps that made one are filtered.
             return [ev for r in _chain(last, step)
                     for ev in (visible_events(r[1], viewer) if r[4] == r[3] else r[1])]
-        parts: list[list[Event]] = []
-        r: _Record | None = last
-        while r is not None and r[3] >= step:
-            parts.append(r[1])
-            r = r[2]
         out: list[Event] = []
-        for events in reversed(parts):
-            out += events  # joined at C speed
+        for r in _chain(last, step):
+            out += r[1]  # joined at C speed
         return out
 
     @property
