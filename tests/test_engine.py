@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import sys
 
 import pytest
 from hand import MID, SMALL_MAJOR, deck_for, new, play, refused, to_activation, types
@@ -72,6 +73,43 @@ def test_a_seeded_deck_is_a_reproducible_shuffle_of_the_rules_cards() -> None:
     unseeded = Game.new()
     assert isinstance(unseeded.seed, int)
     assert Game.new(seed=unseeded.seed).initial_deck == unseeded.initial_deck
+
+
+def _shuffled_as_in_python_3_11(cards: list[str], seed: int) -> list[str]:
+    """``random.Random(seed).shuffle(cards)`` as Python 3.11 draws it, written out with one
+    getrandbits call per draw (``_randbelow``), as the reference the engine's deal must match
+    whatever a later Python's shuffle does."""
+    rng = random.Random(seed)
+    out = cards[:]
+    for i in reversed(range(1, len(out))):
+        n = i + 1
+        j = rng.getrandbits(n.bit_length())
+        while j >= n:
+            j = rng.getrandbits(n.bit_length())
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.default(), SMALL, Rules(elements=("a",), cards_per_element=1, grid_rows=1,
+                                  grid_cols=1, collect_threshold=1, minor_threshold=1,
+                                  major_threshold=1, activations_per_turn=1),
+    Rules(elements=tuple(f"e{i}" for i in range(9)), cards_per_element=40, grid_rows=6,
+          grid_cols=7)], ids=["default", "small", "one_card", "big"])
+def test_a_seeded_deal_is_pythons_shuffle_of_the_cards_in_rules_order(rules: Rules) -> None:
+    # Replays record seeds, not decks: the engine deals by its own loop, so the deal of a seed
+    # must stay what random.Random(seed).shuffle made of the cards in rules order.
+    cards = [e for e in rules.elements for _ in range(rules.cards_per_element)]
+    for seed in [*range(300), 2**32 - 1, 2**40 + 7, -5, 10**30]:
+        game = Game.new(players=2, seed=seed, rules=rules)
+        expected = _shuffled_as_in_python_3_11(cards, seed)
+        assert list(game.initial_deck) == expected, seed
+        assert game.deck == tuple(expected[rules.grid_size:])
+        assert [game.card(s) for s in range(rules.grid_size)] == expected[:rules.grid_size]
+        if sys.version_info[:2] == (3, 11):  # the draws the reference writes out, checked
+            shuffled = cards[:]
+            random.Random(seed).shuffle(shuffled)
+            assert shuffled == expected, seed
 
 
 def test_default_game_shape() -> None:

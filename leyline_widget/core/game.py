@@ -287,21 +287,29 @@ class Game:
                 seed = random.SystemRandom().randrange(2**32)
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise ValueError(f"seed must be an integer, got {quote(seed)}")
-            cards = [e for e in rules.elements for _ in range(rules.cards_per_element)]
-            random.Random(seed).shuffle(cards)
+            order = _deal(seed, len(rules.elements), rules.cards_per_element)
+            # The names at C speed: one itemgetter call reads every card's element (an
+            # itemgetter of one index gives the item, not a tuple: a one-card deck).
+            initial: tuple[str, ...] = (operator.itemgetter(*order)(rules.elements)
+                                        if len(order) > 1 else (rules.elements[order[0]],))
         else:
-            cards = check_deck(rules, deck)
-        fixed = _fixed_fields(rules, names, seed, tuple(cards))
-        eidx = fixed[5]
-        e, size, n = len(rules.elements), rules.grid_size, len(names)
+            initial = tuple(check_deck(rules, deck))
+            order = None
+        fixed = _fixed_fields(rules, names, seed, initial)
+        if order is None:
+            order = list(map(fixed[5].__getitem__, initial))
+        els = rules.elements
+        e, size, n = len(els), rules.grid_size, len(names)
+        # The set-up draws, written out: the grid takes the deck's first cards, in slot order
+        # (what _draw_into does card by card, one call each).
         game = cls._make(
-            fixed, None, bytes(map(eidx.__getitem__, cards)), 0, [-1] * size, [], [0] * (size * e),
+            fixed, None, bytes(order), size, order[:size], [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
             _P_ACTIVATION, 1, 0, 0, False, False, 0, None, _origin([]), None, 0,
             (0,) * (n * len(rules.powers)), 0, None, None, None, None)
-        events: list[Event] = []
-        for slot in range(size):
-            game._draw_into(slot, "setup", events)
+        events: list[Event] = [
+            {"type": "reveal", "slot": slot, "element": els[c], "cause": "setup",
+             "visible_to": "all"} for slot, c in enumerate(order[:size])]
         if game._stalemate():
             game._game_over("stalemate", events, turns=0)  # no turn was played
         else:
@@ -1491,7 +1499,45 @@ def _fixed_fields(rules: Rules, players: tuple[str, ...], seed: int | None,
     return (rules, players, seed, n, e, eidx, ptab, capped, hkey, initial_deck)
 
 
+#: By element count and cards per element, what _deal starts from: the deck in rules order,
+#: and Fisher-Yates's steps (position, random bits its draw takes).
+_DEALS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _deal(seed: int, elements: int, per_element: int) -> list[int]:
+    """The deck dealt from ``seed``, top first, as element indices: the cards in rules order
+    (``per_element`` of each element) shuffled exactly as ``random.Random(seed).shuffle``
+    does in Python 3.11 (tests/test_engine.py proves it), written out here so that a deal
+    costs less and stays the same under a future Python whose shuffle draws differently.
+
+    Step by step from the last position down, ``j`` is drawn uniformly below ``i + 1`` from
+    ``i + 1``'s bit length of random bits, drawn again while too large (what 3.11's
+    ``_randbelow`` does); a plain loop over precomputed steps, with no call per draw but the
+    generator's own.
+    """
+    found = _DEALS.get((elements, per_element))
+    if found is None:
+        found = _keep(_DEALS, (elements, per_element), (
+            tuple(c for c in range(elements) for _ in range(per_element)),
+            tuple((i, (i + 1).bit_length()) for i in range(elements * per_element - 1, 0, -1))),
+            64)
+    cards, steps = list(found[0]), found[1]
+    bits = random.Random(seed).getrandbits
+    for i, k in steps:
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+#: The default names by player count ("Player 1", ...): most games are dealt by count.
+_NAMES = {n: tuple(f"Player {i + 1}" for i in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+
+
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if type(players) is int and players in _NAMES:
+        return _NAMES[players]
     if isinstance(players, bool):
         raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names")
     if isinstance(players, int):
