@@ -8,6 +8,7 @@ tokens), so that every rule is exercised. Whole-file runtime is kept near half a
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -163,6 +164,18 @@ def test_apply_succeeds_exactly_for_the_legal_actions(case: tuple[int, int, Rule
                     raise AssertionError(f"{action} applied but is not in legal_actions()")
                 assert game.state_hash() == before
         assert game.state_hash() == before
+
+
+@settings(max_examples=40, deadline=None)
+@given(games)
+def test_a_handed_on_legal_list_is_the_one_the_position_gives(
+        case: tuple[int, int, Rules]) -> None:
+    """apply() and the end of Phase 2 hand the next refill list on rather than scan the grid:
+    every list must be the one a copy of the position with no list kept (a pickled copy drops
+    it) finds afresh, in the same order."""
+    seed, players, rules = case
+    for game in walk(seed, players, rules):
+        assert pickle.loads(pickle.dumps(game)).legal_actions() == game.legal_actions()
 
 
 @settings(max_examples=40, deadline=None)

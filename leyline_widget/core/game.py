@@ -139,6 +139,12 @@ def _remember(key: tuple[Any, ...], actions: list[Action]) -> _Legal:
     return _keep(_LEGAL, key, (actions, dict.fromkeys(map(id, actions))))
 
 
+def _refills(empty: tuple[int, ...]) -> _Legal:
+    """The refill phase's legal list: a refill of each empty slot, in slot order."""
+    key = (_P_REFILL, empty)
+    return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
+
+
 def _activates(size: int) -> list[Activate]:
     _cached(_ACTIVATE, Activate, size - 1)
     return _ACTIVATE
@@ -869,10 +875,9 @@ class Game:
                 *(_place(s, element, source) for s in range(size) for element, source in sources),
                 _END_PHASE])
         if phase is _P_REFILL:
+            # Most refill lists never come here: apply() and _collect hand them on.
             grid = self._grid
-            empty = tuple(compress(range(len(grid)), map((-1).__eq__, grid)))
-            key = (phase, empty)
-            return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
+            return _refills(tuple(compress(range(len(grid)), map((-1).__eq__, grid))))
         if phase is _P_ABILITIES:
             # Phase 1 has a full grid: which powers have targets, and which targets, depend
             # only on its size and, for Tide and Unbind, on which cards are bound and (Tide)
@@ -1167,6 +1172,13 @@ class Game:
         # An effect says whether it made a private event: a seat's view of the steps since one
         # that made none (visible_events_since) needs no look at their events.
         private = effect(self, act, events)
+        if effect is _REFILLED and legal is not None and self._phase is _P_REFILL:
+            # A refill that leaves the phase open empties nothing and changes nothing else the
+            # list depends on: the next list is this one less that refill, in the same order
+            # (found at C speed, where _list_legal would scan the grid).
+            rest = legal[0][:]
+            rest.remove(act)
+            self._legal = (rest, None)
         last = self._last
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
@@ -1226,6 +1238,7 @@ class Game:
             by_element.setdefault(grid[s], []).append(s)
         threshold = self._threshold()
         flipped: list[int] = []
+        emptied: list[int] = []
         freed: list[tuple[int, int, int]] = []  # (slot, element, count)
         e = self._e
         tokens = self._tokens
@@ -1239,6 +1252,7 @@ class Game:
             self._busy = self._turn
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
+            emptied += slots
             for s in slots:
                 grid[s] = -1
                 base = s * e
@@ -1258,6 +1272,9 @@ class Game:
                 self._game_over("deck", events)
             else:
                 self._enter(_P_REFILL, events)
+                # Phase 2 began on a full grid: the collected slots are the empty ones, and
+                # the refill list is theirs (handed on: no scan of the grid for it).
+                self._legal = _refills(tuple(sorted(emptied)))
         else:
             self._enter(_P_BINDING, events)
 
@@ -1469,6 +1486,7 @@ _MOVES: dict[type, _Move] = {
 #: Each action type's effect alone, for the actions apply() knows to be legal.
 _EFFECTS: dict[type, _Effect] = {
     kind: move[1] for kind, move in _MOVES.items()}
+_REFILLED: _Effect = Game._do_refill  # what apply() hands the next refill list on after
 
 
 def _power_table(rules: Rules) -> tuple[tuple[int, int, int, str, str], ...]:
