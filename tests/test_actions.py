@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from leyline_widget import (
     Activate,
     Deactivate,
     EndPhase,
+    Game,
     PlaceToken,
     Refill,
     UsePower,
@@ -51,6 +54,15 @@ def test_actions_are_immutable_values_equal_by_content() -> None:
     assert len({Activate(1), Activate(1), EndPhase(), EndPhase()}) == 2
     with pytest.raises(dataclasses.FrozenInstanceError):
         Activate(3).slot = 4  # type: ignore[misc]
+
+
+def test_end_phase_is_one_value_the_legal_lists_share() -> None:
+    # apply() knows its legal list's actions by identity: a caller's EndPhase() is that one,
+    # through JSON, pickle and copies too.
+    game = Game.new(players=2, seed=1)
+    assert EndPhase() is EndPhase() is game.legal_actions()[-1]
+    assert Action.from_dict({"type": "end_phase"}) is EndPhase()
+    assert pickle.loads(pickle.dumps(EndPhase())) is copy.deepcopy(EndPhase()) is EndPhase()
 
 
 def test_use_power_targets_default_to_empty() -> None:

@@ -124,11 +124,24 @@ class Deactivate(_SlotAction):
     type: ClassVar[str] = "deactivate"
 
 
+#: The one EndPhase of each class (see EndPhase.__new__).
+_ONE: dict[type, Any] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class EndPhase(Action):
     """Finish the current phase: skip abilities, pass or resolve Phase 2, end the turn."""
 
     type: ClassVar[str] = "end_phase"
+
+    def __new__(cls) -> EndPhase:
+        # One value per class, as it has no fields: the EndPhase a bot or a caller makes is
+        # then the one in the engine's legal lists, which apply() knows by identity and does
+        # not check again.
+        one = _ONE.get(cls)
+        if one is None:
+            one = _ONE[cls] = object.__new__(cls)
+        return one
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "end_phase"}
