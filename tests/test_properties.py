@@ -168,14 +168,19 @@ def test_apply_succeeds_exactly_for_the_legal_actions(case: tuple[int, int, Rule
 
 @settings(max_examples=40, deadline=None)
 @given(games)
-def test_a_handed_on_legal_list_is_the_one_the_position_gives(
+def test_what_the_engine_keeps_up_to_date_is_what_the_position_gives(
         case: tuple[int, int, Rules]) -> None:
-    """apply() and the end of Phase 2 hand the next refill list on rather than scan the grid:
-    every list must be the one a copy of the position with no list kept (a pickled copy drops
-    it) finds afresh, in the same order."""
+    """apply() and the end of Phase 2 hand the next refill list on rather than scan the grid,
+    and the deck top is kept at each draw and Tide: every list must be the one a copy of the
+    position with no list kept (a pickled copy drops it) finds afresh, in the same order, and
+    the top the deck's first card, in the game and in its copies."""
     seed, players, rules = case
     for game in walk(seed, players, rules):
-        assert pickle.loads(pickle.dumps(game)).legal_actions() == game.legal_actions()
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.legal_actions() == game.legal_actions()
+        top = game.deck[0] if game.deck else None
+        assert game.deck_top == copy.deck_top == game.clone().deck_top == top
+        assert Game.from_position(game.position()).deck_top == top
 
 
 @settings(max_examples=40, deadline=None)

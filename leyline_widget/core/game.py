@@ -229,7 +229,7 @@ class Game:
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step", "_top",
     )
 
     rules: Rules
@@ -273,6 +273,7 @@ class Game:
     _step: int                     # _last's step number (set with it): what step reads
     _legal: _Legal | None          # legal_actions() of this very state, once asked for
     _over: bool                    # _phase is GAME_OVER (set with it): what is_over reads
+    _top: str | None               # the face-up top's element (set at each draw and Tide)
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -345,6 +346,7 @@ class Game:
         g._start = start
         g._deck = deck
         g._deck_pos = deck_pos
+        g._top = fixed[0].elements[deck[deck_pos]] if deck_pos < len(deck) else None
         g._grid = grid
         g._active = active
         g._tokens = tokens
@@ -463,11 +465,14 @@ class Game:
         els = self.rules.elements
         return tuple(els[c] for c in self._deck[self._deck_pos:])
 
-    @property
-    def deck_top(self) -> str | None:
-        """The face-up top card of the deck (public), or None when the deck is empty."""
-        pos = self._deck_pos
-        return self.rules.elements[self._deck[pos]] if pos < len(self._deck) else None
+    # A C getter too: a bot's seat reads it before most decisions (see phase).
+    if TYPE_CHECKING:
+        @property
+        def deck_top(self) -> str | None: ...
+    else:
+        deck_top = property(
+            operator.attrgetter("_top"),
+            doc="The face-up top card of the deck (public), or None when the deck is empty.")
 
     def card(self, slot: int) -> str | None:
         """The element of the card in ``slot`` (all-seeing), or None for an empty slot."""
@@ -756,6 +761,9 @@ class Game:
         assert last is not None  # the set-up record is always there
         self._last = last
         self._step = last[3]
+        # Derived, so found again (a game pickled before the field was kept has none).
+        deck, pos = self._deck, self._deck_pos
+        self._top = self.rules.elements[deck[pos]] if pos < len(deck) else None
 
     # ------------------------------------------------------------------ positions
     @property
@@ -1210,11 +1218,15 @@ class Game:
         events.append({"type": "phase", "phase": phase._value_, "player": self._player})
 
     def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
-        card = self._deck[self._deck_pos]
-        self._deck_pos += 1
+        deck = self._deck
+        pos = self._deck_pos + 1
+        card = deck[pos - 1]
+        self._deck_pos = pos
         self._grid[slot] = card
         self._hbody = None
-        events.append({"type": "reveal", "slot": slot, "element": self.rules.elements[card],
+        els = self.rules.elements
+        self._top = els[deck[pos]] if pos < len(deck) else None
+        events.append({"type": "reveal", "slot": slot, "element": els[card],
                        "cause": cause, "visible_to": "all"})
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:

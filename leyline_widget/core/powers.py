@@ -148,6 +148,7 @@ def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]
         old, new = game._grid[s], game._deck[pos]
         game._grid[s] = new
         game._deck = game._deck[:pos] + bytes((old,)) + game._deck[pos + 1:]
+        game._top = els[old]
         # The old card becomes the face-up top of the deck: public, like any deck top.
         events.append({"type": "tide", "slot": s, "to_deck": els[old]})
         events.append({"type": "reveal", "slot": s, "element": els[new], "cause": "tide",
