@@ -113,7 +113,13 @@ def _table(rules: Rules) -> _Table:
 
 
 class Bot:
-    """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
+    """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`).
+
+    ``rng`` is the bot's random generator, ``random.Random(seed)``: read it, or assign
+    another. It is made at its first use (many games of a deciding bot never draw from it,
+    and seeding one costs more than a move), which gives the very draws of one made with
+    the bot.
+    """
 
     name = "bot"
     rules: Rules                            # public: the ruleset of the game it sits at
@@ -123,8 +129,14 @@ class Bot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self._rng_seed = seed  # what rng is seeded with, whatever is later assigned to seed
         self.start(_DEFAULT_RULES, 0)
+
+    @functools.cached_property
+    def rng(self) -> random.Random:
+        # Made once, kept in the instance (a cached_property has no setter: an assigned
+        # generator simply takes its place), so every later read is a plain attribute's.
+        return random.Random(self._rng_seed)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event of a game arrives.
@@ -136,6 +148,19 @@ class Bot:
         self.seat = seat
         self._table = table = _table(rules)
         self._by_key = table.by_key
+
+    def dealt(self, players: int) -> None:
+        """Told, right after :meth:`start`, that the game was dealt afresh for ``players``
+        players and that its events will come from the very first (the set-up reveals); by
+        default ignored.
+
+        :class:`BotSeat` calls it only for such a game (not one begun from a position, nor
+        one the bot joins without being fed its events) and only when the bot's class
+        overrides it. The position before those events follows from the rules and the
+        player count alone (an empty grid, no tokens, empty Studies and spent markers, no
+        power used, no effect on), so a bot that follows the position from events can do so
+        from the first without asking for an observation.
+        """
 
     def observe(self, events: list[Event]) -> None:
         """Take in events already filtered for this bot's seat (oldest first)."""
@@ -486,6 +511,26 @@ class GreedyBot(Bot):
         self._powers_used = set(obs["powers_used"])
         self._effects = set(obs["effects"])
         self._top, self._top_known = obs["deck"]["top"], True
+
+    def dealt(self, players: int) -> None:
+        # The compact state of the position before the set-up reveals, as _load would read it
+        # from an observation there: the bot follows the game from its first event, and so
+        # needs no observation all game (see planned).
+        rules = self.rules
+        elements = rules.elements
+        self._phase = "activation"  # (a deal's phase until its turn event names the first)
+        self._used, self._limit = 0, rules.activations_per_turn
+        self._thr = rules.collect_threshold
+        self._empty = set(range(rules.grid_size))
+        self._active, self._bound = {}, {}
+        self._study = [dict.fromkeys(elements, 0) for _ in range(players)]
+        # What empty Studies unlock (nothing, unless a house rule unlocks a power at 0 cards):
+        # the table's shared list, as _restudy keeps it (never changed in place).
+        self._unlocked = [self._table.unlocked_by(study) for study in self._study]
+        self._gone = dict.fromkeys(elements, 0)
+        self._powers_used, self._effects = set(), set()
+        self._top, self._top_known = None, False  # the deck top is told before each choice
+        self._live = True
 
     def queued(self, legal: list[Action]) -> Action | None:
         placed = self._placed
@@ -1089,7 +1134,7 @@ class BotSeat:
         self._game: Game | None = None
         # What the bot's class overrides, looked up once per bot rather than at every move.
         self._seen: Bot | None = None
-        self._feeds = self._copies = self._tells = self._queues = False
+        self._feeds = self._copies = self._tells = self._queues = self._deals = False
         self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
         self._owed = 0  # steps up to its last move: the events it is owed by its next decision
 
@@ -1101,6 +1146,7 @@ class BotSeat:
         self._copies = cls.observe not in _READS_ONLY
         self._tells = cls.see_top is not Bot.see_top
         self._queues = cls.queued is not Bot.queued
+        self._deals = cls.dealt is not Bot.dealt
 
     def _restart(self, game: Game) -> None:
         """A new game, or this one rewound: the bot starts afresh from its first event."""
@@ -1114,6 +1160,9 @@ class BotSeat:
             self.bot.observe([Event(**ev) for ev in events] if self._copies else events)
         self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
         self.bot.start(game.rules, self.seat)
+        if self._deals and game.start_position is None:
+            # Dealt afresh, and fed from step 0 (the set-up reveals) by its next decision.
+            self.bot.dealt(len(game.players))
 
     def _reseat(self, game: Game, step: int) -> None:
         """A new bot in the seat (what its class overrides is looked up again), or a new game
