@@ -227,13 +227,15 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element. It is fed by events: from the observation it
-    is given at its first choice it keeps a compact state of the position (only what its
-    decisions read: the phase, the activations, which slots are empty, active or bound, each
-    Study and its unlocked powers, the cards out of play, the turn's powers and effects),
-    brought up to date from every event that follows and from the deck top it is told before
-    each choice (:meth:`Bot.see_top`), so that it needs one observation per game
-    (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the state.
+    left, every unknown card is of that element. It is fed by events: it keeps a compact
+    state of the position (only what its decisions read: the phase, the activations, which
+    slots are empty, active or bound, each Study and its unlocked powers, the cards out of
+    play, the turn's powers and effects), brought up to date from every event and from the
+    deck top it is told before each choice (:meth:`Bot.see_top`), so that it decides without
+    observations (:meth:`Bot.planned`). At a game dealt afresh the state is the blank
+    position before the set-up (:meth:`Bot.dealt`), so it needs no observation at all;
+    elsewhere (a game begun from a position) it loads the state from the observation of its
+    first choice. An event it cannot follow (the game's end) drops the state.
 
     Policy, phase by phase:
 
@@ -523,11 +525,11 @@ class GreedyBot(Bot):
         self._thr = rules.collect_threshold
         self._empty = set(range(rules.grid_size))
         self._active, self._bound = {}, {}
-        self._study = [dict.fromkeys(elements, 0) for _ in range(players)]
-        # What empty Studies unlock (nothing, unless a house rule unlocks a power at 0 cards):
-        # the table's shared list, as _restudy keeps it (never changed in place).
-        self._unlocked = [self._table.unlocked_by(study) for study in self._study]
-        self._gone = dict.fromkeys(elements, 0)
+        self._gone = zeros = dict.fromkeys(elements, 0)
+        self._study = [zeros.copy() for _ in range(players)]
+        # What an empty Study unlocks (nothing, unless a house rule unlocks a power at 0
+        # cards): the table's shared list, as _restudy keeps it (never changed in place).
+        self._unlocked = [self._table.unlocked_by(zeros)] * players
         self._powers_used, self._effects = set(), set()
         self._top, self._top_known = None, False  # the deck top is told before each choice
         self._live = True
@@ -1122,7 +1124,9 @@ class BotSeat:
     it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`), and so
     before a queued move in the refill phase, where the next card matters; when
     the bot can move without a new observation (it keeps the position up to date from events:
-    :meth:`Bot.planned`), none is built.
+    :meth:`Bot.planned`), none is built. A bot started at a game dealt afresh (not begun
+    from a position) is told so with the player count (:meth:`Bot.dealt`), when its class
+    overrides that hook: it is fed that game's events from the very first.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
