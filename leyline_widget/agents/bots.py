@@ -300,10 +300,10 @@ class GreedyBot(Bot):
 
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
-        self._mind = self._new_mind(seat)
-        self._known, self._public = self._mind.known, self._mind.public
+        self._mind = mind = self._new_mind(seat)
+        self._known, self._public = mind.known, mind.public
         # The core's own fold, without sightings: observe() can do its work on the way.
-        self._plain = type(self._mind) is Knowledge and self._mind.plain
+        self._plain = type(mind) is Knowledge and mind.plain
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._live, self._top, self._top_known = False, None, False
@@ -523,7 +523,7 @@ class GreedyBot(Bot):
         self._phase = "activation"  # (a deal's phase until its turn event names the first)
         self._used, self._limit = 0, rules.activations_per_turn
         self._thr = rules.collect_threshold
-        self._empty = set(range(rules.grid_size))
+        self._empty = set(_slots(rules.grid_size))
         self._active, self._bound = {}, {}
         self._gone = zeros = dict.fromkeys(elements, 0)
         self._study = [zeros.copy() for _ in range(players)]
@@ -969,6 +969,12 @@ def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
     at = [divmod(s, cols) for s in range(rows * cols)]
     return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
+
+
+@functools.lru_cache(maxsize=16)
+def _slots(size: int) -> frozenset[int]:
+    """Every slot of a grid of ``size`` (a set copied from it costs half one built anew)."""
+    return frozenset(range(size))
 
 
 def _swap(where: dict[int, _V], a: int, b: int) -> None:
