@@ -560,19 +560,25 @@ def test_a_bot_deciding_from_observations_is_still_given_them() -> None:
 
 
 def test_the_generator_is_made_at_its_first_use_with_the_same_draws() -> None:
-    # Bot.rng is random.Random(seed), made when first read; it may be read and assigned.
-    expected = random.Random(5)
-    bot = make_bot("random", seed=5)
-    assert "rng" not in vars(bot)  # not made yet: a game may never draw from it
-    bot.seed = 6  # (the seed it was made with is the one that counts, as ever)
-    assert [bot.rng.random() for _ in range(5)] == [expected.random() for _ in range(5)]
-    assert bot.rng is bot.rng
+    # Bot.rng is random.Random(seed), to read or assign; GreedyBot and its subclasses make it
+    # when it is first read (a RandomBot draws at every move: it makes it at once).
+    for kind in ("greedy", "memory", "expert"):
+        expected = random.Random(5)
+        bot = make_bot(kind, seed=5)
+        assert "rng" not in vars(bot)  # not made yet: a game may never draw from it
+        bot.seed = 6  # (the seed it was made with is the one that counts, as ever)
+        assert [bot.rng.random() for _ in range(5)] == [expected.random() for _ in range(5)]
+        assert bot.rng is bot.rng
+        other = random.Random(9)
+        bot.rng = other
+        assert bot.rng is other
+    assert "rng" in vars(make_bot("random", seed=5))
     legal: list[Action] = [Activate(s) for s in range(10)]
-    moves = [bot.choose({}, legal) for _ in range(20)]
-    assert moves == [legal[expected.randrange(10)] for _ in range(20)]
-    bot.rng = random.Random(9)
-    again = random.Random(9)
+    bot, expected = make_bot("random", seed=5), random.Random(5)
+    assert [bot.choose({}, legal) for _ in range(20)] == [legal[expected.randrange(10)]
+                                                         for _ in range(20)]
+    bot.rng, again = random.Random(9), random.Random(9)
     assert [bot.choose({}, legal) for _ in range(20)] == [legal[again.randrange(10)]
                                                          for _ in range(20)]
-    unseeded = [make_bot("random").rng.random() for _ in range(2)]
+    unseeded = [make_bot("greedy").rng.random() for _ in range(2)]
     assert unseeded[0] != unseeded[1]

@@ -116,27 +116,25 @@ class Bot:
     """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`).
 
     ``rng`` is the bot's random generator, ``random.Random(seed)``: read it, or assign
-    another. It is made at its first use (many games of a deciding bot never draw from it,
-    and seeding one costs more than a move), which gives the very draws of one made with
-    the bot.
+    another.
     """
 
     name = "bot"
+    rng: random.Random                      # public: see the class docstring
     rules: Rules                            # public: the ruleset of the game it sits at
     seat: int
     _table: _Table                          # what follows from the rules, shared by every bot
     _by_key: dict[str, str]                 # "element:tier" -> power effect
+    #: True in a class that makes ``rng`` at its first use instead (see GreedyBot.rng).
+    _rng_later = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self._rng_seed = seed  # what rng is seeded with, whatever is later assigned to seed
+        if self._rng_later:
+            self._rng_seed = seed  # what rng is seeded with, whatever is assigned to seed
+        else:
+            self.rng = random.Random(seed)
         self.start(_DEFAULT_RULES, 0)
-
-    @functools.cached_property
-    def rng(self) -> random.Random:
-        # Made once, kept in the instance (a cached_property has no setter: an assigned
-        # generator simply takes its place), so every later read is a plain attribute's.
-        return random.Random(self._rng_seed)
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before the first event of a game arrives.
@@ -297,6 +295,21 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
         self.scout = bool(scout)
+
+    _rng_later = True
+
+    # (mypy reads a cached_property as read-only; it is not: an assigned value shadows it)
+    @functools.cached_property
+    def rng(self) -> random.Random:  # type: ignore[override]
+        """``random.Random(seed)``, made at its first use: its moves seldom draw (many games
+        never do) and seeding a generator costs more than a move, so the bot goes without
+        one until then, with the very draws of one made with it. Kept in the instance once
+        made (assigning another replaces it), so each read after is a plain attribute's.
+
+        Only here, not on Bot: any class attribute of that name makes every read of it a
+        slower lookup, and a RandomBot reads it at every move.
+        """
+        return random.Random(self._rng_seed)
 
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
