@@ -21,7 +21,7 @@ from leyline_widget.agents.bots import (
     make_bot,
 )
 from leyline_widget.core.actions import Action
-from leyline_widget.core.game import visible_events
+from leyline_widget.core.game import Phase, visible_events
 
 VARIANTS = [
     Rules.default(),
@@ -441,3 +441,144 @@ def test_a_bot_is_fed_each_event_once_in_order_up_to_its_last_move() -> None:
         fresh = Game.new(players=2, seed=seed + 10).events_since(0)
         assert seen[len(owed):] == visible_events(fresh, 0)
     assert owing
+
+
+# ---------------------------------------------------------------- going live at a deal
+#: House rules beside VARIANTS: a capped major power, no refund, more activations, a fifth
+#: element, scarce tokens with early majors.
+HOUSE = [
+    Rules.default().replace(major_uses_per_game=1),
+    NO_REFUND,
+    Rules.default().replace(collect_threshold=3, activations_per_turn=4),
+    Rules.default().replace(elements=("fire", "water", "earth", "wind", "light")),
+    Rules.default().replace(tokens_per_element=1, major_threshold=3),
+]
+
+
+class Observing(GreedyBot):
+    """GreedyBot as it was before :meth:`Bot.dealt`: it loads its state from the first
+    observation it is given (BotSeat calls dealt only where a class overrides it)."""
+
+    dealt = Bot.dealt
+
+
+@pytest.mark.parametrize("rules", [*VARIANTS, *HOUSE],
+                         ids=["default", "small", "wide", "powers", "major1", "no-refund",
+                              "thr3", "five", "tokens"])
+def test_a_bot_dealt_in_follows_the_observations_state_from_the_first_event(
+        rules: Rules) -> None:
+    # Seated at a game dealt afresh, GreedyBot (and MemoryBot) take their compact state from
+    # the blank position before the set-up reveals: at every decision, the first included,
+    # it is the state an observation there gives, no observation is ever built for them, and
+    # every move is the one of a bot that loaded its first observation.
+    decisions = firsts = 0
+    chosen: list[int] = []
+
+    class Watched(BotSeat):
+        def act(self, game: Game) -> Action:
+            bot = self.bot
+            assert isinstance(bot, GreedyBot)
+            first = game is not self._game
+            action = super().act(game)
+            if self._fed == game.step + 1:  # it decided here, fed up to now
+                nonlocal decisions, firsts
+                assert bot._live and bot._top_known
+                fresh = GreedyBot()
+                fresh.start(game.rules, self.seat)
+                fresh._load(game.observation(self.seat))
+                assert {name: getattr(bot, name) for name in (*_STATE, "_top")} == {
+                    name: getattr(fresh, name) for name in (*_STATE, "_top")}
+                decisions += 1
+                firsts += first
+            return action
+
+    class Counted(GreedyBot):
+        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+            chosen.append(1)
+            return super().choose(observation, legal)
+
+    class CountedMemory(MemoryBot):
+        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+            chosen.append(1)
+            return super().choose(observation, legal)
+
+    kinds: list[tuple[type[GreedyBot], type[GreedyBot], dict[str, Any]]] = [
+        (Counted, Observing, {}), (Counted, Observing, {"scout": True}),
+        (CountedMemory, MemoryBot, {"capacity": 3, "decay": 0.2})]
+    for seed in range(9):
+        players = 2 + seed % 3
+        runs = []
+        for watched in (True, False):
+            game = Game.new(players=players, seed=seed, rules=rules)
+            seats: list[BotSeat] = []
+            for p in range(players):
+                if p == 1 and seed % 2:
+                    seats.append(BotSeat(make_bot("random", seed=seed), p))
+                    continue
+                dealt_in, observing, params = kinds[(p + seed) % len(kinds)]
+                if not watched and observing is MemoryBot:
+                    observing = type("ObservingMemory", (MemoryBot,), {"dealt": Bot.dealt})
+                cls = dealt_in if watched else observing
+                bot = cls(seed=seed * 10 + p, **params)
+                seats.append(Watched(bot, p) if watched else BotSeat(bot, p))
+            runs.append(play(game, seats))
+        assert runs[0] == runs[1]
+    assert not chosen
+    assert decisions > 100 and firsts > 15, (decisions, firsts)
+
+
+def test_a_bot_deciding_from_observations_is_still_given_them() -> None:
+    # A subclass whose _choose reads the observation (as the expert's does) is asked with a
+    # new one at every decision outside the refills, at a dealt game too; and a game begun
+    # from a position is no deal: a GreedyBot takes its state from a first observation there.
+    turns: list[int] = []
+
+    class FromView(GreedyBot):
+        def _choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+            turns.append(observation["turn"])
+            return legal[-1]  # (no plan: each of its decisions is a choice of its own)
+
+    class Asked(GreedyBot):
+        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+            turns.append(observation["turn"])
+            return super().choose(observation, legal)
+
+    decisions = 0
+    for seed in range(4):
+        game = Game.new(players=2, seed=seed)
+        seats = [BotSeat(FromView(seed=1), 0), BotSeat(GreedyBot(seed=2), 1)]
+        while not game.is_over:
+            if game.active_player == 0 and game.phase is not Phase.REFILL:
+                decisions += len(game.legal_actions()) > 1
+            game.apply(seats[game.active_player].act(game))
+    assert len(turns) == decisions > 20
+    turns.clear()
+    BotSeat(Asked(seed=1), 0).act(Game.new(players=2, seed=5))
+    assert turns == []  # dealt in: no observation
+    BotSeat(Asked(seed=1), 0).act(Game.from_position(Game.new(players=2, seed=5).position()))
+    assert turns == [1]
+
+
+def test_the_generator_is_made_at_its_first_use_with_the_same_draws() -> None:
+    # Bot.rng is random.Random(seed), to read or assign; GreedyBot and its subclasses make it
+    # when it is first read (a RandomBot draws at every move: it makes it at once).
+    for kind in ("greedy", "memory", "expert"):
+        expected = random.Random(5)
+        bot = make_bot(kind, seed=5)
+        assert "rng" not in vars(bot)  # not made yet: a game may never draw from it
+        bot.seed = 6  # (the seed it was made with is the one that counts, as ever)
+        assert [bot.rng.random() for _ in range(5)] == [expected.random() for _ in range(5)]
+        assert bot.rng is bot.rng
+        other = random.Random(9)
+        bot.rng = other
+        assert bot.rng is other
+    assert "rng" in vars(make_bot("random", seed=5))
+    legal: list[Action] = [Activate(s) for s in range(10)]
+    bot, expected = make_bot("random", seed=5), random.Random(5)
+    assert [bot.choose({}, legal) for _ in range(20)] == [legal[expected.randrange(10)]
+                                                         for _ in range(20)]
+    bot.rng, again = random.Random(9), random.Random(9)
+    assert [bot.choose({}, legal) for _ in range(20)] == [legal[again.randrange(10)]
+                                                         for _ in range(20)]
+    unseeded = [make_bot("greedy").rng.random() for _ in range(2)]
+    assert unseeded[0] != unseeded[1]

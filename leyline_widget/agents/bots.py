@@ -113,17 +113,27 @@ def _table(rules: Rules) -> _Table:
 
 
 class Bot:
-    """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`)."""
+    """A policy for one seat. Subclasses override :meth:`choose` (and :meth:`observe`).
+
+    ``rng`` is the bot's random generator, ``random.Random(seed)``: read it, or assign
+    another.
+    """
 
     name = "bot"
+    rng: random.Random                      # public: see the class docstring
     rules: Rules                            # public: the ruleset of the game it sits at
     seat: int
     _table: _Table                          # what follows from the rules, shared by every bot
     _by_key: dict[str, str]                 # "element:tier" -> power effect
+    #: True in a class that makes ``rng`` at its first use instead (see GreedyBot.rng).
+    _rng_later = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        if self._rng_later:
+            self._rng_seed = seed  # what rng is seeded with, whatever is assigned to seed
+        else:
+            self.rng = random.Random(seed)
         self.start(_DEFAULT_RULES, 0)
 
     def start(self, rules: Rules, seat: int) -> None:
@@ -136,6 +146,19 @@ class Bot:
         self.seat = seat
         self._table = table = _table(rules)
         self._by_key = table.by_key
+
+    def dealt(self, players: int) -> None:
+        """Told, right after :meth:`start`, that the game was dealt afresh for ``players``
+        players and that its events will come from the very first (the set-up reveals); by
+        default ignored.
+
+        :class:`BotSeat` calls it only for such a game (not one begun from a position, nor
+        one the bot joins without being fed its events) and only when the bot's class
+        overrides it. The position before those events follows from the rules and the
+        player count alone (an empty grid, no tokens, empty Studies and spent markers, no
+        power used, no effect on), so a bot that follows the position from events can do so
+        from the first without asking for an observation.
+        """
 
     def observe(self, events: list[Event]) -> None:
         """Take in events already filtered for this bot's seat (oldest first)."""
@@ -202,13 +225,15 @@ class GreedyBot(Bot):
     activations, its own Whisper and Gale peeks, Tide), moved by Ripple swaps and dropped when
     the card is collected; and which of those facts every player saw (for denial with Binding
     tokens). Card counting completes the picture: when only one element has unseen cards
-    left, every unknown card is of that element. It is fed by events: from the observation it
-    is given at its first choice it keeps a compact state of the position (only what its
-    decisions read: the phase, the activations, which slots are empty, active or bound, each
-    Study and its unlocked powers, the cards out of play, the turn's powers and effects),
-    brought up to date from every event that follows and from the deck top it is told before
-    each choice (:meth:`Bot.see_top`), so that it needs one observation per game
-    (:meth:`Bot.planned`); an event it cannot follow (the game's end) drops the state.
+    left, every unknown card is of that element. It is fed by events: it keeps a compact
+    state of the position (only what its decisions read: the phase, the activations, which
+    slots are empty, active or bound, each Study and its unlocked powers, the cards out of
+    play, the turn's powers and effects), brought up to date from every event and from the
+    deck top it is told before each choice (:meth:`Bot.see_top`), so that it decides without
+    observations (:meth:`Bot.planned`). At a game dealt afresh the state is the blank
+    position before the set-up (:meth:`Bot.dealt`), so it needs no observation at all;
+    elsewhere (a game begun from a position) it loads the state from the observation of its
+    first choice. An event it cannot follow (the game's end) drops the state.
 
     Policy, phase by phase:
 
@@ -271,12 +296,27 @@ class GreedyBot(Bot):
         super().__init__(seed)
         self.scout = bool(scout)
 
+    _rng_later = True
+
+    # (mypy reads a cached_property as read-only; it is not: an assigned value shadows it)
+    @functools.cached_property
+    def rng(self) -> random.Random:  # type: ignore[override]
+        """``random.Random(seed)``, made at its first use: its moves seldom draw (many games
+        never do) and seeding a generator costs more than a move, so the bot goes without
+        one until then, with the very draws of one made with it. Kept in the instance once
+        made (assigning another replaces it), so each read after is a plain attribute's.
+
+        Only here, not on Bot: any class attribute of that name makes every read of it a
+        slower lookup, and a RandomBot reads it at every move.
+        """
+        return random.Random(self._rng_seed)
+
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
-        self._mind = self._new_mind(seat)
-        self._known, self._public = self._mind.known, self._mind.public
+        self._mind = mind = self._new_mind(seat)
+        self._known, self._public = mind.known, mind.public
         # The core's own fold, without sightings: observe() can do its work on the way.
-        self._plain = type(self._mind) is Knowledge and self._mind.plain
+        self._plain = type(mind) is Knowledge and mind.plain
         self._peeked, self._looked = set(), set()
         self._plan = []
         self._live, self._top, self._top_known = False, None, False
@@ -486,6 +526,26 @@ class GreedyBot(Bot):
         self._powers_used = set(obs["powers_used"])
         self._effects = set(obs["effects"])
         self._top, self._top_known = obs["deck"]["top"], True
+
+    def dealt(self, players: int) -> None:
+        # The compact state of the position before the set-up reveals, as _load would read it
+        # from an observation there: the bot follows the game from its first event, and so
+        # needs no observation all game (see planned).
+        rules = self.rules
+        elements = rules.elements
+        self._phase = "activation"  # (a deal's phase until its turn event names the first)
+        self._used, self._limit = 0, rules.activations_per_turn
+        self._thr = rules.collect_threshold
+        self._empty = set(_slots(rules.grid_size))
+        self._active, self._bound = {}, {}
+        self._gone = zeros = dict.fromkeys(elements, 0)
+        self._study = [zeros.copy() for _ in range(players)]
+        # What an empty Study unlocks (nothing, unless a house rule unlocks a power at 0
+        # cards): the table's shared list, as _restudy keeps it (never changed in place).
+        self._unlocked = [self._table.unlocked_by(zeros)] * players
+        self._powers_used, self._effects = set(), set()
+        self._top, self._top_known = None, False  # the deck top is told before each choice
+        self._live = True
 
     def queued(self, legal: list[Action]) -> Action | None:
         placed = self._placed
@@ -924,6 +984,12 @@ def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
 
 
+@functools.lru_cache(maxsize=16)
+def _slots(size: int) -> frozenset[int]:
+    """Every slot of a grid of ``size`` (a set copied from it costs half one built anew)."""
+    return frozenset(range(size))
+
+
 def _swap(where: dict[int, _V], a: int, b: int) -> None:
     """Exchange what ``where`` holds for slots ``a`` and ``b`` (either may hold nothing)."""
     va, vb = where.pop(a, None), where.pop(b, None)
@@ -1077,7 +1143,9 @@ class BotSeat:
     it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`), and so
     before a queued move in the refill phase, where the next card matters; when
     the bot can move without a new observation (it keeps the position up to date from events:
-    :meth:`Bot.planned`), none is built.
+    :meth:`Bot.planned`), none is built. A bot started at a game dealt afresh (not begun
+    from a position) is told so with the player count (:meth:`Bot.dealt`), when its class
+    overrides that hook: it is fed that game's events from the very first.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -1089,7 +1157,7 @@ class BotSeat:
         self._game: Game | None = None
         # What the bot's class overrides, looked up once per bot rather than at every move.
         self._seen: Bot | None = None
-        self._feeds = self._copies = self._tells = self._queues = False
+        self._feeds = self._copies = self._tells = self._queues = self._deals = False
         self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
         self._owed = 0  # steps up to its last move: the events it is owed by its next decision
 
@@ -1101,6 +1169,7 @@ class BotSeat:
         self._copies = cls.observe not in _READS_ONLY
         self._tells = cls.see_top is not Bot.see_top
         self._queues = cls.queued is not Bot.queued
+        self._deals = cls.dealt is not Bot.dealt
 
     def _restart(self, game: Game) -> None:
         """A new game, or this one rewound: the bot starts afresh from its first event."""
@@ -1114,6 +1183,9 @@ class BotSeat:
             self.bot.observe([Event(**ev) for ev in events] if self._copies else events)
         self._game, self._fed, self._turn, self._phase = game, 0, 0, Phase.GAME_OVER
         self.bot.start(game.rules, self.seat)
+        if self._deals and game.start_position is None:
+            # Dealt afresh, and fed from step 0 (the set-up reveals) by its next decision.
+            self.bot.dealt(len(game.players))
 
     def _reseat(self, game: Game, step: int) -> None:
         """A new bot in the seat (what its class overrides is looked up again), or a new game
