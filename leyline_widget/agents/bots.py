@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -32,6 +33,8 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+#: GreedyBot._catch_up's signature: events, deck top, legal actions -> a move or None.
+_CatchUp = Callable[[list[Event], str | None, list[Action]], Action | None]
 _V = TypeVar("_V")
 #: What a bot knows before it is seated (rules are frozen values: one serves every bot).
 _DEFAULT_RULES = Rules.default()
@@ -306,6 +309,68 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
+        if self._plain and self._live:
+            self._observe_live(events)
+        else:
+            self._observe_any(events)
+
+    def _observe_live(self, events: list[Event]) -> None:
+        """:meth:`observe` in the common case, a plain Knowledge and a live state: the work of
+        :meth:`_observe_any`, without testing either at every event (a decision is fed about
+        six, and every simulated move comes through here)."""
+        known, public, plan = self._known, self._public, self._plan
+        active, empty = self._active, self._empty
+        follow = self._follow
+        for ev in events:
+            # The kinds by how often a game brings them (draws, activations, phases).
+            kind = ev["type"]
+            if kind == "reveal":
+                slot = ev["slot"]
+                element = ev["element"]
+                if element is not None:
+                    known[slot] = element
+                    if ev["visible_to"] == "all":
+                        public.add(slot)
+                if ev["cause"] in _DRAWS:
+                    self._top_known = False
+                    # Drawn onto an empty slot (so untokened), it lies inert, face down.
+                    empty.discard(slot)
+            elif kind == "activate":
+                slot = ev["slot"]
+                known[slot] = active[slot] = ev["element"]
+                public.add(slot)
+                self._used += 1
+            elif kind == "phase":
+                if plan:  # (most often spent already: a test costs less than a call)
+                    plan.clear()
+                phase = self._phase = ev["phase"]
+                if phase != "activation":
+                    self._used = 0
+            elif kind == "turn":
+                self._peeked.clear()
+                self._looked.clear()
+                if plan:
+                    plan.clear()
+                follow(ev)
+            elif kind == "collect":
+                for slot in ev["slots"]:
+                    known.pop(slot, None)
+                    public.discard(slot)
+                follow(ev)
+            else:
+                if kind == "swap" or kind == "tide":
+                    self._mind.take(ev)  # (rare: they move or forget what it knew)
+                    if kind == "tide":
+                        self._top, self._top_known = ev["to_deck"], True
+                if not follow(ev):
+                    # The state cannot follow (the game ended): the rest as for any bot.
+                    self._live = False
+                    at = next(i for i, e in enumerate(events) if e is ev)
+                    self._observe_any(events[at + 1:])
+                    return
+
+    def _observe_any(self, events: list[Event]) -> None:
+        """:meth:`observe` for any knowledge fold, with or without a live state."""
         mind, plain = self._mind, self._plain
         if not plain:
             mind.observe(events)  # what it remembers: the core's fold of these events
@@ -546,6 +611,20 @@ class GreedyBot(Bot):
         # bot decides in planned().
         self._top, self._top_known = top, True
 
+    def _catch_up(self, events: list[Event], top: str | None, legal: list[Action]) -> Action | None:
+        """``observe(events)``, ``see_top(top)``, then ``planned(legal)``, in one call: how
+        :class:`BotSeat` asks a bot whose class keeps this class's three (see
+        ``BotSeat._adopt``) at a decision with more than one legal action. Most decisions are
+        then made from the followed state without another call of the protocol."""
+        if self._plain and self._live:
+            self._observe_live(events)
+        else:
+            self._observe_any(events)
+        self._top, self._top_known = top, True
+        if self._live and self._decides and not self._plan:
+            return self._choice(legal)  # what planned() does, told the top, with no plan left
+        return self.planned(legal)
+
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
         self._placed = None  # (a subclass's _choose may not go through _decide)
@@ -564,9 +643,15 @@ class GreedyBot(Bot):
         """The choice from the compact state (loaded or followed) and the legal actions."""
         if self._plan:
             self._plan.clear()
-        self._placed = None
         if len(legal) == 1:
+            self._placed = None
             return legal[0]
+        return self._choice(legal)
+
+    def _choice(self, legal: list[Action]) -> Action:
+        """:meth:`_decide` with no plan left and more than one legal action (as BotSeat asks:
+        it makes a forced move itself)."""
+        self._placed = None
         if self._fades:
             self._recall()
         phase = self._phase  # (the phases by how often a game decides in them)
@@ -1090,6 +1175,7 @@ class BotSeat:
         # What the bot's class overrides, looked up once per bot rather than at every move.
         self._seen: Bot | None = None
         self._feeds = self._copies = self._tells = self._queues = False
+        self._catch_up: _CatchUp | None = None  # GreedyBot._catch_up, for a bot it serves
         self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
         self._owed = 0  # steps up to its last move: the events it is owed by its next decision
 
@@ -1101,6 +1187,10 @@ class BotSeat:
         self._copies = cls.observe not in _READS_ONLY
         self._tells = cls.see_top is not Bot.see_top
         self._queues = cls.queued is not Bot.queued
+        # A bot of GreedyBot's own observe, see_top and planned is asked the three at once.
+        self._catch_up = bot._catch_up if isinstance(bot, GreedyBot) and (
+            cls.observe, cls.see_top, cls.planned) == (
+            GreedyBot.observe, GreedyBot.see_top, GreedyBot.planned) else None
 
     def _restart(self, game: Game) -> None:
         """A new game, or this one rewound: the bot starts afresh from its first event."""
@@ -1138,10 +1228,10 @@ class BotSeat:
         if not legal or game.active_player != seat:
             raise self._refusal(game, legal)
         bot = self.bot
-        step = game.step
-        if bot is not self._seen or game is not self._game or step + 1 < self._fed:
-            self._reseat(game, step)
-        self._owed = step + 1
+        after = game.step + 1  # the steps up to this move, which its next decision is fed
+        if bot is not self._seen or game is not self._game or after < self._fed:
+            self._reseat(game, after - 1)
+        self._owed = after
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
         phase = game.phase
@@ -1154,12 +1244,20 @@ class BotSeat:
                     return action
         else:
             self._turn, self._phase = game.turn, phase
+        catch_up = self._catch_up
+        if catch_up is not None:  # the three calls below in one
+            events = game.visible_events_since(self._fed, seat)
+            self._fed = after
+            action = catch_up(events, game.deck_top, legal)
+            if action is not None:
+                return action
+            return bot.choose(game.observation(seat), legal)
         if self._feeds:
             events = game.visible_events_since(self._fed, seat)
             if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)
-        self._fed = step + 1
+        self._fed = after
         if self._tells:
             bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
         action = bot.planned(legal)
