@@ -320,7 +320,6 @@ class GreedyBot(Bot):
         six, and every simulated move comes through here)."""
         known, public, plan = self._known, self._public, self._plan
         active, empty = self._active, self._empty
-        follow = self._follow
         for ev in events:
             # The kinds by how often a game brings them (draws, activations, phases).
             kind = ev["type"]
@@ -351,22 +350,21 @@ class GreedyBot(Bot):
                 self._looked.clear()
                 if plan:
                     plan.clear()
-                follow(ev)
+                self._follow_turn(ev)
             elif kind == "collect":
                 for slot in ev["slots"]:
                     known.pop(slot, None)
                     public.discard(slot)
-                follow(ev)
+                self._follow_collect(ev)
             else:
                 if kind == "swap" or kind == "tide":
                     self._mind.take(ev)  # (rare: they move or forget what it knew)
                     if kind == "tide":
                         self._top, self._top_known = ev["to_deck"], True
-                if not follow(ev):
+                if not self._follow(ev):
                     # The state cannot follow (the game ended): the rest as for any bot.
                     self._live = False
-                    at = next(i for i, e in enumerate(events) if e is ev)
-                    self._observe_any(events[at + 1:])
+                    self._observe_any(_after(events, ev))
                     return
 
     def _observe_any(self, events: list[Event]) -> None:
@@ -438,26 +436,9 @@ class GreedyBot(Bot):
         an event this code does not know)."""
         kind = ev["type"]
         if kind == "turn":  # (the kinds by how often a game brings them)
-            rules = self.rules
-            self._phase = ev["phase"]
-            self._used, self._limit = 0, rules.activations_per_turn
-            self._thr = rules.collect_threshold
-            if self._effects:  # (most turns use no power: a test costs less than a call)
-                self._effects.clear()
-            if self._powers_used:
-                self._powers_used.clear()
+            self._follow_turn(ev)
         elif kind == "collect":
-            active, empty, bound = self._active, self._empty, self._bound
-            slots = ev["slots"]
-            for s in slots:
-                del active[s]
-                empty.add(s)
-            if bound:  # (most often no card is)
-                for s in slots:
-                    bound.pop(s, None)  # its tokens go back (token_return events follow)
-            el, count = ev["element"], ev["count"]
-            self._gone[el] += count
-            self._restudy(ev["player"], el, count)
+            self._follow_collect(ev)
         elif kind == "power":
             # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
@@ -507,12 +488,38 @@ class GreedyBot(Bot):
             return False
         return True
 
+    # A turn and a collection, the kinds of _follow that most events of the rest are, each
+    # on its own: _observe_live calls them without going through _follow's tests.
+    def _follow_turn(self, ev: Event) -> None:
+        rules = self.rules
+        self._phase = ev["phase"]
+        self._used, self._limit = 0, rules.activations_per_turn
+        self._thr = rules.collect_threshold
+        if self._effects:  # (most turns use no power: a test costs less than a call)
+            self._effects.clear()
+        if self._powers_used:
+            self._powers_used.clear()
+
+    def _follow_collect(self, ev: Event) -> None:
+        active, empty, bound = self._active, self._empty, self._bound
+        slots = ev["slots"]
+        for s in slots:
+            del active[s]
+            empty.add(s)
+        if bound:  # (most often no card is)
+            for s in slots:
+                bound.pop(s, None)  # its tokens go back (token_return events follow)
+        el, count = ev["element"], ev["count"]
+        self._gone[el] += count
+        self._restudy(ev["player"], el, count)
+
     def _restudy(self, player: int, element: str, change: int) -> None:
         """``change`` cards more of ``element`` in ``player``'s Study, and what it unlocks."""
         study = self._study[player]
-        had = study[element]
-        study[element] = have = had + change
-        low, high = (had, have) if had < have else (have, had)
+        low = study[element]
+        study[element] = high = low + change
+        if change < 0:
+            low, high = high, low
         for need in self._table.needs[element]:
             if low < need <= high:  # a power of that element unlocks or locks again
                 self._unlocked[player] = self._table.unlocked_by(study)
@@ -1007,6 +1014,14 @@ def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
     at = [divmod(s, cols) for s in range(rows * cols)]
     return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
+
+
+def _after(events: list[Event], ev: Event) -> list[Event]:
+    """The events after ``ev``, found by identity (another event may be equal to it)."""
+    for at, e in enumerate(events):
+        if e is ev:
+            return events[at + 1:]
+    raise ValueError("the event is not in the list")
 
 
 def _swap(where: dict[int, _V], a: int, b: int) -> None:
