@@ -1177,7 +1177,10 @@ class BotSeat:
     it is owed). Before a choice it is told the public deck top (:meth:`Bot.see_top`), and so
     before a queued move in the refill phase, where the next card matters; when
     the bot can move without a new observation (it keeps the position up to date from events:
-    :meth:`Bot.planned`), none is built.
+    :meth:`Bot.planned`), none is built. A bot whose class keeps GreedyBot's own
+    :meth:`~Bot.observe`, :meth:`~Bot.see_top` and :meth:`~Bot.planned` is asked the three of a
+    decision in one call (``GreedyBot._catch_up``): the same events, top and legal actions, in
+    that order; a class overriding any of them is asked through each.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
