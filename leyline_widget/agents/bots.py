@@ -309,15 +309,12 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
-        if self._plain and self._live:
-            self._observe_live(events)
-        else:
+        if not (self._plain and self._live):
             self._observe_any(events)
-
-    def _observe_live(self, events: list[Event]) -> None:
-        """:meth:`observe` in the common case, a plain Knowledge and a live state: the work of
-        :meth:`_observe_any`, without testing either at every event (a decision is fed about
-        six, and every simulated move comes through here)."""
+            return
+        # The common case, a plain Knowledge and a live state: the work of _observe_any,
+        # without testing either at every event (a decision is fed about six, and every
+        # simulated move of a rollout comes through here).
         known, public, plan = self._known, self._public, self._plan
         active, empty = self._active, self._empty
         for ev in events:
@@ -489,7 +486,7 @@ class GreedyBot(Bot):
         return True
 
     # A turn and a collection, the kinds of _follow that most events of the rest are, each
-    # on its own: _observe_live calls them without going through _follow's tests.
+    # on its own: observe's live loop calls them without going through _follow's tests.
     def _follow_turn(self, ev: Event) -> None:
         rules = self.rules
         self._phase = ev["phase"]
@@ -623,10 +620,7 @@ class GreedyBot(Bot):
         :class:`BotSeat` asks a bot whose class keeps this class's three (see
         ``BotSeat._adopt``) at a decision with more than one legal action. Most decisions are
         then made from the followed state without another call of the protocol."""
-        if self._plain and self._live:
-            self._observe_live(events)
-        else:
-            self._observe_any(events)
+        self.observe(events)
         self._top, self._top_known = top, True
         if self._live and self._decides and not self._plan:
             return self._choice(legal)  # what planned() does, told the top, with no plan left
