@@ -338,6 +338,50 @@ def test_planning_ahead_changes_no_move(rules: Rules) -> None:
         assert runs[0] == runs[1]
 
 
+def test_a_subclass_overriding_see_top_is_told_through_it_at_every_decision() -> None:
+    # BotSeat asks a GreedyBot for a decision's observe, see_top and planned in one call; a
+    # subclass overriding one of them is asked through each, as before, and plays the same.
+    told: list[int] = []
+    game = Game.new(players=2, seed=0)
+
+    class Told(GreedyBot):
+        def see_top(self, top: str | None) -> None:
+            assert top == game.deck_top
+            told.append(game.step)
+            super().see_top(top)
+
+    for seed in range(4):
+        runs = []
+        for cls in (GreedyBot, Told):
+            told.clear()
+            game = Game.new(players=2, seed=seed)
+            seats = [BotSeat(cls(seed=seed + p), p) for p in range(2)]
+            decisions, moves = [], []
+            while not game.is_over:
+                seat = seats[game.active_player]
+                action = seat.act(game)
+                if seat._fed == game.step + 1:  # fed up to now: a decision
+                    decisions.append(game.step)
+                moves.append(action)
+                game.apply(action)
+            runs.append(moves)
+        assert runs[0] == runs[1]
+        assert decisions and set(decisions) <= set(told)
+
+
+def test_the_events_after_one_the_state_cannot_follow_still_reach_the_memory() -> None:
+    game = Game.new(players=2, seed=1)
+    bot = GreedyBot(seed=1)
+    seats = [BotSeat(bot, 0), BotSeat(GreedyBot(seed=2), 1)]
+    while not bot._live:
+        game.apply(seats[game.active_player].act(game))
+    element = next(el for el in game.rules.elements if bot.known().get(0) != el)
+    bot.observe([{"type": "mystery"}, {"type": "reveal", "slot": 0, "element": element,
+                                        "cause": "whisper", "visible_to": [0]}])
+    assert not bot._live  # asked afresh next time
+    assert bot.known()[0] == element
+
+
 def test_a_refill_after_its_own_is_chosen_from_the_queue() -> None:
     # A refill right after the bot's own refill is chosen in queued(), told the new deck top
     # and not yet fed the reveal of the card it placed: the moves are those of a bot fed and

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -32,6 +33,8 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+#: GreedyBot._catch_up's signature: events, deck top, legal actions -> a move or None.
+_CatchUp = Callable[[list[Event], str | None, list[Action]], Action | None]
 _V = TypeVar("_V")
 #: What a bot knows before it is seated (rules are frozen values: one serves every bot).
 _DEFAULT_RULES = Rules.default()
@@ -346,6 +349,63 @@ class GreedyBot(Bot):
         return dict(self._known)
 
     def observe(self, events: list[Event]) -> None:
+        if not (self._plain and self._live):
+            self._observe_any(events)
+            return
+        # The common case, a plain Knowledge and a live state: the work of _observe_any,
+        # without testing either at every event (a decision is fed about six, and every
+        # simulated move of a rollout comes through here).
+        known, public, plan = self._known, self._public, self._plan
+        active, empty = self._active, self._empty
+        for ev in events:
+            # The kinds by how often a game brings them (draws, activations, phases).
+            kind = ev["type"]
+            if kind == "reveal":
+                slot = ev["slot"]
+                element = ev["element"]
+                if element is not None:
+                    known[slot] = element
+                    if ev["visible_to"] == "all":
+                        public.add(slot)
+                if ev["cause"] in _DRAWS:
+                    self._top_known = False
+                    # Drawn onto an empty slot (so untokened), it lies inert, face down.
+                    empty.discard(slot)
+            elif kind == "activate":
+                slot = ev["slot"]
+                known[slot] = active[slot] = ev["element"]
+                public.add(slot)
+                self._used += 1
+            elif kind == "phase":
+                if plan:  # (most often spent already: a test costs less than a call)
+                    plan.clear()
+                phase = self._phase = ev["phase"]
+                if phase != "activation":
+                    self._used = 0
+            elif kind == "turn":
+                self._peeked.clear()
+                self._looked.clear()
+                if plan:
+                    plan.clear()
+                self._follow_turn(ev)
+            elif kind == "collect":
+                for slot in ev["slots"]:
+                    known.pop(slot, None)
+                    public.discard(slot)
+                self._follow_collect(ev)
+            else:
+                if kind == "swap" or kind == "tide":
+                    self._mind.take(ev)  # (rare: they move or forget what it knew)
+                    if kind == "tide":
+                        self._top, self._top_known = ev["to_deck"], True
+                if not self._follow(ev):
+                    # The state cannot follow (the game ended): the rest as for any bot.
+                    self._live = False
+                    self._observe_any(_after(events, ev))
+                    return
+
+    def _observe_any(self, events: list[Event]) -> None:
+        """:meth:`observe` for any knowledge fold, with or without a live state."""
         mind, plain = self._mind, self._plain
         if not plain:
             mind.observe(events)  # what it remembers: the core's fold of these events
@@ -413,26 +473,9 @@ class GreedyBot(Bot):
         an event this code does not know)."""
         kind = ev["type"]
         if kind == "turn":  # (the kinds by how often a game brings them)
-            rules = self.rules
-            self._phase = ev["phase"]
-            self._used, self._limit = 0, rules.activations_per_turn
-            self._thr = rules.collect_threshold
-            if self._effects:  # (most turns use no power: a test costs less than a call)
-                self._effects.clear()
-            if self._powers_used:
-                self._powers_used.clear()
+            self._follow_turn(ev)
         elif kind == "collect":
-            active, empty, bound = self._active, self._empty, self._bound
-            slots = ev["slots"]
-            for s in slots:
-                del active[s]
-                empty.add(s)
-            if bound:  # (most often no card is)
-                for s in slots:
-                    bound.pop(s, None)  # its tokens go back (token_return events follow)
-            el, count = ev["element"], ev["count"]
-            self._gone[el] += count
-            self._restudy(ev["player"], el, count)
+            self._follow_collect(ev)
         elif kind == "power":
             # Targets act through the events that follow (swap, tide, reveal, token_return).
             effect = ev["effect"]
@@ -482,12 +525,38 @@ class GreedyBot(Bot):
             return False
         return True
 
+    # A turn and a collection, the kinds of _follow that most events of the rest are, each
+    # on its own: observe's live loop calls them without going through _follow's tests.
+    def _follow_turn(self, ev: Event) -> None:
+        rules = self.rules
+        self._phase = ev["phase"]
+        self._used, self._limit = 0, rules.activations_per_turn
+        self._thr = rules.collect_threshold
+        if self._effects:  # (most turns use no power: a test costs less than a call)
+            self._effects.clear()
+        if self._powers_used:
+            self._powers_used.clear()
+
+    def _follow_collect(self, ev: Event) -> None:
+        active, empty, bound = self._active, self._empty, self._bound
+        slots = ev["slots"]
+        for s in slots:
+            del active[s]
+            empty.add(s)
+        if bound:  # (most often no card is)
+            for s in slots:
+                bound.pop(s, None)  # its tokens go back (token_return events follow)
+        el, count = ev["element"], ev["count"]
+        self._gone[el] += count
+        self._restudy(ev["player"], el, count)
+
     def _restudy(self, player: int, element: str, change: int) -> None:
         """``change`` cards more of ``element`` in ``player``'s Study, and what it unlocks."""
         study = self._study[player]
-        had = study[element]
-        study[element] = have = had + change
-        low, high = (had, have) if had < have else (have, had)
+        low = study[element]
+        study[element] = high = low + change
+        if change < 0:
+            low, high = high, low
         for need in self._table.needs[element]:
             if low < need <= high:  # a power of that element unlocks or locks again
                 self._unlocked[player] = self._table.unlocked_by(study)
@@ -606,6 +675,17 @@ class GreedyBot(Bot):
         # bot decides in planned().
         self._top, self._top_known = top, True
 
+    def _catch_up(self, events: list[Event], top: str | None, legal: list[Action]) -> Action | None:
+        """``observe(events)``, ``see_top(top)``, then ``planned(legal)``, in one call: how
+        :class:`BotSeat` asks a bot whose class keeps this class's three (see
+        ``BotSeat._adopt``) at a decision with more than one legal action. Most decisions are
+        then made from the followed state without another call of the protocol."""
+        self.observe(events)
+        self._top, self._top_known = top, True
+        if self._live and self._decides and not self._plan:
+            return self._choice(legal)  # what planned() does, told the top, with no plan left
+        return self.planned(legal)
+
     # ------------------------------------------------------------------ choosing
     def choose(self, observation: Observation, legal: list[Action]) -> Action:
         self._placed = None  # (a subclass's _choose may not go through _decide)
@@ -624,9 +704,15 @@ class GreedyBot(Bot):
         """The choice from the compact state (loaded or followed) and the legal actions."""
         if self._plan:
             self._plan.clear()
-        self._placed = None
         if len(legal) == 1:
+            self._placed = None
             return legal[0]
+        return self._choice(legal)
+
+    def _choice(self, legal: list[Action]) -> Action:
+        """:meth:`_decide` with no plan left and more than one legal action (as BotSeat asks:
+        it makes a forced move itself)."""
+        self._placed = None
         if self._fades:
             self._recall()
         phase = self._phase  # (the phases by how often a game decides in them)
@@ -990,6 +1076,14 @@ def _slots(size: int) -> frozenset[int]:
     return frozenset(range(size))
 
 
+def _after(events: list[Event], ev: Event) -> list[Event]:
+    """The events after ``ev``, found by identity (another event may be equal to it)."""
+    for at, e in enumerate(events):
+        if e is ev:
+            return events[at + 1:]
+    raise ValueError("the event is not in the list")
+
+
 def _swap(where: dict[int, _V], a: int, b: int) -> None:
     """Exchange what ``where`` holds for slots ``a`` and ``b`` (either may hold nothing)."""
     va, vb = where.pop(a, None), where.pop(b, None)
@@ -1145,7 +1239,10 @@ class BotSeat:
     the bot can move without a new observation (it keeps the position up to date from events:
     :meth:`Bot.planned`), none is built. A bot started at a game dealt afresh (not begun
     from a position) is told so with the player count (:meth:`Bot.dealt`), when its class
-    overrides that hook: it is fed that game's events from the very first.
+    overrides that hook: it is fed that game's events from the very first. A bot whose class
+    keeps GreedyBot's own :meth:`~Bot.observe`, :meth:`~Bot.see_top` and :meth:`~Bot.planned`
+    is asked the three of a decision in one call (``GreedyBot._catch_up``): the same events, top
+    and legal actions, in that order; a class overriding any of them is asked through each.
     """
 
     def __init__(self, bot: Bot, seat: int) -> None:
@@ -1158,6 +1255,7 @@ class BotSeat:
         # What the bot's class overrides, looked up once per bot rather than at every move.
         self._seen: Bot | None = None
         self._feeds = self._copies = self._tells = self._queues = self._deals = False
+        self._catch_up: _CatchUp | None = None  # GreedyBot._catch_up, for a bot it serves
         self._turn, self._phase = 0, Phase.GAME_OVER  # turn and phase of its last decision
         self._owed = 0  # steps up to its last move: the events it is owed by its next decision
 
@@ -1170,6 +1268,10 @@ class BotSeat:
         self._tells = cls.see_top is not Bot.see_top
         self._queues = cls.queued is not Bot.queued
         self._deals = cls.dealt is not Bot.dealt
+        # A bot of GreedyBot's own observe, see_top and planned is asked the three at once.
+        self._catch_up = bot._catch_up if isinstance(bot, GreedyBot) and (
+            cls.observe, cls.see_top, cls.planned) == (
+            GreedyBot.observe, GreedyBot.see_top, GreedyBot.planned) else None
 
     def _restart(self, game: Game) -> None:
         """A new game, or this one rewound: the bot starts afresh from its first event."""
@@ -1210,10 +1312,10 @@ class BotSeat:
         if not legal or game.active_player != seat:
             raise self._refusal(game, legal)
         bot = self.bot
-        step = game.step
-        if bot is not self._seen or game is not self._game or step + 1 < self._fed:
-            self._reseat(game, step)
-        self._owed = step + 1
+        after = game.step + 1  # the steps up to this move, which its next decision is fed
+        if bot is not self._seen or game is not self._game or after < self._fed:
+            self._reseat(game, after - 1)
+        self._owed = after
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
         phase = game.phase
@@ -1226,12 +1328,20 @@ class BotSeat:
                     return action
         else:
             self._turn, self._phase = game.turn, phase
+        catch_up = self._catch_up
+        if catch_up is not None:  # the three calls below in one
+            events = game.visible_events_since(self._fed, seat)
+            self._fed = after
+            action = catch_up(events, game.deck_top, legal)
+            if action is not None:
+                return action
+            return bot.choose(game.observation(seat), legal)
         if self._feeds:
             events = game.visible_events_since(self._fed, seat)
             if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)
-        self._fed = step + 1
+        self._fed = after
         if self._tells:
             bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
         action = bot.planned(legal)
