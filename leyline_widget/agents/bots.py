@@ -42,7 +42,7 @@ class _Table:
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
     __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers",
-                 "reaches", "unlocked")
+                 "reaches", "unlocked", "ranks")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -57,6 +57,8 @@ class _Table:
         self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
         self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
+        # (element, tier) -> the power's place in the rules: Phase 1 lists them in that order.
+        self.ranks = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
         # unlocked keys -> what a player with those powers reaches (see reach); a game sees a
         # few dozen sets of powers, so each is worked out once.
         self.reaches: dict[tuple[str, ...], tuple[int, int, bool]] = {}
@@ -607,7 +609,7 @@ class GreedyBot(Bot):
                     self._peeked.discard(a.slot)
                     return a
         if left <= 0:
-            return _END
+            return _end(legal)
         active: dict[str, int] = {}
         if used:  # each active card took an activation
             for face in self._active.values():
@@ -670,7 +672,7 @@ class GreedyBot(Bot):
                         ends = False
                         break
             if ends:
-                self._plan.append(legal[-1] if type(legal[-1]) is EndPhase else _END)
+                self._plan.append(_end(legal))
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -685,7 +687,7 @@ class GreedyBot(Bot):
                 have = active.get(element, 0)
                 if have + min(left, len(avail.get(element, ())) + len(unknown)) >= thr:
                     return unknown[self.rng.randrange(len(unknown))]
-        return _END
+        return _end(legal)
 
     def _inert(self) -> list[int]:
         """The slots holding an inert card, in order."""
@@ -709,7 +711,7 @@ class GreedyBot(Bot):
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
             ready = {fx: et for fx, et in ready.items() if et in offered}
         if not ready:
-            return _END
+            return _end(legal)
         known = self._known
         if ("gale" in ready or "whisper" in ready) and len(known) < self.rules.grid_size:
             # (A bot that remembers a card in every slot has none left to peek at.)
@@ -718,8 +720,8 @@ class GreedyBot(Bot):
                 open_ = self._open_slots()
                 unknown.sort(key=lambda s: (s not in open_, s))
                 if "gale" in ready:
-                    return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
-                return UsePower(*ready["whisper"], (unknown[0],))
+                    return self._use(legal, ready["gale"], tuple(sorted(unknown[:3])))
+                return self._use(legal, ready["whisper"], (unknown[0],))
         if "unbind" in ready:
             locked = sorted(self._bound)
             if locked:
@@ -727,20 +729,49 @@ class GreedyBot(Bot):
                 locked = [s for s in locked if s not in open_]
             if locked:
                 locked.sort(key=lambda s: (s not in known, s))
-                return UsePower(*ready["unbind"], (locked[0],))
+                return self._use(legal, ready["unbind"], (locked[0],))
         if "tide" in ready:
             target = self._tide()
             if target is not None:
-                return UsePower(*ready["tide"], (target,))
+                return self._use(legal, ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
             if effect in ready:
-                return self._bare_use(ready[effect])
+                return self._use(legal, ready[effect])
         if "sanctuary" in ready and self._bound:
-            return self._bare_use(ready["sanctuary"])
-        return _END
+            return self._use(legal, ready["sanctuary"])
+        return _end(legal)
 
-    def _bare_use(self, power: tuple[str, str]) -> UsePower:
-        """The use of a power without targets; made once per game (actions are values)."""
+    def _use(self, legal: list[Action], power: tuple[str, str],
+             targets: tuple[int, ...] = ()) -> UsePower:
+        """The use of ``power`` on ``targets``: the legal list's own action when it holds one
+        (apply() knows a listed action by identity and skips its checks), else a new one.
+
+        Phase 1 lists the ready powers in the rules' order, each power's target choices fewest
+        first and then in ascending order, and EndPhase last (core.powers.target_choices):
+        sorted by (power, number of targets, targets), so a bisection finds the use in a few
+        steps of a list that Gale and Ripple make hundreds long. A list not in that order
+        (not the engine's) is only searched in vain: the use is then built, as it was."""
+        ranks = self._table.ranks
+        rank, n = ranks[power], len(targets)
+        lo, hi = 0, len(legal) - 1
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            a = legal[mid]
+            if type(a) is not UsePower:
+                break
+            r = ranks.get((a.element, a.tier), -1)
+            if r < rank or (r == rank and (len(a.targets), a.targets) < (n, targets)):
+                lo = mid + 1
+            else:
+                hi = mid
+        else:
+            a = legal[lo]
+            if (type(a) is UsePower and a.targets == targets and a.element == power[0]
+                    and a.tier == power[1]):
+                return a
+        if targets:
+            return UsePower(*power, targets)
+        # Made once per game (actions are values).
         action = self._uses.get(power)
         if action is None:
             action = self._uses[power] = UsePower(*power)
@@ -829,12 +860,12 @@ class GreedyBot(Bot):
         studies = self._study
         n = len(studies)
         if n == 1:
-            return _END
+            return _end(legal)
         me = self.seat
         opp = (me + 1) % n
         acts, thr, sanctuary = self._table.reach(self._unlocked[opp])
         if sanctuary:
-            return _END  # Sanctuary ignores every token: binding cannot stop them
+            return _end(legal)  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
         opp_study = studies[opp]
         active, empty, bound = self._active, self._empty, self._bound
@@ -874,7 +905,7 @@ class GreedyBot(Bot):
         # element that makes it, with no more cards than they can activate. Most often there
         # is no threat, or another element (or a spare card) would make it just the same.
         if not threat or ties > 1 or counts[top] > acts:
-            return _END
+            return _end(legal)
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
@@ -902,9 +933,18 @@ class GreedyBot(Bot):
                     if best is None or key > best:
                         best = key
         if best is None:
-            return _END
+            return _end(legal)
         _net, _keep, neg_s, el, source = best
-        return PlaceToken(-neg_s, el, source)
+        slot = -neg_s
+        # The legal list's own token, when it holds one (apply() then skips its checks): Phase
+        # 3 lists every slot with the same (element, source) pairs, in slot order, then
+        # EndPhase, so the slot's pairs are the slot-th run of them.
+        k = (len(legal) - 1) // self.rules.grid_size
+        for a in legal[slot * k:slot * k + k]:
+            if (type(a) is PlaceToken and a.slot == slot and a.element == el
+                    and a.source == source):
+                return a
+        return PlaceToken(slot, el, source)
 
 
 #: The fields of GreedyBot's compact state, in its docstring's order.
@@ -941,6 +981,13 @@ def _best_take(counts: Any, acts: int, thr: int) -> int:
         if take >= thr and take > best:
             best = take
     return best
+
+
+def _end(legal: list[Action]) -> Action:
+    """The phase's end as the legal list holds it (last, where a phase can end): apply() knows
+    the actions it listed by identity and skips their checks."""
+    end = legal[-1]
+    return end if type(end) is EndPhase else _END
 
 
 class MemoryBot(GreedyBot):
