@@ -637,8 +637,9 @@ class GreedyBot(Bot):
         minor, major = self._table.tiers
         # The best collection by (score, active cards, element), compared field by field:
         # a tuple per element, min() (its argument parsing) and any() over a generator each
-        # cost more than the comparisons themselves.
-        best_score, best_have, best_el = -1.0, 0, ""
+        # cost more than the comparisons themselves. Scores are in quarter cards: whole
+        # numbers (small ones are shared objects, where each float sum was a new one).
+        best_score, best_have, best_el = -1, 0, ""
         for el, slots in avail.items():
             have = active.get(el, 0)
             n = len(slots)
@@ -647,8 +648,8 @@ class GreedyBot(Bot):
                 continue
             # A collection that unlocks a power is worth a little more than its cards.
             had = study.get(el, 0)
-            score = take + (0.25 if had < minor <= had + take else 0.0) + (
-                0.25 if had < major <= had + take else 0.0)
+            score = 4 * take + (1 if had < minor <= had + take else 0) + (
+                1 if had < major <= had + take else 0)
             if score > best_score or (score == best_score and (
                     have > best_have or (have == best_have and el > best_el))):
                 best_score, best_have, best_el = score, have, el
@@ -672,7 +673,8 @@ class GreedyBot(Bot):
                         ends = False
                         break
             if ends:
-                self._plan.append(_end(legal))
+                end = legal[-1]  # (_end inline: a call costs more than the test)
+                self._plan.append(end if type(end) is EndPhase else _END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -722,7 +724,7 @@ class GreedyBot(Bot):
                 if "gale" in ready:
                     return self._use(legal, ready["gale"], tuple(sorted(unknown[:3])))
                 return self._use(legal, ready["whisper"], (unknown[0],))
-        if "unbind" in ready:
+        if "unbind" in ready and self._bound:
             locked = sorted(self._bound)
             if locked:
                 open_ = self._open_slots()
@@ -739,7 +741,8 @@ class GreedyBot(Bot):
                 return self._use(legal, ready[effect])
         if "sanctuary" in ready and self._bound:
             return self._use(legal, ready["sanctuary"])
-        return _end(legal)
+        end = legal[-1]  # (_end inline: most turns end Phase 1 here)
+        return end if type(end) is EndPhase else _END
 
     def _use(self, legal: list[Action], power: tuple[str, str],
              targets: tuple[int, ...] = ()) -> UsePower:
@@ -748,30 +751,46 @@ class GreedyBot(Bot):
 
         Phase 1 lists the ready powers in the rules' order, each power's target choices fewest
         first and then in ascending order, and EndPhase last (core.powers.target_choices):
-        sorted by (power, number of targets, targets), so a bisection finds the use in a few
-        steps of a list that Gale and Ripple make hundreds long. A list not in that order
-        (not the engine's) is only searched in vain: the use is then built, as it was."""
+        sorted by (power, number of targets, targets). The search gallops from the start (the
+        first powers, Spark and Wildfire by default, are the ones most often used without a
+        target: found at the first steps), then bisects, so the hundreds of Gale and Ripple
+        choices cost a few steps. A list not in that order (not the engine's) is only searched
+        in vain: the use is then built, as it was."""
         ranks = self._table.ranks
-        rank, n = ranks[power], len(targets)
-        lo, hi = 0, len(legal) - 1
+        want = (ranks[power], len(targets), targets)
+        end = len(legal) - 1  # (EndPhase)
+        lo, hi, step = 0, end, 1
+        while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
+            at = lo + step - 1
+            if at >= hi:
+                break
+            a = legal[at]
+            if type(a) is not UsePower:
+                return self._new_use(power, targets)
+            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
+                hi = at
+                break
+            lo, step = at + 1, step + step
         while lo < hi:
             mid = (lo + hi) >> 1
             a = legal[mid]
             if type(a) is not UsePower:
-                break
-            r = ranks.get((a.element, a.tier), -1)
-            if r < rank or (r == rank and (len(a.targets), a.targets) < (n, targets)):
+                return self._new_use(power, targets)
+            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
                 lo = mid + 1
             else:
                 hi = mid
-        else:
-            a = legal[lo]
-            if (type(a) is UsePower and a.targets == targets and a.element == power[0]
-                    and a.tier == power[1]):
-                return a
+        a = legal[lo]
+        if (type(a) is UsePower and a.targets == targets and a.element == power[0]
+                and a.tier == power[1]):
+            return a
+        return self._new_use(power, targets)
+
+    def _new_use(self, power: tuple[str, str], targets: tuple[int, ...]) -> UsePower:
+        """A use the legal list does not hold as expected; one without targets is made once
+        per game (actions are values)."""
         if targets:
             return UsePower(*power, targets)
-        # Made once per game (actions are values).
         action = self._uses.get(power)
         if action is None:
             action = self._uses[power] = UsePower(*power)
@@ -837,8 +856,12 @@ class GreedyBot(Bot):
         if top is None:
             return legal[0]
         # The remembered cards of the top's element. A refill is the most frequent decision
-        # of a game: plain loops, as a call per card (min over a map) costs more than a step.
-        same = [s for s, el in self._known.items() if el == top]
+        # of a game: plain loops, as a call per card (min over a map) costs more than a step,
+        # and a comprehension is a call of its own.
+        same = []
+        for s, el in self._known.items():
+            if el == top:
+                same.append(s)
         best = legal[0]
         if same:
             apart = self._apart
@@ -863,7 +886,10 @@ class GreedyBot(Bot):
             return _end(legal)
         me = self.seat
         opp = (me + 1) % n
-        acts, thr, sanctuary = self._table.reach(self._unlocked[opp])
+        table, unlocked = self._table, self._unlocked[opp]
+        # (_Table.reach's lookup inline: every binding asks, and the sets of powers recur)
+        reach = table.reaches.get(tuple(unlocked))
+        acts, thr, sanctuary = reach if reach is not None else table.reach(unlocked)
         if sanctuary:
             return _end(legal)  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
@@ -905,7 +931,8 @@ class GreedyBot(Bot):
         # element that makes it, with no more cards than they can activate. Most often there
         # is no threat, or another element (or a spare card) would make it just the same.
         if not threat or ties > 1 or counts[top] > acts:
-            return _end(legal)
+            end = legal[-1]  # (_end inline: most bindings end here)
+            return end if type(end) is EndPhase else _END
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
