@@ -45,7 +45,7 @@ class _Table:
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
     __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers",
-                 "reaches", "unlocked")
+                 "reaches", "unlocked", "ranks")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -60,6 +60,8 @@ class _Table:
         self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
         self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
+        # (element, tier) -> the power's place in the rules: Phase 1 lists them in that order.
+        self.ranks = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
         # unlocked keys -> what a player with those powers reaches (see reach); a game sees a
         # few dozen sets of powers, so each is worked out once.
         self.reaches: dict[tuple[str, ...], tuple[int, int, bool]] = {}
@@ -753,7 +755,7 @@ class GreedyBot(Bot):
                     self._peeked.discard(a.slot)
                     return a
         if left <= 0:
-            return _END
+            return _end(legal)
         active: dict[str, int] = {}
         if used:  # each active card took an activation
             for face in self._active.values():
@@ -781,8 +783,9 @@ class GreedyBot(Bot):
         minor, major = self._table.tiers
         # The best collection by (score, active cards, element), compared field by field:
         # a tuple per element, min() (its argument parsing) and any() over a generator each
-        # cost more than the comparisons themselves.
-        best_score, best_have, best_el = -1.0, 0, ""
+        # cost more than the comparisons themselves. Scores are in quarter cards: whole
+        # numbers (small ones are shared objects, where each float sum was a new one).
+        best_score, best_have, best_el = -1, 0, ""
         for el, slots in avail.items():
             have = active.get(el, 0)
             n = len(slots)
@@ -791,8 +794,8 @@ class GreedyBot(Bot):
                 continue
             # A collection that unlocks a power is worth a little more than its cards.
             had = study.get(el, 0)
-            score = take + (0.25 if had < minor <= had + take else 0.0) + (
-                0.25 if had < major <= had + take else 0.0)
+            score = 4 * take + (1 if had < minor <= had + take else 0) + (
+                1 if had < major <= had + take else 0)
             if score > best_score or (score == best_score and (
                     have > best_have or (have == best_have and el > best_el))):
                 best_score, best_have, best_el = score, have, el
@@ -816,7 +819,8 @@ class GreedyBot(Bot):
                         ends = False
                         break
             if ends:
-                self._plan.append(legal[-1] if type(legal[-1]) is EndPhase else _END)
+                end = legal[-1]  # (_end inline: a call costs more than the test)
+                self._plan.append(end if type(end) is EndPhase else _END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -831,7 +835,7 @@ class GreedyBot(Bot):
                 have = active.get(element, 0)
                 if have + min(left, len(avail.get(element, ())) + len(unknown)) >= thr:
                     return unknown[self.rng.randrange(len(unknown))]
-        return _END
+        return _end(legal)
 
     def _inert(self) -> list[int]:
         """The slots holding an inert card, in order."""
@@ -855,7 +859,7 @@ class GreedyBot(Bot):
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
             ready = {fx: et for fx, et in ready.items() if et in offered}
         if not ready:
-            return _END
+            return _end(legal)
         known = self._known
         if ("gale" in ready or "whisper" in ready) and len(known) < self.rules.grid_size:
             # (A bot that remembers a card in every slot has none left to peek at.)
@@ -864,29 +868,75 @@ class GreedyBot(Bot):
                 open_ = self._open_slots()
                 unknown.sort(key=lambda s: (s not in open_, s))
                 if "gale" in ready:
-                    return UsePower(*ready["gale"], tuple(sorted(unknown[:3])))
-                return UsePower(*ready["whisper"], (unknown[0],))
-        if "unbind" in ready:
+                    return self._use(legal, ready["gale"], tuple(sorted(unknown[:3])))
+                return self._use(legal, ready["whisper"], (unknown[0],))
+        if "unbind" in ready and self._bound:
             locked = sorted(self._bound)
             if locked:
                 open_ = self._open_slots()
                 locked = [s for s in locked if s not in open_]
             if locked:
                 locked.sort(key=lambda s: (s not in known, s))
-                return UsePower(*ready["unbind"], (locked[0],))
+                return self._use(legal, ready["unbind"], (locked[0],))
         if "tide" in ready:
             target = self._tide()
             if target is not None:
-                return UsePower(*ready["tide"], (target,))
+                return self._use(legal, ready["tide"], (target,))
         for effect in ("spark", "wildfire"):
             if effect in ready:
-                return self._bare_use(ready[effect])
+                return self._use(legal, ready[effect])
         if "sanctuary" in ready and self._bound:
-            return self._bare_use(ready["sanctuary"])
-        return _END
+            return self._use(legal, ready["sanctuary"])
+        end = legal[-1]  # (_end inline: most turns end Phase 1 here)
+        return end if type(end) is EndPhase else _END
 
-    def _bare_use(self, power: tuple[str, str]) -> UsePower:
-        """The use of a power without targets; made once per game (actions are values)."""
+    def _use(self, legal: list[Action], power: tuple[str, str],
+             targets: tuple[int, ...] = ()) -> UsePower:
+        """The use of ``power`` on ``targets``: the legal list's own action when it holds one
+        (apply() knows a listed action by identity and skips its checks), else a new one.
+
+        Phase 1 lists the ready powers in the rules' order, each power's target choices fewest
+        first and then in ascending order, and EndPhase last (core.powers.target_choices):
+        sorted by (power, number of targets, targets). The search gallops from the start (the
+        first powers, Spark and Wildfire by default, are the ones most often used without a
+        target: found at the first steps), then bisects, so the hundreds of Gale and Ripple
+        choices cost a few steps. A list not in that order (not the engine's) is only searched
+        in vain: the use is then built, as it was."""
+        ranks = self._table.ranks
+        want = (ranks[power], len(targets), targets)
+        end = len(legal) - 1  # (EndPhase)
+        lo, hi, step = 0, end, 1
+        while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
+            at = lo + step - 1
+            if at >= hi:
+                break
+            a = legal[at]
+            if type(a) is not UsePower:
+                return self._new_use(power, targets)
+            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
+                hi = at
+                break
+            lo, step = at + 1, step + step
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            a = legal[mid]
+            if type(a) is not UsePower:
+                return self._new_use(power, targets)
+            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
+                lo = mid + 1
+            else:
+                hi = mid
+        a = legal[lo]
+        if (type(a) is UsePower and a.targets == targets and a.element == power[0]
+                and a.tier == power[1]):
+            return a
+        return self._new_use(power, targets)
+
+    def _new_use(self, power: tuple[str, str], targets: tuple[int, ...]) -> UsePower:
+        """A use the legal list does not hold as expected; one without targets is made once
+        per game (actions are values)."""
+        if targets:
+            return UsePower(*power, targets)
         action = self._uses.get(power)
         if action is None:
             action = self._uses[power] = UsePower(*power)
@@ -952,8 +1002,12 @@ class GreedyBot(Bot):
         if top is None:
             return legal[0]
         # The remembered cards of the top's element. A refill is the most frequent decision
-        # of a game: plain loops, as a call per card (min over a map) costs more than a step.
-        same = [s for s, el in self._known.items() if el == top]
+        # of a game: plain loops, as a call per card (min over a map) costs more than a step,
+        # and a comprehension is a call of its own.
+        same = []
+        for s, el in self._known.items():
+            if el == top:
+                same.append(s)
         best = legal[0]
         if same:
             apart = self._apart
@@ -975,12 +1029,15 @@ class GreedyBot(Bot):
         studies = self._study
         n = len(studies)
         if n == 1:
-            return _END
+            return _end(legal)
         me = self.seat
         opp = (me + 1) % n
-        acts, thr, sanctuary = self._table.reach(self._unlocked[opp])
+        table, unlocked = self._table, self._unlocked[opp]
+        # (_Table.reach's lookup inline: every binding asks, and the sets of powers recur)
+        reach = table.reaches.get(tuple(unlocked))
+        acts, thr, sanctuary = reach if reach is not None else table.reach(unlocked)
         if sanctuary:
-            return _END  # Sanctuary ignores every token: binding cannot stop them
+            return _end(legal)  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
         opp_study = studies[opp]
         active, empty, bound = self._active, self._empty, self._bound
@@ -1020,7 +1077,8 @@ class GreedyBot(Bot):
         # element that makes it, with no more cards than they can activate. Most often there
         # is no threat, or another element (or a spare card) would make it just the same.
         if not threat or ties > 1 or counts[top] > acts:
-            return _END
+            end = legal[-1]  # (_end inline: most bindings end here)
+            return end if type(end) is EndPhase else _END
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
@@ -1048,9 +1106,18 @@ class GreedyBot(Bot):
                     if best is None or key > best:
                         best = key
         if best is None:
-            return _END
+            return _end(legal)
         _net, _keep, neg_s, el, source = best
-        return PlaceToken(-neg_s, el, source)
+        slot = -neg_s
+        # The legal list's own token, when it holds one (apply() then skips its checks): Phase
+        # 3 lists every slot with the same (element, source) pairs, in slot order, then
+        # EndPhase, so the slot's pairs are the slot-th run of them.
+        k = (len(legal) - 1) // self.rules.grid_size
+        for a in legal[slot * k:slot * k + k]:
+            if (type(a) is PlaceToken and a.slot == slot and a.element == el
+                    and a.source == source):
+                return a
+        return PlaceToken(slot, el, source)
 
 
 #: The fields of GreedyBot's compact state, in its docstring's order.
@@ -1101,6 +1168,13 @@ def _best_take(counts: Any, acts: int, thr: int) -> int:
         if take >= thr and take > best:
             best = take
     return best
+
+
+def _end(legal: list[Action]) -> Action:
+    """The phase's end as the legal list holds it (last, where a phase can end): apply() knows
+    the actions it listed by identity and skips their checks."""
+    end = legal[-1]
+    return end if type(end) is EndPhase else _END
 
 
 class MemoryBot(GreedyBot):
