@@ -32,6 +32,8 @@ from ..core.types import Event, Observation
 __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "MemoryBot", "RandomBot",
            "make_bot"]
 
+#: The phase's end: EndPhase() is one value, the very one in the engine's legal lists, which
+#: apply() knows by identity (so it checks a bot's phase end no more).
 _END = EndPhase()
 #: GreedyBot._catch_up's signature: events, deck top, legal actions -> a move or None.
 _CatchUp = Callable[[list[Event], str | None, list[Action]], Action | None]
@@ -755,7 +757,7 @@ class GreedyBot(Bot):
                     self._peeked.discard(a.slot)
                     return a
         if left <= 0:
-            return _end(legal)
+            return _END
         active: dict[str, int] = {}
         if used:  # each active card took an activation
             for face in self._active.values():
@@ -819,8 +821,7 @@ class GreedyBot(Bot):
                         ends = False
                         break
             if ends:
-                end = legal[-1]  # (_end inline: a call costs more than the test)
-                self._plan.append(end if type(end) is EndPhase else _END)
+                self._plan.append(_END)
             return moves[0]
         fresh = [a for a in unknown if a.slot not in self._looked] if self.scout else []
         if fresh:
@@ -835,7 +836,7 @@ class GreedyBot(Bot):
                 have = active.get(element, 0)
                 if have + min(left, len(avail.get(element, ())) + len(unknown)) >= thr:
                     return unknown[self.rng.randrange(len(unknown))]
-        return _end(legal)
+        return _END
 
     def _inert(self) -> list[int]:
         """The slots holding an inert card, in order."""
@@ -859,7 +860,7 @@ class GreedyBot(Bot):
             offered = {(a.element, a.tier) for a in legal if isinstance(a, UsePower)}
             ready = {fx: et for fx, et in ready.items() if et in offered}
         if not ready:
-            return _end(legal)
+            return _END
         known = self._known
         if ("gale" in ready or "whisper" in ready) and len(known) < self.rules.grid_size:
             # (A bot that remembers a card in every slot has none left to peek at.)
@@ -887,8 +888,7 @@ class GreedyBot(Bot):
                 return self._use(legal, ready[effect])
         if "sanctuary" in ready and self._bound:
             return self._use(legal, ready["sanctuary"])
-        end = legal[-1]  # (_end inline: most turns end Phase 1 here)
-        return end if type(end) is EndPhase else _END
+        return _END
 
     def _use(self, legal: list[Action], power: tuple[str, str],
              targets: tuple[int, ...] = ()) -> UsePower:
@@ -1029,7 +1029,7 @@ class GreedyBot(Bot):
         studies = self._study
         n = len(studies)
         if n == 1:
-            return _end(legal)
+            return _END
         me = self.seat
         opp = (me + 1) % n
         table, unlocked = self._table, self._unlocked[opp]
@@ -1037,7 +1037,7 @@ class GreedyBot(Bot):
         reach = table.reaches.get(tuple(unlocked))
         acts, thr, sanctuary = reach if reach is not None else table.reach(unlocked)
         if sanctuary:
-            return _end(legal)  # Sanctuary ignores every token: binding cannot stop them
+            return _END  # Sanctuary ignores every token: binding cannot stop them
         # The threat first: it is most often nothing, and then no token is worth weighing.
         opp_study = studies[opp]
         active, empty, bound = self._active, self._empty, self._bound
@@ -1077,8 +1077,7 @@ class GreedyBot(Bot):
         # element that makes it, with no more cards than they can activate. Most often there
         # is no threat, or another element (or a spare card) would make it just the same.
         if not threat or ties > 1 or counts[top] > acts:
-            end = legal[-1]  # (_end inline: most bindings end here)
-            return end if type(end) is EndPhase else _END
+            return _END
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
@@ -1106,7 +1105,7 @@ class GreedyBot(Bot):
                     if best is None or key > best:
                         best = key
         if best is None:
-            return _end(legal)
+            return _END
         _net, _keep, neg_s, el, source = best
         slot = -neg_s
         # The legal list's own token, when it holds one (apply() then skips its checks): Phase
@@ -1168,13 +1167,6 @@ def _best_take(counts: Any, acts: int, thr: int) -> int:
         if take >= thr and take > best:
             best = take
     return best
-
-
-def _end(legal: list[Action]) -> Action:
-    """The phase's end as the legal list holds it (last, where a phase can end): apply() knows
-    the actions it listed by identity and skips their checks."""
-    end = legal[-1]
-    return end if type(end) is EndPhase else _END
 
 
 class MemoryBot(GreedyBot):
