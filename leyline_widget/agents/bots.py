@@ -1374,31 +1374,31 @@ class BotSeat:
         # Every move comes through here (the forced and queued ones too): the common case is
         # tested first with as few reads of the game as it needs.
         legal = game.legal_actions()
+        mover, step, phase, turn, top = game.seat_view()
         seat = self.seat
-        if not legal or game.active_player != seat:
+        if mover != seat or not legal:
             raise self._refusal(game, legal)
         bot = self.bot
-        after = game.step + 1  # the steps up to this move, which its next decision is fed
+        after = step + 1  # the steps up to this move, which its next decision is fed
         if bot is not self._seen or game is not self._game or after < self._fed:
-            self._reseat(game, after - 1)
+            self._reseat(game, step)
         self._owed = after
         if len(legal) == 1:
             return legal[0]  # a forced move is no decision: nothing to observe or build yet
-        phase = game.phase
-        if phase is self._phase and game.turn == self._turn:
+        if phase is self._phase and turn == self._turn:
             if self._queues:
                 if phase is _REFILLING and self._tells:
-                    bot.see_top(game.deck_top)  # the next refill's card: public, all it needs
+                    bot.see_top(top)  # the next refill's card: public, all it needs
                 action = bot.queued(legal)
                 if action is not None:
                     return action
         else:
-            self._turn, self._phase = game.turn, phase
+            self._turn, self._phase = turn, phase
         catch_up = self._catch_up
         if catch_up is not None:  # the three calls below in one
             events = game.visible_events_since(self._fed, seat)
             self._fed = after
-            action = catch_up(events, game.deck_top, legal)
+            action = catch_up(events, top, legal)
             if action is not None:
                 return action
             return bot.choose(game.observation(seat), legal)
@@ -1409,7 +1409,7 @@ class BotSeat:
             bot.observe(events)
         self._fed = after
         if self._tells:
-            bot.see_top(game.deck_top)  # public; with the events, all a following bot needs
+            bot.see_top(top)  # public; with the events, all a following bot needs
         action = bot.planned(legal)
         if action is not None:
             return action

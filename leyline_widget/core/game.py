@@ -474,6 +474,14 @@ class Game:
             operator.attrgetter("_top"),
             doc="The face-up top card of the deck (public), or None when the deck is empty.")
 
+    def seat_view(self) -> tuple[int, int, Phase, int, str | None]:
+        """``(active_player, step, phase, turn, deck_top)``, all public, in one call: what a
+        bot's seat reads before each move."""
+        # Read here, where the fields are plain slots: each C getter above costs about 480
+        # instructions (valgrind) against about 80 for a slot, and a seat reads four or five
+        # per move; one C getter of all five (attrgetter) still costs 1,350 against 1,000.
+        return self._player, self._step, self._phase, self._turn, self._top
+
     def card(self, slot: int) -> str | None:
         """The element of the card in ``slot`` (all-seeing), or None for an empty slot."""
         c = self._grid[slot]
