@@ -956,6 +956,35 @@ def test_visible_events_since_is_the_filter_of_events_since(rules: Rules) -> Non
     assert private > 0
 
 
+def test_events_since_after_an_ask_are_the_event_log_joined() -> None:
+    # The first ask keeps the events from its step on and apply() adds to them: each later ask
+    # is a slice of them, checked here against the event log (the records walked back).
+    for seed in range(6):
+        game = Game.new(players=2, seed=seed)
+        rng = random.Random(seed)
+        first = 3 + seed % 4
+        clones: list[Game] = []
+        while not game.is_over and game.step < 300:
+            game.apply(lively(game, rng))
+            if game.step == 20:
+                clones.append(game.clone())  # asked for nothing yet: its own events from here
+            for g in (game, *clones):
+                if g.is_over:
+                    continue
+                log = g.event_log
+                for step in {first, g.step, g.step + 1, max(first, g.step - 5), first - 1, 0}:
+                    expected = [ev for evs in log[max(step, 0):] for ev in evs]
+                    assert g.events_since(step) == expected, (seed, g.step, step)
+                    assert g.visible_events_since(step, 1) == visible_events(expected, 1)
+            if clones and not clones[0].is_over:
+                clones[0].apply(lively(clones[0], rng))
+        seen = game.events_since(first)
+        seen.append({"type": "pass", "player": 0})  # the caller's own list
+        assert game.events_since(first) == seen[:-1]
+        copy = pickle.loads(pickle.dumps(game))
+        assert copy.events_since(first) == game.events_since(first)
+
+
 def test_history_accessors() -> None:
     game = new("fire fire water earth  wind water")
     play(game, Activate(0), Activate(1), EndPhase())

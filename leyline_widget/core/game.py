@@ -200,6 +200,14 @@ Frozen: TypeAlias = tuple[_Fixed, dict[str, Any] | None, bytes, int, list[int], 
                           tuple[bytes, bool, bytes] | None, _Legal | None]
 
 
+#: The events of a game's steps from the first one asked for (visible_events_since) on, in
+#: one list: that first step, the events, and where each step's events begin in them (by
+#: step less the first). A bot's seat asks for the steps since its last decision before
+#: each one, so each ask is then one slice, where walking the records back cost a step each.
+#: Kept from the first ask on, by apply(); never shared (a clone starts none).
+_Tail: TypeAlias = "tuple[int, list[Event], list[int]]"
+
+
 def _origin(events: list[Event]) -> _Record:
     return (None, events, None, 0, -1)  # set-up reveals are public
 
@@ -229,7 +237,7 @@ class Game:
         "_initial_deck", "_start", "_deck", "_deck_pos", "_grid", "_active", "_tokens", "_study",
         "_markers", "_mtokens", "_supply", "_pool", "_phase", "_turn", "_player", "_bonus",
         "_wildfire", "_sanctuary", "_used", "_end_reason", "_last", "_free", "_spent", "_majors",
-        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step", "_top",
+        "_busy", "_dsum", "_hhead", "_hbody", "_legal", "_over", "_step", "_top", "_tail",
     )
 
     rules: Rules
@@ -274,6 +282,7 @@ class Game:
     _legal: _Legal | None          # legal_actions() of this very state, once asked for
     _over: bool                    # _phase is GAME_OVER (set with it): what is_over reads
     _top: str | None               # the face-up top's element (set at each draw and Tide)
+    _tail: _Tail | None            # the events since the first step asked for (see _Tail)
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -374,6 +383,7 @@ class Game:
         g._hhead = hhead
         g._hbody = hbody
         g._legal = legal
+        g._tail = None
         return g
 
     def _reset_turn(self) -> None:
@@ -449,9 +459,19 @@ class Game:
             # A step asked for made a private event: the steps that made one are filtered.
             return [ev for r in _chain(last, step)
                     for ev in (visible_events(r[1], viewer) if r[4] == r[3] else r[1])]
+        tail = self._tail
+        if tail is not None and type(step) is int and tail[0] <= step <= last[3]:
+            return tail[1][tail[2][step - tail[0]]:]
         out: list[Event] = []
+        starts: list[int] = []
         for r in _chain(last, step):
+            starts.append(len(out))
             out += r[1]  # joined at C speed
+        if type(step) is int and 0 <= step <= last[3] and (tail is None or step < tail[0]):
+            # Kept from here on, apply() adding each step (an int step of this history: one
+            # entry in starts per step).
+            self._tail = (step, out, starts)
+            return out[:]
         return out
 
     @property
@@ -747,6 +767,7 @@ class Game:
         pickle and deepcopy recurse once per level (a few hundred steps overflowed them)."""
         state = {name: getattr(self, name) for name in Game.__slots__}
         state["_legal"] = None
+        state["_tail"] = None  # found again when asked: a view of the history it carries
         state["_last"] = [(r[0], r[1], r[3]) for r in _chain(self._last, 0)]
         return None, state
 
@@ -769,6 +790,7 @@ class Game:
         assert last is not None  # the set-up record is always there
         self._last = last
         self._step = last[3]
+        self._tail = None  # the history's records are new ones
         # Derived, so found again (a game pickled before the field was kept has none).
         deck, pos = self._deck, self._deck_pos
         self._top = self.rules.elements[deck[pos]] if pos < len(deck) else None
@@ -1199,6 +1221,11 @@ class Game:
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
         self._step = step
+        tail = self._tail
+        if tail is not None:  # this game's events were asked for: see _Tail
+            flat = tail[1]
+            tail[2].append(len(flat))
+            flat += events
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
