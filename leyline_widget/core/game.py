@@ -23,7 +23,7 @@ import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from itertools import compress
+from itertools import compress, repeat
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from . import powers as _powers
@@ -90,6 +90,9 @@ _ACTIVATE: list[Activate] = []
 _DEACTIVATE: list[Deactivate] = []
 _REFILL: list[Refill] = []
 _PLACE: dict[tuple[int, str, str], PlaceToken] = {}
+#: Tide's and Unbind's uses by (element, tier, slot): a power of the rules on a grid slot, so
+#: as few as the rules' powers times the largest grid.
+_ONE_TARGET: dict[tuple[str, str, int], UsePower] = {}
 #: Phase 2's free activations by slot, in slot order: a copy with the active slots popped
 #: leaves the activations still open at C speed.
 _Free: TypeAlias = dict[int, Activate]
@@ -145,6 +148,11 @@ def _refills(empty: tuple[int, ...]) -> _Legal:
     return _LEGAL.get(key) or _remember(key, [_cached(_REFILL, Refill, s) for s in empty])
 
 
+def _every_free(size: int) -> _Free:
+    """Every slot's activation (no token in the way, or Sanctuary), kept in _ALL_FREE."""
+    return _keep(_ALL_FREE, size, dict(enumerate(_activates(size)[:size])), 256)
+
+
 def _activates(size: int) -> list[Activate]:
     _cached(_ACTIVATE, Activate, size - 1)
     return _ACTIVATE
@@ -167,6 +175,14 @@ def _place(slot: int, element: str, source: str) -> PlaceToken:
     action = _PLACE.get(key)
     if action is None:
         action = _PLACE[key] = PlaceToken(slot, element, source)
+    return action
+
+
+def _one_target(element: str, tier: str, slot: int) -> UsePower:
+    key = (element, tier, slot)
+    action = _ONE_TARGET.get(key)
+    if action is None:
+        action = _ONE_TARGET[key] = UsePower(element, tier, (slot,))
     return action
 
 
@@ -969,10 +985,7 @@ class Game:
             _deactivates(size)
         tokens = self._tokens
         if self._sanctuary or not any(tokens):
-            every = _ALL_FREE.get(size)
-            if every is None:
-                every = _keep(_ALL_FREE, size, dict(enumerate(_ACTIVATE[:size])), 256)
-            return every
+            return _ALL_FREE.get(size) or _every_free(size)
         e = self._e
         base = self._player * e
         study = self._study[base:base + e]
@@ -989,10 +1002,12 @@ class Game:
                 return free
         # Every count on the grid against the Study's count of its element (the Study repeated
         # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
-        over = map(operator.gt, tokens, study * size)
-        free = dict(enumerate(_ACTIVATE[:size]))
-        for i in compress(range(len(tokens)), over):
-            free.pop(i // e, None)
+        # The blocked slots are the counts' indices divided by the elements, all in C; then
+        # the rest of a copy of the whole grid's (found again at once when cleared).
+        over = compress(range(len(tokens)), map(operator.gt, tokens, study * size))
+        free = (_ALL_FREE.get(size) or _every_free(size)).copy()
+        for s in set(map(operator.floordiv, over, repeat(e))):
+            del free[s]
         if key is not None:
             _keep(_FREE, key, free, _FREE_MAX)
         return free
@@ -1019,9 +1034,16 @@ class Game:
                deck if tide else None)
         uses = _USES.get(key)
         if uses is None:
-            uses = [UsePower(element, tier, targets)
-                    for targets in _powers.target_choices(self, effect)
-                    ] if _powers.has_target(self, effect) else []
+            if not _powers.has_target(self, effect):
+                uses = []
+            elif tide or effect == "unbind":
+                # Their lists change with every binding (random play meets thousands of
+                # them), made of the same few single-slot uses: those are shared.
+                uses = [_one_target(element, tier, slot)
+                        for (slot,) in _powers.target_choices(self, effect)]
+            else:
+                uses = [UsePower(element, tier, targets)
+                        for targets in _powers.target_choices(self, effect)]
             _keep(_USES, key, uses)
         return uses
 
