@@ -45,7 +45,13 @@ from typing import Any
 
 from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, GreedyBot, make_bot
-from leyline_widget.agents.simulate import local_dask, parse_seat, play_game, simulate
+from leyline_widget.agents.simulate import (
+    _heap_set_aside,
+    local_dask,
+    parse_seat,
+    play_game,
+    simulate,
+)
 from leyline_widget.core.actions import Action
 from leyline_widget.core.game import visible_events
 from leyline_widget.core.types import Observation
@@ -188,8 +194,9 @@ def apart_cpu_per_game(games: int) -> float:
     kids = _children_cpu()
     procs = [multiprocessing.get_context("fork").Process(target=_play_share, args=(games, k, 2))
              for k in range(2)]
-    for proc in procs:
-        proc.start()
+    with _heap_set_aside():  # forked as simulate forks its pool
+        for proc in procs:
+            proc.start()
     for proc in procs:
         proc.join()
     return (_children_cpu() - kids) / games

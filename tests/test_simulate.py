@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -47,6 +48,28 @@ def test_same_rows_with_one_and_two_workers_and_any_executor() -> None:
         threads = simulate(Rules.default(), SEATS, games=24, seed=1, executor=pool)
     assert one == two == threads
     assert one != simulate(Rules.default(), SEATS, games=24, seed=2, jobs=1)
+
+
+def test_a_run_sets_the_callers_objects_aside_and_gives_them_back() -> None:
+    """The collector skips the caller's objects during a run only (gc.freeze, undone after),
+    and a caller's own freeze is left as it was."""
+    frozen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        frozen.append(gc.get_freeze_count())
+
+    assert gc.get_freeze_count() == 0
+    simulate(Rules.default(), ["random", "random"], games=3, seed=1, jobs=1, progress=progress)
+    simulate(Rules.default(), ["random", "random"], games=3, seed=1, jobs=2, progress=progress)
+    assert len(frozen) >= 4 and min(frozen) > 0
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        simulate(Rules.default(), ["random", "random"], games=2, seed=1, jobs=1)
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
 
 
 def test_same_rows_on_a_dask_local_cluster() -> None:

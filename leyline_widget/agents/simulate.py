@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import os
 import random
@@ -267,6 +268,23 @@ def _check_seats(seats: Sequence[SeatSpec]) -> list[tuple[str, dict[str, Any]]]:
     return [parse_seat(s) for s in seats]
 
 
+@contextlib.contextmanager
+def _heap_set_aside() -> Iterator[None]:
+    """The caller's objects out of the cyclic collector's walks for a run (``gc.freeze``): a
+    full collection walks every object alive, and a notebook's kernel holds millions (pandas,
+    plots), so a long run paid for that walk again and again; in a worker forked meanwhile it
+    also wrote to pages shared with the parent, copying them. Objects made during the run are
+    collected as ever; ``gc.unfreeze`` gives the caller's back at the end."""
+    if gc.get_freeze_count():  # the caller froze them, or a run is under way: as they are
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec], games: int,
          seed: int, executor: Executor | None, jobs_n: int | None, rotate: bool,
          progress: Callable[[int, int], None] | None, max_actions: int,
@@ -280,39 +298,40 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
         raise ValueError(f"jobs must be a whole number >= 1, got {quote(jobs_n)}")
     total = games * len(jobs)
     workers = worker_count(jobs_n, games)
-    rows: list[Row] = []
-    done = 0
-    if progress:
-        progress(0, total)
-    if executor is None and workers == 1:
-        for start in range(0, games, 50):
-            chunk = list(range(start, min(games, start + 50)))
-            rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions, detail))
-            done += len(chunk) * len(jobs)
-            if progress:
-                progress(done, total)
+    with _heap_set_aside():
+        rows: list[Row] = []
+        done = 0
+        if progress:
+            progress(0, total)
+        if executor is None and workers == 1:
+            for start in range(0, games, 50):
+                chunk = list(range(start, min(games, start + 50)))
+                rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions, detail))
+                done += len(chunk) * len(jobs)
+                if progress:
+                    progress(done, total)
+            return _sorted(rows)
+        # Enough chunks to balance the workers and to move the progress bar, each big enough
+        # to make the cost of shipping it negligible. A cluster's executor pays a scheduler
+        # round trip per task, so it gets half as many, twice as big.
+        per = max(1, min(200, games // (workers * 8) or 1) if executor is None
+                  else min(400, games // (workers * 4) or 1))
+        chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
+        own = executor is None
+        pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
+        try:
+            futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions, detail)
+                       for c in chunks]
+            for fut in as_completed(futures):
+                part = fut.result()
+                rows.extend(part)
+                done += len(part)
+                if progress:
+                    progress(done, total)
+        finally:
+            if own:
+                pool.shutdown(cancel_futures=True)
         return _sorted(rows)
-    # Enough chunks to balance the workers and to move the progress bar, each big enough
-    # to make the cost of shipping it negligible. A cluster's executor pays a scheduler
-    # round trip per task, so it gets half as many, twice as big.
-    per = max(1, min(200, games // (workers * 8) or 1) if executor is None
-              else min(400, games // (workers * 4) or 1))
-    chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
-    own = executor is None
-    pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
-    try:
-        futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions, detail)
-                   for c in chunks]
-        for fut in as_completed(futures):
-            part = fut.result()
-            rows.extend(part)
-            done += len(part)
-            if progress:
-                progress(done, total)
-    finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
-    return _sorted(rows)
 
 
 def worker_count(jobs: int | None, games: int) -> int:
