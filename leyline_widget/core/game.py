@@ -23,7 +23,7 @@ import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
-from itertools import compress, repeat
+from itertools import compress
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from . import powers as _powers
@@ -98,11 +98,6 @@ _ONE_TARGET: dict[tuple[str, str, int], UsePower] = {}
 _Free: TypeAlias = dict[int, Activate]
 #: Every slot's activation, by grid size (no token in the way, or Sanctuary).
 _ALL_FREE: dict[int, _Free] = {}
-#: Phase 2's free activations by the grid's token counts and the active player's Study, as
-#: bytes (when no count passes 255). Cleared when full: most finds are of the player's previous
-#: turn, and a key of the largest grid takes 13 KB.
-_FREE: dict[tuple[bytes, bytes], _Free] = {}
-_FREE_MAX = 1024
 #: Phase 2's deactivations by the active slots, in the order they were activated.
 _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 
@@ -989,27 +984,12 @@ class Game:
         e = self._e
         base = self._player * e
         study = self._study[base:base + e]
-        # The tokens and the Study alone decide (their lengths give the grid's size), and they
-        # often stand as they were at the player's previous turn.
-        key: tuple[bytes, bytes] | None
-        try:
-            key = (bytes(tokens), bytes(study))
-        except ValueError:  # a count past 255: found afresh
-            key = None
-        else:
-            free = _FREE.get(key)
-            if free is not None:
-                return free
-        # Every count on the grid against the Study's count of its element (the Study repeated
-        # slot by slot), at C speed: a slot is blocked where one of its counts is higher.
-        # The blocked slots are the counts' indices divided by the elements, all in C; then
-        # the rest of a copy of the whole grid's (found again at once when cleared).
-        over = compress(range(len(tokens)), map(operator.gt, tokens, study * size))
+        # A slot is blocked where one of its counts passes the Study's count of its element.
+        # Most counts are 0: the others are found at C speed and only they are compared.
         free = (_ALL_FREE.get(size) or _every_free(size)).copy()
-        for s in set(map(operator.floordiv, over, repeat(e))):
-            del free[s]
-        if key is not None:
-            _keep(_FREE, key, free, _FREE_MAX)
+        for i in compress(range(len(tokens)), tokens):
+            if tokens[i] > study[i % e]:
+                free.pop(i // e, None)
         return free
 
     def _sources(self) -> list[tuple[str, str]]:
