@@ -1223,9 +1223,10 @@ class Game:
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
-        self._active.append(action.slot)
-        events.append({"type": "activate", "player": self._player, "slot": action.slot,
-                       "element": self.rules.elements[self._grid[action.slot]]})
+        slot = action.slot
+        self._active.append(slot)
+        events.append({"type": "activate", "player": self._player, "slot": slot,
+                       "element": self.rules.elements[self._grid[slot]]})
 
     def _do_deactivate(self, action: Deactivate, events: list[Event]) -> None:
         self._active.remove(action.slot)
