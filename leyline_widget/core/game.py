@@ -98,6 +98,9 @@ _ONE_TARGET: dict[tuple[str, str, int], UsePower] = {}
 _Free: TypeAlias = dict[int, Activate]
 #: Every slot's activation, by grid size (no token in the way, or Sanctuary).
 _ALL_FREE: dict[int, _Free] = {}
+#: A refill's reveal event, copied and filled in by each (never changed itself).
+_REFILL_REVEAL: Event = {"type": "reveal", "slot": 0, "element": "", "cause": "refill",
+                         "visible_to": "all"}
 #: Phase 2's deactivations by the active slots, in the order they were activated.
 _DEACTIVATIONS: dict[tuple[int, ...], tuple[Deactivate, ...]] = {}
 
@@ -328,7 +331,7 @@ class Game:
         els = rules.elements
         e, size, n = len(els), rules.grid_size, len(names)
         # The set-up draws, written out: the grid takes the deck's first cards, in slot order
-        # (what _draw_into does card by card, one call each).
+        # (what a refill does card by card).
         game = cls._make(
             fixed, None, bytes(order), size, order[:size], [], [0] * (size * e),
             [0] * (n * e), [0] * (n * e), [0] * (n * e), [rules.tokens_per_element] * e, [0] * e,
@@ -396,15 +399,6 @@ class Game:
         g._legal = legal
         g._tail = None
         return g
-
-    def _reset_turn(self) -> None:
-        self._hhead = None  # the state hash's head holds the fields set here
-        self._phase = _P_ACTIVATION
-        self._bonus = 0
-        self._wildfire = False
-        self._sanctuary = False
-        self._used = 0  # bitmask over rules.powers: powers used this turn
-        self._spent = 0
 
     # ------------------------------------------------------------------ reading
     # Properties whose getters are C code: a play loop reads them at every step (a bot's seat
@@ -1231,9 +1225,10 @@ class Game:
         return events
 
     def _do_activate(self, action: Activate, events: list[Event]) -> None:
-        self._active.append(action.slot)
-        events.append({"type": "activate", "player": self._player, "slot": action.slot,
-                       "element": self.rules.elements[self._grid[action.slot]]})
+        slot = action.slot
+        self._active.append(slot)
+        events.append({"type": "activate", "player": self._player, "slot": slot,
+                       "element": self.rules.elements[self._grid[slot]]})
 
     def _do_deactivate(self, action: Deactivate, events: list[Event]) -> None:
         self._active.remove(action.slot)
@@ -1242,10 +1237,28 @@ class Game:
         events.append({"type": "deactivate", "player": self._player, "slot": action.slot})
 
     def _do_refill(self, action: Refill, events: list[Event]) -> None:
-        self._draw_into(action.slot, "refill", events)
-        if -1 not in self._grid:
+        # The draw written here, its only caller (set-up writes its own out): a call of its own
+        # cost ~500 instructions of the ~5,000 a refill's effect takes.
+        slot = action.slot
+        deck = self._deck
+        pos = self._deck_pos
+        card = deck[pos]
+        pos += 1
+        self._deck_pos = pos
+        grid = self._grid
+        grid[slot] = card
+        self._hbody = None
+        els = self.rules.elements
+        self._top = els[deck[pos]] if pos < len(deck) else None
+        # A copy of the event's form with its two changing values set: ~1,000 instructions,
+        # where a dict display of five keys costs ~1,600 (the keys keep the form's order).
+        ev = _REFILL_REVEAL.copy()
+        ev["slot"] = slot
+        ev["element"] = els[card]
+        events.append(ev)
+        if -1 not in grid:
             self._enter(_P_BINDING, events)
-        elif self._deck_pos >= len(self._deck):
+        elif pos >= len(deck):
             self._game_over("deck", events)
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
@@ -1253,18 +1266,6 @@ class Game:
         self._phase = phase
         self._free = None
         events.append({"type": "phase", "phase": phase._value_, "player": self._player})
-
-    def _draw_into(self, slot: int, cause: str, events: list[Event]) -> None:
-        deck = self._deck
-        pos = self._deck_pos + 1
-        card = deck[pos - 1]
-        self._deck_pos = pos
-        self._grid[slot] = card
-        self._hbody = None
-        els = self.rules.elements
-        self._top = els[deck[pos]] if pos < len(deck) else None
-        events.append({"type": "reveal", "slot": slot, "element": els[card],
-                       "cause": cause, "visible_to": "all"})
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
         phase = self._phase
@@ -1276,56 +1277,85 @@ class Game:
             self._end_turn(events)
 
     def _collect(self, events: list[Event]) -> None:
-        """End of Phase 2: collect every element with enough activations, flip back the rest."""
+        """End of Phase 2: collect every element with enough activations, flip back the rest.
+
+        Phase 2 begins on a full grid (every phase but the refill has one) and empties no slot
+        before it ends, so the collected slots are the empty ones afterwards.
+        """
         p = self._player
-        els = self.rules.elements
-        grid = self._grid
-        if not self._active:
-            events.append({"type": "pass", "player": p})
-        by_element: dict[int, list[int]] = {}
-        for s in sorted(self._active):
-            by_element.setdefault(grid[s], []).append(s)
-        threshold = self._threshold()
-        flipped: list[int] = []
-        emptied: list[int] = []
-        freed: list[tuple[int, int, int]] = []  # (slot, element, count)
-        e = self._e
-        tokens = self._tokens
-        for c in sorted(by_element):
-            slots = by_element[c]
-            if len(slots) < threshold:
-                flipped.extend(slots)
-                continue
-            self._study[p * e + c] += len(slots)
-            self._hbody = None
-            self._busy = self._turn
-            events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
-                           "count": len(slots)})
-            emptied += slots
-            for s in slots:
-                grid[s] = -1
-                base = s * e
-                if any(tokens[base:base + e]):
-                    for i in range(e):
-                        if tokens[base + i]:
-                            freed.append((s, i, tokens[base + i]))
-                            tokens[base + i] = 0
-        if flipped:
-            events.append({"type": "flip_back", "player": p, "slots": sorted(flipped)})
+        active = self._active
         self._active = []
         self._spent = 0
+        if not active:
+            events.append({"type": "pass", "player": p})
+            self._enter(_P_BINDING, events)
+            return
+        grid = self._grid
+        order = sorted(active)
+        # The active slots by element, each in slot order. The elements are met in slot order,
+        # but the events go in element order: only the collected ones are sorted (usually one).
+        groups: dict[int, list[int]] = {}
+        for s in order:
+            slots = groups.get(grid[s])
+            if slots is None:
+                groups[grid[s]] = [s]
+            else:
+                slots.append(s)
+        threshold = self._threshold()
+        taken = []  # a plain loop: a comprehension is a function made and called each time
+        for c, slots in groups.items():
+            if len(slots) >= threshold:
+                taken.append(c)
+        if not taken:
+            events.append({"type": "flip_back", "player": p, "slots": order})
+            self._enter(_P_BINDING, events)
+            return
+        if len(taken) > 1:
+            taken.sort()
+        els = self.rules.elements
+        e = self._e
+        study = self._study
+        tokens = self._tokens
+        # Whether any card carries a token, counted at C speed (any() of the counts costs
+        # several times more): most collections free none.
+        bound = tokens.count(0) != len(tokens)
+        freed: list[tuple[int, int, int]] = []  # (slot, element, count)
+        for c in taken:
+            slots = groups[c]
+            study[p * e + c] += len(slots)
+            events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
+                           "count": len(slots)})
+            for s in slots:
+                grid[s] = -1
+                if bound:
+                    base = s * e
+                    for i in range(e):
+                        count = tokens[base + i]
+                        if count:
+                            freed.append((s, i, count))
+                            tokens[base + i] = 0
+        self._hbody = None
+        self._busy = self._turn
+        # The collected slots are now the empty ones; the rest flip back (both in slot order).
+        if len(taken) == len(groups):
+            emptied = order
+        else:
+            emptied = []
+            flipped = []
+            for s in order:
+                if grid[s] < 0:
+                    emptied.append(s)
+                else:
+                    flipped.append(s)
+            events.append({"type": "flip_back", "player": p, "slots": flipped})
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
-        if -1 in grid:
-            if self._deck_pos >= len(self._deck):
-                self._game_over("deck", events)
-            else:
-                self._enter(_P_REFILL, events)
-                # Phase 2 began on a full grid: the collected slots are the empty ones, and
-                # the refill list is theirs (handed on: no scan of the grid for it).
-                self._legal = _refills(tuple(sorted(emptied)))
+        if self._deck_pos >= len(self._deck):
+            self._game_over("deck", events)
         else:
-            self._enter(_P_BINDING, events)
+            self._enter(_P_REFILL, events)
+            # The refill list is the emptied slots' (handed on: no scan of the grid for it).
+            self._legal = _refills(tuple(emptied))
 
     def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
         """Freed tokens go to the active player's matching Spent marker, else to the pool."""
@@ -1393,7 +1423,12 @@ class Game:
             self._game_over("idle", events)
         else:
             # The turn's effects are over; a limit leaves them on record, as it always has.
-            self._reset_turn()
+            # (The phase and the state hash's head are set anew below, by either way out.)
+            self._bonus = 0
+            self._wildfire = False
+            self._sanctuary = False
+            self._used = 0  # bitmask over rules.powers: powers used this turn
+            self._spent = 0
             if self._stalemate():
                 self._game_over("stalemate", events)
                 return
@@ -1456,16 +1491,18 @@ class Game:
         threshold = self.rules.collect_threshold
         # A card with a token holds at least one nonzero count, so the cards less the nonzero
         # counts are token-free at least; more of them than e * (threshold - 1) means some
-        # element has enough (counted at C speed: most ends of turn stop here).
-        if (len(grid) - grid.count(-1) - (len(tokens) - tokens.count(0))
-                > e * (threshold - 1)):
+        # element has enough (counted at C speed: most ends of turn stop here). The grid is
+        # full (at set-up and at the end of Phase 3): its size is its card count.
+        if len(grid) - (len(tokens) - tokens.count(0)) > e * (threshold - 1):
             return False
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, tuple[int, ...]]] = []
-        # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more).
+        # The token counts slot by slot, cut into rows at C speed (a slice per slot costs more),
+        # each compared with a row of zeros (cheaper than any(): no call, no iterator).
+        zero = (0,) * e
         for c, here in zip(grid, zip(*[iter(tokens)] * e)):
             if c >= 0:
-                if any(here):
+                if here != zero:
                     bound.append((c, here))
                 else:
                     free[c] += 1
