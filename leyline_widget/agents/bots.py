@@ -361,20 +361,26 @@ class GreedyBot(Bot):
         # simulated move of a rollout comes through here).
         known, public, plan = self._known, self._public, self._plan
         active, empty = self._active, self._empty
+        drawn = False  # a draw came after the last top it was told (stored once, at the end)
         for ev in events:
             # The kinds by how often a game brings them (draws, activations, phases).
             kind = ev["type"]
             if kind == "reveal":
                 slot = ev["slot"]
-                element = ev["element"]
-                if element is not None:
-                    known[slot] = element
-                    if ev["visible_to"] == "all":
-                        public.add(slot)
                 if ev["cause"] in _DRAWS:
-                    self._top_known = False
+                    # A draw is public and names its card (the engine's always do, and no
+                    # seat's view hides it): two tests fewer on the most frequent event.
+                    known[slot] = ev["element"]
+                    public.add(slot)
+                    drawn = True
                     # Drawn onto an empty slot (so untokened), it lies inert, face down.
                     empty.discard(slot)
+                else:
+                    element = ev["element"]
+                    if element is not None:
+                        known[slot] = element
+                        if ev["visible_to"] == "all":
+                            public.add(slot)
             elif kind == "activate":
                 slot = ev["slot"]
                 known[slot] = active[slot] = ev["element"]
@@ -402,11 +408,16 @@ class GreedyBot(Bot):
                     self._mind.take(ev)  # (rare: they move or forget what it knew)
                     if kind == "tide":
                         self._top, self._top_known = ev["to_deck"], True
+                        drawn = False
                 if not self._follow(ev):
                     # The state cannot follow (the game ended): the rest as for any bot.
+                    if drawn:
+                        self._top_known = False
                     self._live = False
                     self._observe_any(_after(events, ev))
                     return
+        if drawn:
+            self._top_known = False
 
     def _observe_any(self, events: list[Event]) -> None:
         """:meth:`observe` for any knowledge fold, with or without a live state."""
