@@ -46,8 +46,8 @@ class _Table:
     """What bots derive from a ruleset: worked out once per ruleset, not once per bot and game
     (rules are frozen values, so one table serves every bot at every game of those rules)."""
 
-    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "needs", "tiers",
-                 "reaches", "unlocked", "ranks")
+    __slots__ = ("rules", "by_key", "keys", "unlocks", "apart", "powers", "levels", "tiers",
+                 "reaches", "unlocked", "ranks", "slots", "zeros", "bare")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -55,9 +55,12 @@ class _Table:
         self.keys = tuple(self.by_key)  # power keys in the rules' order (as observations list)
         self.unlocks = tuple((pw.key, pw.element, rules.threshold(pw.tier))
                              for pw in rules.powers)
-        # element -> the Study counts at which one of its powers unlocks
-        self.needs: dict[str, tuple[int, ...]] = {el: tuple(
-            need for _, e, need in self.unlocks if e == el) for el in rules.elements}
+        # element -> for each count of its cards a Study may hold (no more than there are),
+        # how many of its powers that count unlocks: a change of count unlocks or locks one
+        # exactly when the two entries differ (one test, where a loop tested each power).
+        self.levels: dict[str, tuple[int, ...]] = {el: tuple(
+            sum(1 for _, e, need in self.unlocks if e == el and need <= n)
+            for n in range(rules.cards_per_element + 1)) for el in rules.elements}
         self.apart = _apart(rules.grid_rows, rules.grid_cols)
         self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
@@ -69,6 +72,12 @@ class _Table:
         self.reaches: dict[tuple[str, ...], tuple[int, int, bool]] = {}
         # a Study's counts, in the rules' element order -> the power keys they unlock
         self.unlocked: dict[tuple[int, ...], list[str]] = {}
+        # What GreedyBot.dealt copies at every deal (each built anew cost several times its
+        # copy): every grid slot, a count of 0 per element in the rules' order (never changed
+        # itself), and what an empty Study unlocks (shared, as unlocked_by's lists are).
+        self.slots = frozenset(range(rules.grid_size))
+        self.zeros = dict.fromkeys(rules.elements, 0)
+        self.bare = self.unlocked_by(self.zeros)
 
     def unlocked_by(self, study: dict[str, int]) -> list[str]:
         """The power keys a Study of these counts unlocks, in the rules' order; ``study``
@@ -361,20 +370,26 @@ class GreedyBot(Bot):
         # simulated move of a rollout comes through here).
         known, public, plan = self._known, self._public, self._plan
         active, empty = self._active, self._empty
+        drawn = False  # a draw came after the last top it was told (stored once, at the end)
         for ev in events:
             # The kinds by how often a game brings them (draws, activations, phases).
             kind = ev["type"]
             if kind == "reveal":
                 slot = ev["slot"]
-                element = ev["element"]
-                if element is not None:
-                    known[slot] = element
-                    if ev["visible_to"] == "all":
-                        public.add(slot)
                 if ev["cause"] in _DRAWS:
-                    self._top_known = False
+                    # A draw is public and names its card (the engine's always do, and no
+                    # seat's view hides it): two tests fewer on the most frequent event.
+                    known[slot] = ev["element"]
+                    public.add(slot)
+                    drawn = True
                     # Drawn onto an empty slot (so untokened), it lies inert, face down.
                     empty.discard(slot)
+                else:
+                    element = ev["element"]
+                    if element is not None:
+                        known[slot] = element
+                        if ev["visible_to"] == "all":
+                            public.add(slot)
             elif kind == "activate":
                 slot = ev["slot"]
                 known[slot] = active[slot] = ev["element"]
@@ -387,8 +402,9 @@ class GreedyBot(Bot):
                 if phase != "activation":
                     self._used = 0
             elif kind == "turn":
-                self._peeked.clear()
-                self._looked.clear()
+                if self._looked:  # (only a scout fills it, and _peeked only with it)
+                    self._peeked.clear()
+                    self._looked.clear()
                 if plan:
                     plan.clear()
                 self._follow_turn(ev)
@@ -402,11 +418,16 @@ class GreedyBot(Bot):
                     self._mind.take(ev)  # (rare: they move or forget what it knew)
                     if kind == "tide":
                         self._top, self._top_known = ev["to_deck"], True
+                        drawn = False
                 if not self._follow(ev):
                     # The state cannot follow (the game ended): the rest as for any bot.
+                    if drawn:
+                        self._top_known = False
                     self._live = False
                     self._observe_any(_after(events, ev))
                     return
+        if drawn:
+            self._top_known = False
 
     def _observe_any(self, events: list[Event]) -> None:
         """:meth:`observe` for any knowledge fold, with or without a live state."""
@@ -557,14 +578,11 @@ class GreedyBot(Bot):
     def _restudy(self, player: int, element: str, change: int) -> None:
         """``change`` cards more of ``element`` in ``player``'s Study, and what it unlocks."""
         study = self._study[player]
-        low = study[element]
-        study[element] = high = low + change
-        if change < 0:
-            low, high = high, low
-        for need in self._table.needs[element]:
-            if low < need <= high:  # a power of that element unlocks or locks again
-                self._unlocked[player] = self._table.unlocked_by(study)
-                break
+        was = study[element]
+        study[element] = now = was + change
+        levels = self._table.levels[element]
+        if levels[was] != levels[now]:  # a power of that element unlocks or locks again
+            self._unlocked[player] = self._table.unlocked_by(study)
 
     def _load(self, obs: Observation) -> None:
         """The compact state of the position ``obs`` shows (what the decisions read)."""
@@ -604,18 +622,21 @@ class GreedyBot(Bot):
         # The compact state of the position before the set-up reveals, as _load would read it
         # from an observation there: the bot follows the game from its first event, and so
         # needs no observation all game (see planned).
-        rules = self.rules
-        elements = rules.elements
+        rules, table = self.rules, self._table
         self._phase = "activation"  # (a deal's phase until its turn event names the first)
         self._used, self._limit = 0, rules.activations_per_turn
         self._thr = rules.collect_threshold
-        self._empty = set(_slots(rules.grid_size))
+        self._empty = set(table.slots)
         self._active, self._bound = {}, {}
-        self._gone = zeros = dict.fromkeys(elements, 0)
-        self._study = [zeros.copy() for _ in range(players)]
+        zeros = table.zeros
+        self._gone = zeros.copy()
+        study: list[dict[str, int]] = []
+        for _ in range(players):  # (a comprehension is a call of its own)
+            study.append(zeros.copy())
+        self._study = study
         # What an empty Study unlocks (nothing, unless a house rule unlocks a power at 0
         # cards): the table's shared list, as _restudy keeps it (never changed in place).
-        self._unlocked = [self._table.unlocked_by(zeros)] * players
+        self._unlocked = [table.bare] * players
         self._powers_used, self._effects = set(), set()
         self._top, self._top_known = None, False  # the deck top is told before each choice
         self._live = True
@@ -1136,12 +1157,6 @@ def _apart(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(abs(r - q) + abs(c - d) for q, d in at) for r, c in at)
 
 
-@functools.lru_cache(maxsize=16)
-def _slots(size: int) -> frozenset[int]:
-    """Every slot of a grid of ``size`` (a set copied from it costs half one built anew)."""
-    return frozenset(range(size))
-
-
 def _after(events: list[Event], ev: Event) -> list[Event]:
     """The events after ``ev``, found by identity (another event may be equal to it)."""
     for at, e in enumerate(events):
@@ -1375,8 +1390,7 @@ class BotSeat:
         # tested first with as few reads of the game as it needs.
         legal = game.legal_actions()
         mover, step, phase, turn, top = game.seat_view()
-        seat = self.seat
-        if mover != seat or not legal:
+        if mover != self.seat or not legal:
             raise self._refusal(game, legal)
         bot = self.bot
         after = step + 1  # the steps up to this move, which its next decision is fed
@@ -1396,14 +1410,14 @@ class BotSeat:
             self._turn, self._phase = turn, phase
         catch_up = self._catch_up
         if catch_up is not None:  # the three calls below in one
-            events = game.visible_events_since(self._fed, seat)
+            events = game.visible_events_since(self._fed, mover)  # (mover is the seat)
             self._fed = after
             action = catch_up(events, top, legal)
             if action is not None:
                 return action
-            return bot.choose(game.observation(seat), legal)
+            return bot.choose(game.observation(mover), legal)
         if self._feeds:
-            events = game.visible_events_since(self._fed, seat)
+            events = game.visible_events_since(self._fed, mover)
             if self._copies:
                 events = [Event(**ev) for ev in events]
             bot.observe(events)
@@ -1413,7 +1427,7 @@ class BotSeat:
         action = bot.planned(legal)
         if action is not None:
             return action
-        return bot.choose(game.observation(seat), legal)
+        return bot.choose(game.observation(mover), legal)
 
 
 # The expert (a search bot built on GreedyBot) registers itself as "expert" in BOT_KINDS when
