@@ -1050,6 +1050,12 @@ class GreedyBot(Bot):
                 s not in bound or all(t <= opp_study[el] for el, t in bound[s].items()))]
         else:
             seen = public
+        # A token cuts the threat only where one element alone makes it, with no more cards
+        # than they can activate and fewer of each other element (see below): at most acts +
+        # (elements - 1) x (acts - 1) cards in all. With more, no token is worth weighing, so
+        # none is counted (the most common case: a full grid of cards everyone saw).
+        if len(seen) > acts + (len(self.rules.elements) - 1) * (acts - 1):
+            return _END
         counts: dict[str, int] = {}
         if seen is public and len(public) == len(known):
             # Every card it remembers is public (the most common case): their elements are
