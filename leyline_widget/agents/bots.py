@@ -789,15 +789,18 @@ class GreedyBot(Bot):
         # numbers (small ones are shared objects, where each float sum was a new one).
         best_score, best_have, best_el = -1, 0, ""
         for el, slots in avail.items():
-            have = active.get(el, 0)
+            # (most often no card is active yet: a test costs less than a call)
+            have = active.get(el, 0) if active else 0
             n = len(slots)
             take = have + (n if n < left else left)
             if take < thr or take <= have:
                 continue
-            # A collection that unlocks a power is worth a little more than its cards.
-            had = study.get(el, 0)
-            score = 4 * take + (1 if had < minor <= had + take else 0) + (
-                1 if had < major <= had + take else 0)
+            # A collection that unlocks a power is worth a little more than its cards. (A
+            # Study counts every element of the rules, as _load and dealt() make it.)
+            had = study[el]
+            after = had + take
+            score = 4 * take + (1 if had < minor <= after else 0) + (
+                1 if had < major <= after else 0)
             if score > best_score or (score == best_score and (
                     have > best_have or (have == best_have and el > best_el))):
                 best_score, best_have, best_el = score, have, el
