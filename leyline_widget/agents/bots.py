@@ -963,13 +963,18 @@ class GreedyBot(Bot):
         if top is None:
             return None
         known = self._known
+        acts, thr, _ = self._table.reach(self._unlocked[self.seat])
         open_ = self._open_slots()
         counts: dict[str, int] = {}
         for s in open_:
             el = known.get(s)
             if el is not None:
-                counts[el] = counts.get(el, 0) + 1
-        acts, thr, _ = self._table.reach(self._unlocked[self.seat])
+                counts[el] = n = counts.get(el, 0) + 1
+                if n >= acts:
+                    # A collection of acts cards is there already, as big as any (or none is
+                    # collected, acts < thr): no swap makes a bigger one, and the rest of the
+                    # cards need not be counted.
+                    return None
         now = _best_take(counts.values(), acts, thr)
         # One more card of the top's element is the most a swap adds: when that collection
         # would not beat the best one now, no swap does.
