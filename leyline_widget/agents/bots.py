@@ -1070,7 +1070,11 @@ class GreedyBot(Bot):
             # counted at C speed, one count per element.
             faces = list(known.values())
             for el in self.rules.elements:
-                counts[el] = faces.count(el)
+                counts[el] = c = faces.count(el)
+                if c > acts:
+                    # They take acts of these: another element doing as much, or this one
+                    # with a card to spare, and one token less changes nothing (see below).
+                    return _END
         else:
             for s in seen:  # (a loop step costs less than a call of a map or of dict.get)
                 el = known[s]
