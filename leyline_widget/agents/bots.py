@@ -905,35 +905,41 @@ class GreedyBot(Bot):
         target: found at the first steps), then bisects, so the hundreds of Gale and Ripple
         choices cost a few steps. A list not in that order (not the engine's) is only searched
         in vain: the use is then built, as it was."""
-        ranks = self._table.ranks
-        want = (ranks[power], len(targets), targets)
-        end = len(legal) - 1  # (EndPhase)
-        lo, hi, step = 0, end, 1
-        while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
-            at = lo + step - 1
-            if at >= hi:
-                break
-            a = legal[at]
-            if type(a) is not UsePower:
+        # The list's first use is tried before any search: Spark, first in the default rules'
+        # order and used without targets, is the use most often made (the search's keys cost
+        # more than this test). The condition is the search's own final test.
+        a, searched = legal[0], False
+        while not (type(a) is UsePower and a.targets == targets and a.element == power[0]
+                   and a.tier == power[1]):
+            if searched:
                 return self._new_use(power, targets)
-            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
-                hi = at
-                break
-            lo, step = at + 1, step + step
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            a = legal[mid]
-            if type(a) is not UsePower:
-                return self._new_use(power, targets)
-            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
-                lo = mid + 1
-            else:
-                hi = mid
-        a = legal[lo]
-        if (type(a) is UsePower and a.targets == targets and a.element == power[0]
-                and a.tier == power[1]):
-            return a
-        return self._new_use(power, targets)
+            searched = True
+            ranks = self._table.ranks
+            want = (ranks[power], len(targets), targets)
+            end = len(legal) - 1  # (EndPhase)
+            lo, hi, step = 0, end, 1
+            while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
+                at = lo + step - 1
+                if at >= hi:
+                    break
+                a = legal[at]
+                if type(a) is not UsePower:
+                    return self._new_use(power, targets)
+                if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
+                    hi = at
+                    break
+                lo, step = at + 1, step + step
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                a = legal[mid]
+                if type(a) is not UsePower:
+                    return self._new_use(power, targets)
+                if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            a = legal[lo]
+        return a
 
     def _new_use(self, power: tuple[str, str], targets: tuple[int, ...]) -> UsePower:
         """A use the legal list does not hold as expected; one without targets is made once
