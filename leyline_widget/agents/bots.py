@@ -810,15 +810,18 @@ class GreedyBot(Bot):
         # numbers (small ones are shared objects, where each float sum was a new one).
         best_score, best_have, best_el = -1, 0, ""
         for el, slots in avail.items():
-            have = active.get(el, 0)
+            # (most often no card is active yet: a test costs less than a call)
+            have = active.get(el, 0) if active else 0
             n = len(slots)
             take = have + (n if n < left else left)
             if take < thr or take <= have:
                 continue
-            # A collection that unlocks a power is worth a little more than its cards.
-            had = study.get(el, 0)
-            score = 4 * take + (1 if had < minor <= had + take else 0) + (
-                1 if had < major <= had + take else 0)
+            # A collection that unlocks a power is worth a little more than its cards. (A
+            # Study counts every element of the rules, as _load and dealt() make it.)
+            had = study[el]
+            after = had + take
+            score = 4 * take + (1 if had < minor <= after else 0) + (
+                1 if had < major <= after else 0)
             if score > best_score or (score == best_score and (
                     have > best_have or (have == best_have and el > best_el))):
                 best_score, best_have, best_el = score, have, el
@@ -923,35 +926,41 @@ class GreedyBot(Bot):
         target: found at the first steps), then bisects, so the hundreds of Gale and Ripple
         choices cost a few steps. A list not in that order (not the engine's) is only searched
         in vain: the use is then built, as it was."""
-        ranks = self._table.ranks
-        want = (ranks[power], len(targets), targets)
-        end = len(legal) - 1  # (EndPhase)
-        lo, hi, step = 0, end, 1
-        while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
-            at = lo + step - 1
-            if at >= hi:
-                break
-            a = legal[at]
-            if type(a) is not UsePower:
+        # The list's first use is tried before any search: Spark, first in the default rules'
+        # order and used without targets, is the use most often made (the search's keys cost
+        # more than this test). The condition is the search's own final test.
+        a, searched = legal[0], False
+        while not (type(a) is UsePower and a.targets == targets and a.element == power[0]
+                   and a.tier == power[1]):
+            if searched:
                 return self._new_use(power, targets)
-            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
-                hi = at
-                break
-            lo, step = at + 1, step + step
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            a = legal[mid]
-            if type(a) is not UsePower:
-                return self._new_use(power, targets)
-            if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
-                lo = mid + 1
-            else:
-                hi = mid
-        a = legal[lo]
-        if (type(a) is UsePower and a.targets == targets and a.element == power[0]
-                and a.tier == power[1]):
-            return a
-        return self._new_use(power, targets)
+            searched = True
+            ranks = self._table.ranks
+            want = (ranks[power], len(targets), targets)
+            end = len(legal) - 1  # (EndPhase)
+            lo, hi, step = 0, end, 1
+            while lo < hi:  # galloping: legal[lo - 1] (if any) sorts before the use
+                at = lo + step - 1
+                if at >= hi:
+                    break
+                a = legal[at]
+                if type(a) is not UsePower:
+                    return self._new_use(power, targets)
+                if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) >= want:
+                    hi = at
+                    break
+                lo, step = at + 1, step + step
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                a = legal[mid]
+                if type(a) is not UsePower:
+                    return self._new_use(power, targets)
+                if (ranks.get((a.element, a.tier), -1), len(a.targets), a.targets) < want:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            a = legal[lo]
+        return a
 
     def _new_use(self, power: tuple[str, str], targets: tuple[int, ...]) -> UsePower:
         """A use the legal list does not hold as expected; one without targets is made once
@@ -981,13 +990,18 @@ class GreedyBot(Bot):
         if top is None:
             return None
         known = self._known
+        acts, thr, _ = self._table.reach(self._unlocked[self.seat])
         open_ = self._open_slots()
         counts: dict[str, int] = {}
         for s in open_:
             el = known.get(s)
             if el is not None:
-                counts[el] = counts.get(el, 0) + 1
-        acts, thr, _ = self._table.reach(self._unlocked[self.seat])
+                counts[el] = n = counts.get(el, 0) + 1
+                if n >= acts:
+                    # A collection of acts cards is there already, as big as any (or none is
+                    # collected, acts < thr): no swap makes a bigger one, and the rest of the
+                    # cards need not be counted.
+                    return None
         now = _best_take(counts.values(), acts, thr)
         # One more card of the top's element is the most a swap adds: when that collection
         # would not beat the best one now, no swap does.
@@ -1071,13 +1085,23 @@ class GreedyBot(Bot):
                 s not in bound or all(t <= opp_study[el] for el, t in bound[s].items()))]
         else:
             seen = public
+        # A token cuts the threat only where one element alone makes it, with no more cards
+        # than they can activate and fewer of each other element (see below): at most acts +
+        # (elements - 1) x (acts - 1) cards in all. With more, no token is worth weighing, so
+        # none is counted (the most common case: a full grid of cards everyone saw).
+        if len(seen) > acts + (len(self.rules.elements) - 1) * (acts - 1):
+            return _END
         counts: dict[str, int] = {}
         if seen is public and len(public) == len(known):
             # Every card it remembers is public (the most common case): their elements are
             # counted at C speed, one count per element.
             faces = list(known.values())
             for el in self.rules.elements:
-                counts[el] = faces.count(el)
+                counts[el] = c = faces.count(el)
+                if c > acts:
+                    # They take acts of these: another element doing as much, or this one
+                    # with a card to spare, and one token less changes nothing (see below).
+                    return _END
         else:
             for s in seen:  # (a loop step costs less than a call of a map or of dict.get)
                 el = known[s]
