@@ -1177,7 +1177,6 @@ class GreedyBot(Bot):
         return PlaceToken(slot, el, source)
 
 
-
 _REFILLING = Phase.REFILL
 
 #: Reveals that draw from the deck (a new, unseen card comes up on top).
