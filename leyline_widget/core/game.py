@@ -1022,10 +1022,9 @@ class Game:
         return uses
 
     def _any_power_ready(self) -> bool:
-        """Whether a power is ready with a legal target, in Phase 1: found by Phase 1's legal
-        list (its powers' uses, then the end of the phase), which is then kept as the legal
-        list, handed on as the refill lists are (legal_actions() asks for it next)."""
-        self._phase = _P_ABILITIES  # (what _list_legal reads; set by the callers anyway)
+        """Whether a power is ready with a legal target, asked in Phase 1: found by Phase 1's
+        legal list (its powers' uses, then the end of the phase), which is then kept as the
+        legal list, handed on as the refill lists are (legal_actions() asks for it next)."""
         legal = self._list_legal()
         if len(legal[0]) > 1:
             self._legal = legal
@@ -1440,6 +1439,7 @@ class Game:
     def _begin_turn(self, events: list[Event]) -> None:
         self._hhead = None  # a new turn, player and phase
         self._free = None
+        self._phase = _P_ABILITIES  # unless no power is ready
         if not self._any_power_ready():
             self._phase = _P_ACTIVATION
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
