@@ -1022,13 +1022,13 @@ class Game:
         return uses
 
     def _any_power_ready(self) -> bool:
-        """Whether a power is ready with a legal target, asked in Phase 1: found by Phase 1's
-        legal list (its powers' uses, then the end of the phase), which is then kept as the
-        legal list, handed on as the refill lists are (legal_actions() asks for it next)."""
-        legal = self._list_legal()
-        if len(legal[0]) > 1:
-            self._legal = legal
-            return True
+        base = self._player * self._e
+        study = self._study
+        for index, element, need, effect, _ in self._ptab:
+            if (study[base + element] >= need and not self._used >> index & 1
+                    and not (self._capped and self._exhausted(self._player, index))
+                    and _powers.has_target(self, effect)):
+                return True
         return False
 
     def _threshold(self) -> int:
@@ -1438,10 +1438,8 @@ class Game:
 
     def _begin_turn(self, events: list[Event]) -> None:
         self._hhead = None  # a new turn, player and phase
+        self._phase = _P_ABILITIES if self._any_power_ready() else _P_ACTIVATION
         self._free = None
-        self._phase = _P_ABILITIES  # unless no power is ready
-        if not self._any_power_ready():
-            self._phase = _P_ACTIVATION
         events.append({"type": "turn", "turn": self._turn, "player": self._player,
                        "phase": self._phase._value_})
 
