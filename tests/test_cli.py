@@ -7,8 +7,9 @@ import importlib
 import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -208,14 +209,15 @@ def test_jobs_are_capped_at_the_cpus_and_the_games(capsys: pytest.CaptureFixture
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
 
-    class Recording(ThreadPoolExecutor):
-        """Stands in for the process pool: records its size, runs games on threads."""
+    def recording(workers: int, chunks: list[list[int]],
+                  play: Callable[[list[int]], list[dict[str, Any]]]
+                  ) -> Iterator[list[dict[str, Any]]]:
+        """Stands in for the process pool: records its size, plays the chunks here."""
+        started.append(workers)
+        for chunk in chunks:
+            yield play(chunk)
 
-        def __init__(self, max_workers: int) -> None:
-            started.append(max_workers)
-            super().__init__(max_workers=max_workers)
-
-    monkeypatch.setattr(simulate_module, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(simulate_module, "_local_pool", recording)
     monkeypatch.setattr(simulate_module.os, "cpu_count", lambda: 2)
     code, _, err = run(["simulate", "--games", "6", "--seat", "random", "--jobs", "100000"],
                        capsys)

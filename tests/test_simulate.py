@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import gc
+import importlib
+import multiprocessing
+import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from support import SMALL
@@ -12,6 +16,7 @@ from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, make_bot
 from leyline_widget.agents.simulate import game_seeds, play_game, simulate, sweep
 
+simulate_module = importlib.import_module("leyline_widget.agents.simulate")
 SEATS = ["greedy", ("memory", {"capacity": 3, "decay": 0.1})]
 
 
@@ -48,6 +53,39 @@ def test_same_rows_with_one_and_two_workers_and_any_executor() -> None:
         threads = simulate(Rules.default(), SEATS, games=24, seed=1, executor=pool)
     assert one == two == threads
     assert one != simulate(Rules.default(), SEATS, games=24, seed=2, jobs=1)
+
+
+def _fails_in_a_worker(*args: Any, **kwargs: Any) -> Any:
+    raise ValueError("no such card")
+
+
+def _dies_in_a_worker(*args: Any, **kwargs: Any) -> Any:
+    os._exit(3)
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="the workers see this test's stand-in only when forked")
+def test_a_workers_error_reaches_the_caller_and_every_worker_stops(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(simulate_module, "play_game", _fails_in_a_worker)
+    with pytest.raises(ValueError, match="no such card") as raised:
+        simulate(Rules.default(), SEATS, games=8, seed=1, jobs=2)
+    assert "_fails_in_a_worker" in str(raised.value.__cause__)  # the worker's traceback
+    assert multiprocessing.active_children() == []
+    monkeypatch.setattr(simulate_module, "play_game", _dies_in_a_worker)
+    with pytest.raises(RuntimeError, match=r"worker stopped .* \(exit code 3"):
+        simulate(Rules.default(), SEATS, games=8, seed=1, jobs=2)
+    assert multiprocessing.active_children() == []
+
+
+def test_an_error_in_the_progress_callback_stops_the_workers() -> None:
+    def progress(done: int, total: int) -> None:
+        if done:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(Rules.default(), SEATS, games=400, seed=1, jobs=2, progress=progress)
+    assert multiprocessing.active_children() == []
 
 
 def test_a_run_sets_the_callers_objects_aside_and_gives_them_back() -> None:

@@ -23,13 +23,18 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import itertools
+import multiprocessing
 import os
 import random
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+import signal
+import traceback
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, as_completed
 from html import escape
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from ..core.echo import quote
@@ -317,21 +322,112 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
         per = max(1, min(200, games // (workers * 8) or 1) if executor is None
                   else min(400, games // (workers * 4) or 1))
         chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
-        own = executor is None
-        pool: Executor = ProcessPoolExecutor(max_workers=workers) if own else executor  # type: ignore[assignment]
-        try:
-            futures = [pool.submit(_play_chunk, jobs, parsed, seed, c, rotate, max_actions, detail)
-                       for c in chunks]
-            for fut in as_completed(futures):
-                part = fut.result()
+        play = functools.partial(_play_chunk, jobs, parsed, seed, rotate=rotate,
+                                 max_actions=max_actions, detail=detail)
+        parts = (_local_pool(workers, chunks, play) if executor is None
+                 else _on_executor(executor, chunks, play))
+        with contextlib.closing(parts):  # an error here stops the workers at once
+            for part in parts:
                 rows.extend(part)
                 done += len(part)
                 if progress:
                     progress(done, total)
-        finally:
-            if own:
-                pool.shutdown(cancel_futures=True)
         return _sorted(rows)
+
+
+def _on_executor(executor: Executor, chunks: list[list[int]],
+                 play: Callable[[list[int]], list[Row]]) -> Generator[list[Row], None, None]:
+    """Each chunk's rows, as the caller's executor finishes them."""
+    futures = [executor.submit(play, c) for c in chunks]
+    try:
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        for fut in futures:
+            fut.cancel()
+
+
+class _RemoteTraceback(Exception):
+    """A worker's traceback, as the ``__cause__`` of the error it raised."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
+           play: Callable[[list[int]], list[Row]]) -> None:
+    """A pool worker: take the next chunk not yet taken, send its rows, and so on until none
+    is left; an error is sent as it is raised, and ends the worker."""
+    # An interrupt is the parent's to handle (it stops the workers): none from a terminal's
+    # Ctrl-C here, which would print a traceback from every worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while True:
+            with taken.get_lock():
+                index = taken.value
+                taken.value = index + 1
+            if index >= len(chunks):
+                break
+            conn.send((index, play(chunks[index])))
+    except Exception as err:
+        text = "".join(traceback.format_exception(err))
+        try:
+            conn.send((None, err, text))
+        except Exception:  # an error that cannot be pickled: its words, then
+            conn.send((None, RuntimeError(f"{type(err).__name__}: {err}"), text))
+    finally:
+        conn.close()
+
+
+def _local_pool(workers: int, chunks: list[list[int]],
+                play: Callable[[list[int]], list[Row]]) -> Generator[list[Row], None, None]:
+    """Each chunk's rows played by ``workers`` processes of this machine, as they finish.
+
+    Lighter than a ProcessPoolExecutor (its manager and feeder threads, a queue each way, the
+    arguments pickled for every chunk), on which the same 600 GreedyBot games measured 3-12%
+    more CPU in all: each worker here takes the next chunk from a shared counter and sends its
+    rows down its own pipe, and the parent only reads the pipes.
+    """
+    ctx = multiprocessing.get_context()
+    taken = ctx.Value("i", 0)
+    procs, readers = [], []
+    try:
+        for _ in range(workers):
+            reader, writer = ctx.Pipe(duplex=False)
+            # Not daemonic, so that a run inside a daemonic process (a Dask worker's task) may
+            # start its own: the finally below stops every worker whatever happens.
+            proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play))
+            proc.start()
+            writer.close()  # the worker's end: the pipe reads EOF once the worker is gone
+            procs.append(proc)
+            readers.append(reader)
+        received = 0
+        while readers:
+            for ready in wait(readers):
+                assert isinstance(ready, Connection)
+                try:
+                    message = ready.recv()
+                except EOFError:
+                    readers.remove(ready)
+                    continue
+                if message[0] is None:
+                    _, err, text = message
+                    raise err from _RemoteTraceback(text)
+                received += 1
+                yield message[1]
+        if received < len(chunks):
+            for proc in procs:
+                proc.join()
+            codes = ", ".join(str(p.exitcode) for p in procs if p.exitcode)
+            raise RuntimeError("a simulation worker stopped before its games were played "
+                               f"(exit code {codes or 0})")
+    finally:
+        for reader in readers:
+            reader.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+            proc.join()
 
 
 def worker_count(jobs: int | None, games: int) -> int:
