@@ -267,8 +267,8 @@ def lab_figures(rounds: int = 5) -> None:
             if client is not None:
                 dask = min(dask, _dask_round(client, games))
     print(f"  simulate() CPU per game, {games} GreedyBot games (best of {rounds}): 1 worker "
-          f"{1000 * one:.2f} ms, 2-worker pool {1000 * two:.2f} ms: scaling 2 x {one:.4f} / "
-          f"{two:.4f} = {2 * one / two:.2f}x (target >= 1.8x)")
+          f"{1000 * one:.3f} ms, 2-worker pool {1000 * two:.3f} ms: scaling 2 x one / pool = "
+          f"{2 * one / two:.2f}x (target >= 1.8x)")
     print(f"  the same games in 2 plain processes at once, no pool: {1000 * apart:.2f} ms: this "
           f"machine's ceiling for 2 workers {2 * one / apart:.2f}x; the pool costs "
           f"{two / apart:.2f}x that CPU per game")
