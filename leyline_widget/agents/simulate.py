@@ -375,7 +375,8 @@ def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
         try:
             conn.send((None, err, text))
         except Exception:  # an error that cannot be pickled: its words, then
-            conn.send((None, RuntimeError(f"{type(err).__name__}: {err}"), text))
+            with contextlib.suppress(OSError):  # or the parent has stopped reading: no one
+                conn.send((None, RuntimeError(f"{type(err).__name__}: {err}"), text))
     finally:
         conn.close()
 
@@ -395,8 +396,6 @@ def _local_pool(workers: int, chunks: list[list[int]],
     try:
         for _ in range(workers):
             reader, writer = ctx.Pipe(duplex=False)
-            # Not daemonic, so that a run inside a daemonic process (a Dask worker's task) may
-            # start its own: the finally below stops every worker whatever happens.
             proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play))
             proc.start()
             writer.close()  # the worker's end: the pipe reads EOF once the worker is gone
@@ -423,11 +422,13 @@ def _local_pool(workers: int, chunks: list[list[int]],
             raise RuntimeError("a simulation worker stopped before its games were played "
                                f"(exit code {codes or 0})")
     finally:
-        for reader in readers:
-            reader.close()
+        # Stopped before their pipes close, so that none writes to a closed one meanwhile.
         for proc in procs:
             if proc.is_alive():
                 proc.terminate()
+        for reader in readers:
+            reader.close()
+        for proc in procs:
             proc.join()
 
 
