@@ -16,17 +16,16 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.rules import Rules
 from .bots import BOT_KINDS
-from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate, worker_count
+from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate
 
 __all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRow", "bradley_terry", "ladder"]
 
@@ -178,16 +177,14 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     rules = Rules.default() if rules is None else rules
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_game: dict[tuple[str, str], list[float]] = {}
-    with contextlib.ExitStack() as stack:
-        if executor is None and worker_count(jobs, games) > 1:
-            # One pool for every pair, not one started and stopped per pair.
-            executor = stack.enter_context(
-                ProcessPoolExecutor(max_workers=worker_count(jobs, games)))
-        for done, (i, j) in enumerate(pairs):
-            per_game[(names[i], names[j])] = _pair_points(
-                rules, specs[i], specs[j], names[i], games, seed * 1_000 + done, executor, jobs)
-            if progress is not None:
-                progress(done + 1, len(pairs))
+    # Each pair on simulate's own local pool unless an executor is given: its workers are
+    # forked for the pair in about a millisecond, and take small chunks, so a pair of slow,
+    # uneven bots (the expert) keeps both busy to its end.
+    for done, (i, j) in enumerate(pairs):
+        per_game[(names[i], names[j])] = _pair_points(
+            rules, specs[i], specs[j], names[i], games, seed * 1_000 + done, executor, jobs)
+        if progress is not None:
+            progress(done + 1, len(pairs))
     totals = {pair: (sum(p), len(p)) for pair, p in per_game.items()}
     ratings = bradley_terry(names, totals)
     rng = random.Random(f"ladder:{seed}")
