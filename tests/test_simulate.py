@@ -67,6 +67,7 @@ def _dies_in_a_worker(*args: Any, **kwargs: Any) -> Any:
                     reason="the workers see this test's stand-in only when forked")
 def test_a_workers_error_reaches_the_caller_and_every_worker_stops(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers even on a one-CPU machine
     monkeypatch.setattr(simulate_module, "play_game", _fails_in_a_worker)
     with pytest.raises(ValueError, match="no such card") as raised:
         simulate(Rules.default(), SEATS, games=8, seed=1, jobs=2)
@@ -78,7 +79,10 @@ def test_a_workers_error_reaches_the_caller_and_every_worker_stops(
     assert multiprocessing.active_children() == []
 
 
-def test_an_error_in_the_progress_callback_stops_the_workers() -> None:
+def test_an_error_in_the_progress_callback_stops_the_workers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+
     def progress(done: int, total: int) -> None:
         if done:
             raise KeyboardInterrupt
