@@ -308,25 +308,21 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
         done = 0
         if progress:
             progress(0, total)
-        if executor is None and workers == 1:
-            for start in range(0, games, 50):
-                chunk = list(range(start, min(games, start + 50)))
-                rows.extend(_play_chunk(jobs, parsed, seed, chunk, rotate, max_actions, detail))
-                done += len(chunk) * len(jobs)
-                if progress:
-                    progress(done, total)
-            return _sorted(rows)
-        # Enough chunks to balance the workers and to move the progress bar, each big enough
-        # to make the cost of shipping it negligible. A cluster's executor pays a scheduler
-        # round trip per task (Dask, measured: ~3 ms of this process's CPU, as much as 4
-        # GreedyBot games), so it gets two per worker, up to 400 games each.
-        per = max(1, min(200, games // (workers * 8) or 1) if executor is None
-                  else min(400, games // (workers * 2) or 1))
-        chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
         play = functools.partial(_play_chunk, jobs, parsed, seed, rotate=rotate,
                                  max_actions=max_actions, detail=detail)
-        parts = (_local_pool(workers, chunks, play) if executor is None
-                 else _on_executor(executor, chunks, play))
+        parts: Generator[list[Row], None, None]
+        if executor is None and workers == 1:  # here, in this process
+            parts = (play(list(range(s, min(games, s + 50)))) for s in range(0, games, 50))
+        else:
+            # Enough chunks to balance the workers and to move the progress bar, each big
+            # enough to make the cost of shipping it negligible. A cluster's executor pays a
+            # scheduler round trip per task (Dask, measured: ~3 ms of this process's CPU, as
+            # much as 4 GreedyBot games), so it gets two per worker, up to 400 games each.
+            per = max(1, min(200, games // (workers * 8) or 1) if executor is None
+                      else min(400, games // (workers * 2) or 1))
+            chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
+            parts = (_local_pool(workers, chunks, play) if executor is None
+                     else _on_executor(executor, chunks, play))
         with contextlib.closing(parts):  # an error here stops the workers at once
             for part in parts:
                 rows.extend(part)
@@ -357,8 +353,9 @@ class _RemoteTraceback(Exception):
 
 def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
            play: Callable[[list[int]], list[Row]]) -> None:
-    """A pool worker: take the next chunk not yet taken, send its rows, and so on until none
-    is left; an error is sent as it is raised, and ends the worker."""
+    """A pool worker: take the next chunk not yet taken, send its rows (a list), and so on
+    until none is left; an error is sent as it is raised, with its traceback (a tuple), and
+    ends the worker."""
     # An interrupt is the parent's to handle (it stops the workers): none from a terminal's
     # Ctrl-C here, which would print a traceback from every worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -369,14 +366,14 @@ def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
                 taken.value = index + 1
             if index >= len(chunks):
                 break
-            conn.send((index, play(chunks[index])))
+            conn.send(play(chunks[index]))
     except Exception as err:
         text = "".join(traceback.format_exception(err))
         try:
-            conn.send((None, err, text))
+            conn.send((err, text))
         except Exception:  # an error that cannot be pickled: its words, then
             with contextlib.suppress(OSError):  # or the parent has stopped reading: no one
-                conn.send((None, RuntimeError(f"{type(err).__name__}: {err}"), text))
+                conn.send((RuntimeError(f"{type(err).__name__}: {err}"), text))
     finally:
         conn.close()
 
@@ -410,11 +407,11 @@ def _local_pool(workers: int, chunks: list[list[int]],
                 except EOFError:
                     readers.remove(ready)
                     continue
-                if message[0] is None:
-                    _, err, text = message
+                if isinstance(message, tuple):  # (error, traceback); rows come as a list
+                    err, text = message
                     raise err from _RemoteTraceback(text)
                 received += 1
-                yield message[1]
+                yield message
         if received < len(chunks):
             for proc in procs:
                 proc.join()
