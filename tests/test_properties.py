@@ -186,12 +186,12 @@ def test_what_the_engine_keeps_up_to_date_is_what_the_position_gives(
 @settings(max_examples=20, deadline=None)
 @given(games)
 def test_a_seats_view_is_the_five_reads_it_stands_for(case: tuple[int, int, Rules]) -> None:
-    """seat_view() (what BotSeat reads before each move, in one call) is the mover, step,
+    """turn_state() (what BotSeat reads before each move, in one call) is the mover, step,
     phase, turn and deck top, in the game, its clone and a pickled copy, to the game's end."""
     seed, players, rules = case
     for game in walk(seed, players, rules):
         for g in (game, game.clone(), pickle.loads(pickle.dumps(game))):
-            assert g.seat_view() == (game.active_player, game.step, game.phase, game.turn,
+            assert g.turn_state() == (game.active_player, game.step, game.phase, game.turn,
                                      game.deck_top)
 
 

@@ -1422,7 +1422,7 @@ class BotSeat:
         # Every move comes through here (the forced and queued ones too): the common case is
         # tested first with as few reads of the game as it needs.
         legal = game.legal_actions()
-        mover, step, phase, turn, top = game.seat_view()
+        mover, step, phase, turn, top = game.turn_state()
         if mover != self.seat or not legal:
             raise self._refusal(game, legal)
         bot = self.bot

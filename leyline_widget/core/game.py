@@ -31,6 +31,7 @@ from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken
 from .echo import quote
 from .rules import Power, Rules
 from .types import Cell, Event, Observation, PlayerView
+from .view import SeatView
 
 __all__ = [
     "END_REASONS",
@@ -499,13 +500,19 @@ class Game:
             operator.attrgetter("_top"),
             doc="The face-up top card of the deck (public), or None when the deck is empty.")
 
-    def seat_view(self) -> tuple[int, int, Phase, int, str | None]:
+    def turn_state(self) -> tuple[int, int, Phase, int, str | None]:
         """``(active_player, step, phase, turn, deck_top)``, all public, in one call: what a
         bot's seat reads before each move."""
         # Read here, where the fields are plain slots: each C getter above costs about 480
         # instructions (valgrind) against about 80 for a slot, and a seat reads four or five
         # per move; one C getter of all five (attrgetter) still costs 1,350 against 1,000.
         return self._player, self._step, self._phase, self._turn, self._top
+
+    def seat_view(self, seat: int) -> SeatView:
+        """What ``seat`` knows now with perfect memory (see :class:`~.view.SeatView`)."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise ValueError(f"seat must be a player from 0 to {self._n - 1}, got {quote(seat)}")
+        return SeatView(self, seat)
 
     def card(self, slot: int) -> str | None:
         """The element of the card in ``slot`` (all-seeing), or None for an empty slot."""

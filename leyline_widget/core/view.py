@@ -1,0 +1,178 @@
+"""What one seat can know: a read-only view of the position for a seat with perfect memory.
+
+Every grid card is shown to every seat when it lands (set-up, refill, Tide), so a seat that
+remembers everything it was shown knows the whole grid; what nobody knows is the deck below its
+face-up top. A :class:`SeatView` is that knowledge, read straight from the position: the
+perfect-memory bots (greedy, the expert and its rollouts) decide from it and need no fold of
+events. (A game begun from a position is the exception: there a seat knows only the cards shown
+since the game began, and its own peeks.) Forgetful players fold events through
+:class:`~leyline_widget.core.knowledge.Knowledge` instead.
+
+The view reads the game as it is when each attribute is first read, and keeps that value: read
+what a decision needs before the game moves on.
+
+>>> from leyline_widget.core.game import Game
+>>> game = Game.new(players=2, seed=7)
+>>> view = game.seat_view(1)
+>>> view.phase, view.active_player, len(view.known)
+(<Phase.ACTIVATION: 'activation'>, 0, 12)
+>>> view.known[0] == game.card(0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game, Phase
+    from .rules import Power, Rules
+
+__all__ = ["SeatView"]
+
+
+class SeatView:
+    """One seat's knowledge of the position (perfect memory). Every attribute is read-only.
+
+    Element counts are mappings over every element of the rules, in the rules' order.
+    """
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+        self.rules: Rules = game.rules
+        self.players: int = len(game.players)
+        self.phase: Phase = game._phase
+        self.turn: int = game._turn
+        self.active_player: int = game._player
+        self.step: int = game._step
+        self.deck_top: str | None = game._top
+
+    # ------------------------------------------------------------------ the grid
+    @cached_property
+    def known(self) -> Mapping[int, str]:
+        """Slot -> element of every card on the grid this seat knows (inert or active)."""
+        els = self.rules.elements
+        return {s: els[c] for s, c in enumerate(self._game._grid) if c >= 0}
+
+    @cached_property
+    def public(self) -> frozenset[int]:
+        """The known slots whose card every seat was shown (what an opponent may remember)."""
+        return frozenset(s for s, c in enumerate(self._game._grid) if c >= 0)
+
+    @cached_property
+    def empty(self) -> frozenset[int]:
+        """Empty grid slots (only between a collection and the end of the refill)."""
+        return frozenset(s for s, c in enumerate(self._game._grid) if c < 0)
+
+    @cached_property
+    def active(self) -> Mapping[int, str]:
+        """Slot -> element of the cards activated this turn, in the order they were activated."""
+        g = self._game
+        els = self.rules.elements
+        return {s: els[g._grid[s]] for s in g._active}
+
+    @cached_property
+    def tokens(self) -> Mapping[int, Mapping[str, int]]:
+        """Slot -> element -> Binding tokens, for the slots whose card carries any."""
+        g = self._game
+        e = g._e
+        els = self.rules.elements
+        out: dict[int, dict[str, int]] = {}
+        tokens = g._tokens
+        for s in range(len(g._grid)):
+            row = tokens[s * e:(s + 1) * e]
+            if any(row):
+                out[s] = {els[i]: n for i, n in enumerate(row) if n}
+        return out
+
+    # ------------------------------------------------------------------ players
+    def _rows(self, values: list[int]) -> tuple[Mapping[str, int], ...]:
+        els = self.rules.elements
+        e = len(els)
+        return tuple(dict(zip(els, values[p * e:(p + 1) * e])) for p in range(self.players))
+
+    @cached_property
+    def study(self) -> tuple[Mapping[str, int], ...]:
+        """Per player: element -> cards in their Study."""
+        return self._rows(self._game._study)
+
+    @cached_property
+    def markers(self) -> tuple[Mapping[str, int], ...]:
+        """Per player: element -> Spent markers."""
+        return self._rows(self._game._markers)
+
+    @cached_property
+    def marker_tokens(self) -> tuple[Mapping[str, int], ...]:
+        """Per player: element -> tokens stacked on their Spent markers."""
+        return self._rows(self._game._mtokens)
+
+    @cached_property
+    def supply(self) -> Mapping[str, int]:
+        """Element -> Binding tokens left in the supply."""
+        return dict(zip(self.rules.elements, self._game._supply))
+
+    @cached_property
+    def pool(self) -> Mapping[str, int]:
+        """Element -> tokens in the shared Token Pool."""
+        return dict(zip(self.rules.elements, self._game._pool))
+
+    @cached_property
+    def unlocked(self) -> tuple[tuple[str, ...], ...]:
+        """Per player: the keys of the powers their Study unlocks now, in the rules' order."""
+        return tuple(tuple(pw.key for pw in self._game.unlocked(p)) for p in range(self.players))
+
+    # ------------------------------------------------------------------ this turn
+    @cached_property
+    def deck_count(self) -> int:
+        """Cards left in the Leyline deck (the top one face up)."""
+        g = self._game
+        return len(g._deck) - g._deck_pos
+
+    @cached_property
+    def activations_used(self) -> int:
+        """Activations spent this turn (active cards, and deactivations that refund none)."""
+        g = self._game
+        return len(g._active) + g._spent
+
+    @cached_property
+    def activation_limit(self) -> int:
+        """Activations this turn: the rules' plus extra ones from powers."""
+        g = self._game
+        return self.rules.activations_per_turn + g._bonus
+
+    @cached_property
+    def collect_threshold(self) -> int:
+        """Cards of one element that are collected this turn (powers may lower it)."""
+        return self._game._threshold()
+
+    @cached_property
+    def ignore_tokens(self) -> bool:
+        """Whether Binding tokens restrict no activation this turn (a power such as
+        Sanctuary)."""
+        return bool(self._game._sanctuary)
+
+    @cached_property
+    def powers_used(self) -> frozenset[str]:
+        """Keys of the powers the active player used this turn."""
+        return frozenset(pw.key for i, pw in enumerate(self.rules.powers)
+                         if self._game._used >> i & 1)
+
+    @cached_property
+    def usable(self) -> tuple[Power, ...]:
+        """The powers the active player can use now (Phase 1): unlocked, unused this turn, not
+        used up for the game, and with at least one legal target; in the rules' order."""
+        g = self._game
+        from . import powers as _powers
+        if g._phase != "abilities":
+            return ()
+        base = g._player * g._e
+        out = []
+        for i, element, need, effect, _ in g._ptab:
+            if (g._study[base + element] >= need and not g._used >> i & 1
+                    and not (g._capped and g._exhausted(g._player, i))
+                    and _powers.has_target(g, effect)):
+                out.append(self.rules.powers[i])
+        return tuple(out)
