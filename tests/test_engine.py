@@ -1055,9 +1055,8 @@ def test_a_long_game_pickles_and_deep_copies_with_its_whole_history() -> None:
         assert copy.apply(action) == game.clone().apply(action)
 
 
-def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> None:
+def test_frozen_positions_thaw_to_their_position() -> None:
     import random
-    from itertools import pairwise
 
     game = Game.new(players=2, seed=12)
     rng = random.Random(12)
@@ -1068,8 +1067,6 @@ def test_frozen_positions_share_unchanged_lists_and_thaw_to_their_position() -> 
         legal.append(game.legal_actions())
         last = game.freeze(last)
         kept.append(last)
-    shared = sum(a[4] is b[4] for a, b in pairwise(kept))  # [4]: the grid (_make's order)
-    assert 0 < shared < len(kept) - 1  # shared while unchanged, not otherwise
     for frozen, digest, moves in zip(kept, hashes, legal):
         play = Game.thaw(frozen)
         assert play.state_hash() == digest and play.legal_actions() == moves

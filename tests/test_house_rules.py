@@ -66,8 +66,13 @@ def test_every_size_has_an_upper_bound(changes: dict[str, Any], words: str) -> N
 
 
 def test_the_largest_allowed_sizes_are_accepted_and_dealt() -> None:
+    # Ripple and Gale would list 79,800 and 10.6 million target choices on 400 slots: the
+    # 50,000-action bound refuses them (DESIGN.md, "Powers as data"); the rest fit.
+    with pytest.raises(ValueError, match=r"power 'Gale' would list 10,667,000 target choices"):
+        Rules.default().replace(cards_per_element=2500, grid_rows=20, grid_cols=20)
+    powers = [p for p in Rules.default().powers if p.name not in ("Ripple", "Gale")]
     rules = Rules.default().replace(cards_per_element=2500, grid_rows=20, grid_cols=20,
-                                    tokens_per_element=1000)
+                                    tokens_per_element=1000, powers=powers)
     assert rules.deck_size == 10_000 and rules.grid_size == 400
     game = Game.new(players=2, seed=1, rules=rules)
     assert len(game.deck) == 10_000 - 400

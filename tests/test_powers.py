@@ -353,7 +353,7 @@ def test_a_ruleset_can_give_an_element_no_power() -> None:
 
 def test_a_ruleset_can_move_an_effect_to_another_element() -> None:
     powers = [p for p in DEFAULT_POWERS if p.key != "fire:minor"]
-    spark = next(p for p in DEFAULT_POWERS if p.effect == "spark")
+    spark = next(p for p in DEFAULT_POWERS if p.effect.id == "spark")
     powers.append(replace(spark, element="wind", tier="minor", name="Gust"))
     powers = [p for p in powers if p.key != "wind:minor" or p.name == "Gust"]
     rules = SMALL.replace(powers=powers)

@@ -29,14 +29,14 @@ def test_the_default_ruleset_is_designs_table() -> None:
 
 
 def test_the_default_powers_are_designs_table() -> None:
-    table = {(p.element, p.tier): (p.name, p.effect) for p in Rules.default().powers}
+    table = {(p.element, p.tier): (p.name, p.effect.id) for p in Rules.default().powers}
     assert table == {
         ("fire", "minor"): ("Spark", "spark"), ("fire", "major"): ("Wildfire", "wildfire"),
         ("water", "minor"): ("Ripple", "ripple"), ("water", "major"): ("Tide", "tide"),
         ("earth", "minor"): ("Unbind", "unbind"), ("earth", "major"): ("Sanctuary", "sanctuary"),
         ("wind", "minor"): ("Whisper", "whisper"), ("wind", "major"): ("Gale", "gale"),
     }
-    assert sorted(p.effect for p in DEFAULT_POWERS) == sorted(EFFECTS)
+    assert sorted(p.effect.id for p in DEFAULT_POWERS) == sorted(EFFECTS)
 
 
 def test_every_power_has_hover_text_and_click_instructions() -> None:
@@ -103,7 +103,7 @@ def test_replace_makes_a_validated_variant_and_leaves_the_original() -> None:
     ({"powers": [{**_POWER, "element": "aether"}]},
      "power 'Kindle' belongs to unknown element 'aether'"),
     ({"powers": [{**_POWER, "tier": "mega"}]}, "power 'Kindle' has tier 'mega'; tiers are minor"),
-    ({"powers": [{**_POWER, "effect": "boom"}]}, "power 'Kindle' has unknown effect 'boom'"),
+    ({"powers": [{**_POWER, "effect": "boom"}]}, "power 'Kindle': unknown effect 'boom'"),
     ({"powers": [_POWER, _POWER]}, "two powers for fire:minor"),
 ])
 def test_nonsense_rules_raise_a_clear_value_error(changes: dict[str, Any], message: str) -> None:

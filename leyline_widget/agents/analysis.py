@@ -222,7 +222,7 @@ def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat
     if isinstance(played, UsePower):
         pw = rules.power(played.element, played.tier)
         name = pw.name if pw is not None else f"{played.element} {played.tier}"
-        if pw is not None and pw.effect in ("ripple", "whisper", "gale"):
+        if pw is not None and pw.effect.kind in ("swap", "peek"):
             note = (" A swap or a peek shows nothing a perfect memory does not already hold: "
                     "every grid card was shown to all when placed.")
         else:

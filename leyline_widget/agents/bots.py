@@ -51,7 +51,7 @@ class _Table:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.by_key = {pw.key: pw.effect for pw in rules.powers}  # "element:tier" -> effect
+        self.by_key = {pw.key: pw.effect.id for pw in rules.powers}  # "element:tier" -> effect
         self.keys = tuple(self.by_key)  # power keys in the rules' order (as observations list)
         self.unlocks = tuple((pw.key, pw.element, rules.threshold(pw.tier))
                              for pw in rules.powers)
@@ -64,7 +64,7 @@ class _Table:
         self.apart = _apart(rules.grid_rows, rules.grid_cols)
         self.tiers = (rules.minor_threshold, rules.major_threshold)  # Study counts that unlock
         # "element:tier" -> (effect, (element, tier)): a power as Phase 1 choices need it.
-        self.powers = {pw.key: (pw.effect, (pw.element, pw.tier)) for pw in rules.powers}
+        self.powers = {pw.key: (pw.effect.id, (pw.element, pw.tier)) for pw in rules.powers}
         # (element, tier) -> the power's place in the rules: Phase 1 lists them in that order.
         self.ranks = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
         # unlocked keys -> what a player with those powers reaches (see reach); a game sees a

@@ -426,7 +426,7 @@ def _plan_is(plans: list[Plan], key: str, counts: dict[Any, int], thr: int) -> b
 
 def _effect(rules: Rules, a: UsePower) -> str:
     pw = rules.power(a.element, a.tier)
-    return pw.effect if pw is not None else ""
+    return pw.effect.id if pw is not None else ""
 
 
 def _label(a: Action) -> str:

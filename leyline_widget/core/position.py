@@ -1,26 +1,73 @@
-"""Reading a whole position (the form :meth:`Game.position` writes) into a :class:`Game`.
+"""The position: one list of its named fields, and reading a whole position into a Game.
 
-Kept apart from the engine's hot paths: this is validation of untrusted data (scenario files,
-lessons, replays), where every refusal must name the field at fault.
+:class:`Position` is everything that changes during a game, field by field; the Game's copy,
+its JSON form (:meth:`Game.position`), pickling and the state hash all follow from it. Loading
+a position (:func:`load_position`) is validation of untrusted data (scenario files, lessons,
+replays), where every refusal must name the field at fault.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, cast
 
 from .echo import quote
 from .rules import Rules
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import Game, Phase
 
-__all__ = ["load_position"]
+__all__ = ["FIELDS", "Position", "load_position"]
 
+
+@dataclass(slots=True, eq=False)
+class Position:
+    """Everything that changes during a game. Elements are indices into the rules' elements;
+    counts by element are flat lists (``row * elements + element``).
+
+    A new field is one line here (and its reading in :func:`load_position`, its writing in
+    :meth:`Game.position` and its place in the state hash, when it is game state)."""
+
+    deck: bytes                # element per card, top first; the face-up top is at deck_pos
+    deck_pos: int
+    grid: list[int]            # element per grid slot, -1 for an empty slot
+    active: list[int]          # slots activated this turn, in the order they were activated
+    tokens: list[int]          # Binding tokens: slot * elements + element
+    study: list[int]           # cards in each Study: player * elements + element
+    markers: list[int]         # Spent markers, by player and element
+    marker_tokens: list[int]   # tokens stacked on Spent markers, by player and element
+    supply: list[int]          # Binding tokens left in the supply, by element
+    pool: list[int]            # the shared Token Pool, by element
+    phase: Phase
+    turn: int
+    player: int                # the active player
+    bonus: int                 # extra activations from powers this turn (Spark)
+    threshold: int | None      # the collect threshold a power lowered it to (Wildfire), or None
+    ignore_tokens: bool        # Binding tokens restrict no activation this turn (Sanctuary)
+    used: int                  # powers used this turn: bit i for rules.powers[i]
+    spent: int                 # activations spent on deactivated cards (house rule: no refund)
+    majors: tuple[int, ...]    # uses this game: player * powers + power index
+    busy: int                  # the last turn with a collection, a token placed or a power used
+    end_reason: str | None
+    # What seats were shown, not game state (neither in position() nor in the state hash): per
+    # grid slot, bit p is set when seat p knows the card there (what a SeatView reads).
+    seen: list[int]
+
+    def copy(self) -> Position:
+        """An independent copy (lists copied; bytes, tuples and numbers never change)."""
+        values = [v[:] if type(v) is list else v for v in map(self.__getattribute__, FIELDS)]
+        return cast(Any, Position)(*values)  # type: ignore[no-any-return]
+
+
+#: The position's fields, in order: the one list every copy and reader walks.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Position))
+
+#: The fields of a position's JSON form (Game.position), in order.
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
            "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
            "effects", "powers_used", "end_reason", "spent_activations", "powers_used_in_game",
-           "busy_turn")
+           "busy_turn", "turn_threshold")
 
 
 def _int(value: object, field: str, low: int = 0, high: int = 10**6) -> int:
@@ -54,7 +101,7 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
 
 def load_position(position: Mapping[str, Any]) -> Game:
     """The Game at ``position``, or ``ValueError`` naming the field at fault."""
-    from .game import END_REASONS, MAX_PLAYERS, Game, Phase, _fixed_fields, _origin, player_names
+    from .game import END_REASONS, MAX_PLAYERS, Game, Phase, player_names
 
     if not isinstance(position, Mapping):
         raise ValueError(f"a position must be an object, got {type(position).__name__}")
@@ -165,6 +212,10 @@ def load_position(position: Mapping[str, Any]) -> Game:
         if name not in ("wildfire", "sanctuary"):
             raise ValueError(f"effects: unknown effect {quote(name)}; effects are wildfire, "
                              f"sanctuary")
+    threshold: int | None = 1 if "wildfire" in effects else None
+    if "turn_threshold" in position:
+        threshold = _int(position["turn_threshold"], "turn_threshold", 1,
+                         rules.collect_threshold)
     keys = [pw.key for pw in rules.powers]
     used = 0
     for key in _list(position.get("powers_used", []), "powers_used"):
@@ -189,10 +240,13 @@ def load_position(position: Mapping[str, Any]) -> Game:
                          f"phase is game_over, got {quote(end_reason)}")
     assert n <= MAX_PLAYERS
 
-    game = Game._make(
-        _fixed_fields(rules, names, None, tuple(els[c] for c in deck)), None, bytes(deck), 0,
-        grid, active, tokens, study, markers, mtokens, supply, pool, phase, turn, player, bonus,
-        "wildfire" in effects, "sanctuary" in effects, used, end_reason, _origin([]), None, spent,
-        tuple(majors), busy, None, None, None, None)
+    everyone = (1 << n) - 1
+    pos = Position(
+        bytes(deck), 0, grid, active, tokens, study, markers, mtokens, supply, pool, phase, turn,
+        player, bonus, threshold, "sanctuary" in effects, used, spent, tuple(majors), busy,
+        end_reason,
+        # A seat knows the face-up (active) cards; every inert card is news to it.
+        [everyone if s in active else 0 for s in range(size)])
+    game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
     game._start = game.position()
     return game

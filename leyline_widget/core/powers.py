@@ -1,171 +1,196 @@
-"""What each power does: its legal targets and its effect on a game.
+"""Powers as data: an effect is a kind with parameters, and each kind has one resolver.
 
-Powers are declared as data in :mod:`leyline_widget.core.rules` (element, tier, effect id,
-words); this module is the code behind the eight effect ids. The engine calls it only for
-Phase 1, when every slot holds an inert card.
+A power (see :class:`~leyline_widget.core.rules.Power`) carries an :class:`Effect`. The eight
+default powers are effects of seven kinds; a designer writes a new power as data
+(``{"kind": "peek", "cards": 2}``) and it plays everywhere, with no code change.
+
+>>> Effect.parse("gale")
+Effect(kind='peek', n=0, cards=3)
+>>> Effect.parse({"kind": "extra_activations", "n": 2}).to_data()
+{'kind': 'extra_activations', 'n': 2}
+>>> Effect.parse("spark").to_data()   # a default effect keeps its old id in files
+'spark'
+>>> Effect.parse({"kind": "peek", "cards": 9})
+Traceback (most recent call last):
+...
+ValueError: effect peek: cards must be from 1 to 5, got 9
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .echo import quote
 
-if TYPE_CHECKING:
-    from .game import Game
-    from .rules import Power
-    from .types import Event
+__all__ = ["KINDS", "LEGACY", "Effect"]
 
-__all__ = ["NO_TARGET", "bound_slots", "has_target", "resolve", "target_choices", "target_problem"]
+#: The effect kinds and their parameters: name -> (low, high); a high of None is bounded by
+#: the rules (a collect threshold can only be lowered). DESIGN.md, "Powers as data".
+KINDS: dict[str, dict[str, tuple[int, int | None]]] = {
+    "extra_activations": {"n": (1, 10)},
+    "collect_threshold": {"n": (1, None)},
+    "ignore_tokens": {},
+    "swap": {},
+    "swap_with_deck": {},
+    "remove_tokens": {"cards": (1, 3)},
+    "peek": {"cards": (1, 5)},
+}
 
-#: Effects that take no target; they only change this turn's limits.
-NO_TARGET = ("spark", "wildfire", "sanctuary")
-
-
-def _cards(game: Game) -> list[int]:
-    return [s for s, c in enumerate(game._grid) if c >= 0]
-
-
-def _bound(game: Game, slot: int) -> bool:
-    e = game._e
-    return any(game._tokens[slot * e:(slot + 1) * e])
-
-
-def _rows(game: Game) -> Iterator[tuple[int, ...]]:
-    """The token counts slot by slot, cut at C speed (cheaper than a slice per slot)."""
-    return zip(*[iter(game._tokens)] * game._e)
-
-
-def bound_slots(game: Game) -> tuple[int, ...]:
-    """Slots whose card carries at least one Binding token."""
-    if not any(game._tokens):
-        return ()
-    # Plain loops here and in has_target: a comprehension or generator is a call of its own,
-    # and Phase 1 asks at every turn.
-    out = []
-    for s, (c, here) in enumerate(zip(game._grid, _rows(game))):
-        if c >= 0 and any(here):
-            out.append(s)
-    return tuple(out)
+#: The old effect ids, which still read as the default powers' effects (earlier files).
+LEGACY: dict[str, tuple[str, int, int]] = {
+    "spark": ("extra_activations", 1, 0),
+    "wildfire": ("collect_threshold", 1, 0),
+    "sanctuary": ("ignore_tokens", 0, 0),
+    "ripple": ("swap", 0, 0),
+    "tide": ("swap_with_deck", 0, 0),
+    "unbind": ("remove_tokens", 0, 1),
+    "whisper": ("peek", 0, 1),
+    "gale": ("peek", 0, 3),
+}
+_BY_VALUE = {value: name for name, value in LEGACY.items()}
 
 
-def has_target(game: Game, effect: str) -> bool:
-    """Whether ``effect`` has at least one legal target choice now."""
-    if effect in NO_TARGET:
-        return True
-    grid = game._grid
-    if effect == "ripple":
-        return len(grid) - grid.count(-1) >= 2
-    if effect == "tide":
-        if game._deck_pos >= len(game._deck):
-            return False
-        for c, here in zip(grid, _rows(game)):  # noqa: SIM110 - no generator (see above)
-            if c >= 0 and not any(here):
-                return True
-        return False
-    if effect == "unbind":
-        for c, here in zip(grid, _rows(game)):  # noqa: SIM110 - no generator (see above)
-            if c >= 0 and any(here):
-                return True
-        return False
-    return grid.count(-1) < len(grid)  # whisper, gale: any card
+@dataclass(frozen=True)
+class Effect:
+    """What a power does: a ``kind`` of :data:`KINDS` and its parameters (``n`` for the
+    kinds that change a number this turn, ``cards`` for those that pick cards; 0 when the
+    kind takes none)."""
+
+    kind: str
+    n: int = 0
+    cards: int = 0
+
+    def __post_init__(self) -> None:
+        spec = KINDS.get(self.kind) if isinstance(self.kind, str) else None
+        if spec is None:
+            raise ValueError(f"unknown effect kind {quote(self.kind)}; kinds are "
+                             f"{', '.join(KINDS)}")
+        for name in ("n", "cards"):
+            value = getattr(self, name)
+            if name not in spec:
+                if value != 0:
+                    raise ValueError(f"effect {self.kind} takes no {name!r}")
+                continue
+            low, high = spec[name]
+            top = 1000 if high is None else high
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= top:
+                raise ValueError(f"effect {self.kind}: {name} must be from {low} to {top}, "
+                                 f"got {quote(value)}")
+
+    @classmethod
+    def parse(cls, data: object) -> Effect:
+        """An effect from an old id (``"gale"``), a mapping (``{"kind": "peek", "cards": 2}``)
+        or an Effect; ``ValueError`` naming the field otherwise."""
+        if isinstance(data, Effect):
+            return data
+        if isinstance(data, str):
+            if data in LEGACY:
+                return cls(*LEGACY[data])
+            raise ValueError(f"unknown effect {quote(data)}; effects are a kind "
+                             f"({', '.join(KINDS)}) or one of {', '.join(LEGACY)}")
+        if not isinstance(data, Mapping):
+            raise ValueError(f"an effect must be an id or an object, got {quote(data)}")
+        kind = data.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise ValueError(f"unknown effect kind {quote(kind)}; kinds are {', '.join(KINDS)}")
+        extra = sorted(str(k) for k in data if k != "kind" and k not in KINDS[kind])
+        if extra:
+            raise ValueError(f"effect {kind} takes no {', '.join(map(repr, extra))}")
+        params = {name: data.get(name, KINDS[kind][name][0]) for name in KINDS[kind]}
+        return cls(kind, **params)
+
+    @property
+    def id(self) -> str:
+        """The old id of a default effect (``"gale"``), else the kind: what events and
+        reveals name the effect by."""
+        return _BY_VALUE.get((self.kind, self.n, self.cards), self.kind)
+
+    def to_data(self) -> str | dict[str, Any]:
+        """The file form: a default effect's old id (files stay as they were), else a
+        mapping."""
+        if (self.kind, self.n, self.cards) in _BY_VALUE:
+            return self.id
+        return {"kind": self.kind, **{name: getattr(self, name) for name in KINDS[self.kind]}}
+
+    # ------------------------------------------------------------------ targets
+    @property
+    def target_sizes(self) -> tuple[int, int]:
+        """How many target slots a use takes: (fewest, most)."""
+        if self.kind == "swap":
+            return 2, 2
+        if self.kind == "swap_with_deck":
+            return 1, 1
+        if self.kind in ("remove_tokens", "peek"):
+            return 1, self.cards
+        return 0, 0
+
+    def targets(self, cards: list[int], bound: set[int], deck: bool) -> Iterator[tuple[int, ...]]:
+        """Every legal target choice, fewest slots first, each in ascending slot order, given
+        the slots holding ``cards``, the ``bound`` ones (carrying Binding tokens) and whether
+        the deck has a top card."""
+        kind = self.kind
+        if kind == "swap":
+            yield from combinations(cards, 2)
+            return
+        if kind == "swap_with_deck":
+            if deck:
+                yield from ((s,) for s in cards if s not in bound)
+            return
+        if kind == "remove_tokens":
+            cards = [s for s in cards if s in bound]
+        elif kind != "peek":
+            yield ()
+            return
+        for k in range(1, self.cards + 1):
+            yield from combinations(cards, k)
+
+    def count_targets(self, cards: int, bound: int, deck: bool) -> int:
+        """How many target choices :meth:`targets` lists, counted without listing them."""
+        from math import comb
+
+        kind = self.kind
+        if kind == "swap":
+            return comb(cards, 2)
+        if kind == "swap_with_deck":
+            return cards - bound if deck else 0
+        if kind == "remove_tokens":
+            return sum(comb(bound, k) for k in range(1, self.cards + 1))
+        if kind == "peek":
+            return sum(comb(cards, k) for k in range(1, self.cards + 1))
+        return 1
+
+    def target_problem(self, targets: tuple[int, ...], size: int, cards: set[int],
+                       bound: set[int], deck: bool, name: str = "it") -> str | None:
+        """Why ``targets`` are not a legal choice now for the power called ``name``, or None
+        when they are."""
+        for t in targets:
+            if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
+                return f"slot {quote(t)} does not exist: the grid has slots 0 to {size - 1}"
+        if list(targets) != sorted(set(targets)):
+            return "target slots must be distinct and in ascending order"
+        low, high = self.target_sizes
+        if not low <= len(targets) <= high:
+            return f"takes {_how_many(low, high)}, got {len(targets)}"
+        for t in targets:
+            if t not in cards:
+                return f"slot {t} is empty"
+        if self.kind == "swap_with_deck":
+            if not deck:
+                return "the Leyline deck is empty, so there is no top card to swap with"
+            if targets[0] in bound:
+                return f"slot {targets[0]} carries Binding tokens; {name} needs a token-free card"
+        if self.kind == "remove_tokens":
+            for t in targets:
+                if t not in bound:
+                    return f"slot {t} carries no Binding tokens"
+        return None
 
 
-def target_choices(game: Game, effect: str) -> list[tuple[int, ...]]:
-    """Every legal target tuple for ``effect``, each in ascending slot order."""
-    if effect in NO_TARGET:
-        return [()]
-    cards = _cards(game)
-    if effect == "ripple":
-        return list(combinations(cards, 2))
-    if effect == "tide":
-        if game._deck_pos >= len(game._deck):
-            return []
-        return [(s,) for s in cards if not _bound(game, s)]
-    if effect == "unbind":
-        return [(s,) for s in cards if _bound(game, s)]
-    if effect == "whisper":
-        return [(s,) for s in cards]
-    # gale: one to three distinct cards
-    return [t for k in (1, 2, 3) for t in combinations(cards, k)]
-
-
-def target_problem(game: Game, power: Power, targets: Sequence[int]) -> str | None:
-    """Why ``targets`` are not a legal choice for ``power``, or None when they are."""
-    effect = power.effect
-    targets = tuple(targets)
-    size = len(game._grid)
-    for t in targets:
-        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
-            return f"slot {quote(t)} does not exist: the grid has slots 0 to {size - 1}"
-    if list(targets) != sorted(set(targets)):
-        return "target slots must be distinct and in ascending order"
-    expected = {"ripple": (2, 2), "tide": (1, 1), "unbind": (1, 1), "whisper": (1, 1),
-                "gale": (1, 3)}.get(effect, (0, 0))
-    low, high = expected
-    if not low <= len(targets) <= high:
-        want = {0: "no target", 1: "one slot", 2: "two slots"}.get(low, "")
-        if (low, high) == (1, 3):
-            want = "one to three slots"
-        return f"takes {want}, got {len(targets)}"
-    for t in targets:
-        if game._grid[t] < 0:
-            return f"slot {t} is empty"
-    if effect == "tide":
-        if game._deck_pos >= len(game._deck):
-            return "the Leyline deck is empty, so there is no top card to swap with"
-        if _bound(game, targets[0]):
-            return f"slot {targets[0]} carries Binding tokens; Tide needs a token-free card"
-    if effect == "unbind" and not _bound(game, targets[0]):
-        return f"slot {targets[0]} carries no Binding tokens"
-    return None
-
-
-def resolve(game: Game, effect: str, targets: Sequence[int], events: list[Event]) -> bool:
-    """Carry out ``effect`` on ``game`` (targets already checked). True when it made a private
-    event (one that some seats see without its element): the game's history marks the step."""
-    els = game.rules.elements
-    if effect in ("ripple", "tide", "unbind"):
-        game._hbody = None  # they move cards or tokens: the state hash's cached body is stale
-    if effect == "spark":
-        game._bonus += 1
-    elif effect == "wildfire":
-        game._wildfire = True
-    elif effect == "sanctuary":
-        game._sanctuary = True
-    elif effect == "ripple":
-        a, b = targets
-        e = game._e
-        g, tk = game._grid, game._tokens
-        g[a], g[b] = g[b], g[a]
-        tk[a * e:(a + 1) * e], tk[b * e:(b + 1) * e] = tk[b * e:(b + 1) * e], tk[a * e:(a + 1) * e]
-        events.append({"type": "swap", "slots": [a, b]})
-    elif effect == "tide":
-        (s,) = targets
-        pos = game._deck_pos
-        old, new = game._grid[s], game._deck[pos]
-        game._grid[s] = new
-        game._deck = game._deck[:pos] + bytes((old,)) + game._deck[pos + 1:]
-        game._top = els[old]
-        # The old card becomes the face-up top of the deck: public, like any deck top.
-        events.append({"type": "tide", "slot": s, "to_deck": els[old]})
-        events.append({"type": "reveal", "slot": s, "element": els[new], "cause": "tide",
-                       "visible_to": "all"})
-    elif effect == "unbind":
-        (s,) = targets
-        e = game._e
-        for i in range(e):
-            count = game._tokens[s * e + i]
-            if count:
-                game._tokens[s * e + i] = 0
-                game._return_tokens(s, i, count, events)
-    elif effect in ("whisper", "gale"):
-        for s in targets:
-            events.append({"type": "reveal", "slot": s, "element": els[game._grid[s]],
-                           "cause": effect, "visible_to": [game._player]})
-        return True  # the game's only private events
-    else:  # pragma: no cover - Rules validation admits only the effects above
-        raise AssertionError(effect)
-    return False
+def _how_many(low: int, high: int) -> str:
+    words = {0: "no target", 1: "one slot", 2: "two slots", 3: "three slots"}
+    if low == high:
+        return words.get(low, f"{low} slots")
+    return f"{words.get(low, str(low)).split()[0]} to {words.get(high, f'{high} slots')}"

@@ -19,51 +19,82 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .echo import quote
+from .powers import LEGACY, Effect
 
 __all__ = ["DEFAULT_POWERS", "EFFECTS", "MAX_COUNT", "MAX_DECK", "MAX_ELEMENTS", "MAX_GRID",
-           "MAX_TOKENS", "TIERS", "Power", "Rules"]
+           "MAX_LEGAL", "MAX_TOKENS", "TIERS", "Effect", "Power", "Rules"]
 
 TIERS = ("minor", "major")
 
-#: What each power does, by effect id. The element a power belongs to is a
-#: ruleset choice (a variant may give Ripple to fire); the effect is code.
-EFFECTS = ("spark", "wildfire", "ripple", "tide", "unbind", "sanctuary", "whisper", "gale")
+#: The old effect ids of the eight default powers (each reads as an :class:`Effect`); a new
+#: power's effect is any kind of :data:`~leyline_widget.core.powers.KINDS` with parameters.
+EFFECTS = tuple(LEGACY)
 
 _ELEMENT_ID = re.compile(r"[a-z][a-z0-9_]{0,23}")  # matched whole (fullmatch)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Power:
-    """One Minor or Major power: who owns it, what it does, and its words.
+    """One Minor or Major power: who owns it, what it does (an :class:`Effect`, written as
+    data), and its words.
 
-    >>> Power("fire", "minor", "spark", "Spark", "+1 activation this turn", "...").key
-    'fire:minor'
+    >>> surge = Power("fire", "minor", {"kind": "extra_activations", "n": 2}, "Surge",
+    ...               "+2 activations this turn.", "Click Surge in Phase 1.")
+    >>> surge.key, surge.effect.kind, surge.effect.n
+    ('fire:minor', 'extra_activations', 2)
+    >>> Power("fire", "minor", "spark", "Spark", "+1 activation this turn", "...").effect.id
+    'spark'
     """
 
     element: str
     tier: str
-    effect: str
+    effect: Effect
     name: str
     text: str
     instructions: str
 
+    def __init__(self, element: str, tier: str, effect: Effect | str | Mapping[str, Any],
+                 name: str, text: str, instructions: str) -> None:
+        try:
+            parsed = Effect.parse(effect)
+        except ValueError as err:
+            raise ValueError(f"power {quote(name)}: {err}") from None
+        for field_name, value in (("element", element), ("tier", tier), ("effect", parsed),
+                                  ("name", name), ("text", text),
+                                  ("instructions", instructions)):
+            object.__setattr__(self, field_name, value)
+
     @property
     def key(self) -> str:
+        """``element:tier``, the power's name in observations and positions."""
         return f"{self.element}:{self.tier}"
 
-    def to_dict(self) -> dict[str, str]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (a default effect as its old id); :meth:`from_dict` reads it."""
+        d: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["effect"] = self.effect.to_data()
+        return d
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Power:
+        """A power from its dict form; ``ValueError`` naming the field at fault.
+
+        >>> Power.from_dict({"element": "wind", "tier": "major", "name": "Breeze",
+        ...     "effect": {"kind": "peek", "cards": 2}, "text": "Peek at two cards.",
+        ...     "instructions": "Click Breeze, then two cards."}).effect.cards
+        2
+        """
         if not isinstance(data, Mapping):
             raise ValueError(f"a power must be an object, got {type(data).__name__}")
         names = [f.name for f in fields(cls)]
         missing = [n for n in names if n not in data]
         if missing:
             raise ValueError(f"power is missing field(s) {', '.join(missing)}")
+        extra = sorted(str(k) for k in data if k not in names)
+        if extra:
+            raise ValueError(f"power has unknown field(s) {', '.join(map(quote, extra))}")
         for n in names:
-            if not isinstance(data[n], str):
+            if n != "effect" and not isinstance(data[n], str):
                 raise ValueError(f"power field {quote(n)} must be a string, got {quote(data[n])}")
         return cls(**{n: data[n] for n in names})
 
@@ -107,6 +138,9 @@ MAX_DECK = 10_000
 MAX_GRID = 400
 MAX_TOKENS = 1_000
 MAX_ELEMENTS = 32
+#: The most actions one legal list may hold: a ruleset whose powers could list more in
+#: Phase 1 (Gale on a 400-slot grid would list 10.6 million target sets) is refused.
+MAX_LEGAL = 50_000
 #: Turn, round and idle limits and Major uses are counters, bounded only to stay sane numbers.
 MAX_COUNT = 1_000_000
 
@@ -212,13 +246,24 @@ class Rules:
             if p.tier not in TIERS:
                 raise ValueError(f"power {quote(p.name)} has tier {quote(p.tier)}; tiers are "
                                  f"minor, major")
-            if p.effect not in EFFECTS:
+            if p.effect.kind == "collect_threshold" and p.effect.n > self.collect_threshold:
                 raise ValueError(
-                    f"power {quote(p.name)} has unknown effect {quote(p.effect)}; effects are "
-                    f"{', '.join(EFFECTS)}")
+                    f"power {quote(p.name)}: collect_threshold n ({p.effect.n}) must not exceed "
+                    f"the rules' collect_threshold ({self.collect_threshold})")
             if p.key in seen:
                 raise ValueError(f"two powers for {p.key}")
             seen.add(p.key)
+        # Phase 1 lists every use of every ready power (the grid is full then; every card may
+        # carry a token and the deck have a top).
+        size = self.grid_size
+        counts = [(p.effect.count_targets(size, size, True), p) for p in self.powers]
+        total = sum(n for n, _ in counts) + 1
+        if total > MAX_LEGAL:
+            most, worst = max(counts, key=lambda c: c[0])
+            raise ValueError(
+                f"power {quote(worst.name)} would list {most:,} target choices on a {size}-slot "
+                f"grid (Phase 1: {total:,} actions in all); a legal list may hold at most "
+                f"{MAX_LEGAL:,}")
 
     @classmethod
     def default(cls) -> Rules:
@@ -238,6 +283,7 @@ class Rules:
         return self.minor_threshold if tier == "minor" else self.major_threshold
 
     def power(self, element: str, tier: str) -> Power | None:
+        """The power of ``element`` and ``tier`` in these rules, or None."""
         for p in self.powers:
             if p.element == element and p.tier == tier:
                 return p
@@ -270,6 +316,12 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from their dict form (a rules file, or a replay's); fields left out keep
+        their defaults.
+
+        >>> Rules.from_dict({"grid_cols": 5}).grid_size
+        15
+        """
         if not isinstance(data, Mapping):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         return cls.default().replace(**dict(data))

@@ -44,45 +44,50 @@ class SeatView:
         self.seat = seat
         self.rules: Rules = game.rules
         self.players: int = len(game.players)
-        self.phase: Phase = game._phase
-        self.turn: int = game._turn
-        self.active_player: int = game._player
-        self.step: int = game._step
-        self.deck_top: str | None = game._top
+        self._pos = pos = game._pos
+        self.phase: Phase = pos.phase
+        self.turn: int = pos.turn
+        self.active_player: int = pos.player
+        self.step: int = game.step
+        self.deck_top: str | None = game.deck_top
 
     # ------------------------------------------------------------------ the grid
     @cached_property
     def known(self) -> Mapping[int, str]:
         """Slot -> element of every card on the grid this seat knows (inert or active)."""
         els = self.rules.elements
-        return {s: els[c] for s, c in enumerate(self._game._grid) if c >= 0}
+        bit = 1 << self.seat
+        return {s: els[c] for s, (c, seen) in enumerate(zip(self._pos.grid, self._pos.seen))
+                if c >= 0 and seen & bit}
 
     @cached_property
     def public(self) -> frozenset[int]:
         """The known slots whose card every seat was shown (what an opponent may remember)."""
-        return frozenset(s for s, c in enumerate(self._game._grid) if c >= 0)
+        everyone = (1 << self.players) - 1
+        return frozenset(s for s, (c, seen) in enumerate(zip(self._pos.grid, self._pos.seen))
+                         if c >= 0 and seen == everyone)
 
     @cached_property
     def empty(self) -> frozenset[int]:
         """Empty grid slots (only between a collection and the end of the refill)."""
-        return frozenset(s for s, c in enumerate(self._game._grid) if c < 0)
+        return frozenset(s for s, c in enumerate(self._pos.grid) if c < 0)
 
     @cached_property
     def active(self) -> Mapping[int, str]:
         """Slot -> element of the cards activated this turn, in the order they were activated."""
-        g = self._game
+        pos = self._pos
         els = self.rules.elements
-        return {s: els[g._grid[s]] for s in g._active}
+        return {s: els[pos.grid[s]] for s in pos.active}
 
     @cached_property
     def tokens(self) -> Mapping[int, Mapping[str, int]]:
         """Slot -> element -> Binding tokens, for the slots whose card carries any."""
-        g = self._game
-        e = g._e
+        pos = self._pos
         els = self.rules.elements
+        e = len(els)
         out: dict[int, dict[str, int]] = {}
-        tokens = g._tokens
-        for s in range(len(g._grid)):
+        tokens = pos.tokens
+        for s in range(len(pos.grid)):
             row = tokens[s * e:(s + 1) * e]
             if any(row):
                 out[s] = {els[i]: n for i, n in enumerate(row) if n}
@@ -97,27 +102,27 @@ class SeatView:
     @cached_property
     def study(self) -> tuple[Mapping[str, int], ...]:
         """Per player: element -> cards in their Study."""
-        return self._rows(self._game._study)
+        return self._rows(self._pos.study)
 
     @cached_property
     def markers(self) -> tuple[Mapping[str, int], ...]:
         """Per player: element -> Spent markers."""
-        return self._rows(self._game._markers)
+        return self._rows(self._pos.markers)
 
     @cached_property
     def marker_tokens(self) -> tuple[Mapping[str, int], ...]:
         """Per player: element -> tokens stacked on their Spent markers."""
-        return self._rows(self._game._mtokens)
+        return self._rows(self._pos.marker_tokens)
 
     @cached_property
     def supply(self) -> Mapping[str, int]:
         """Element -> Binding tokens left in the supply."""
-        return dict(zip(self.rules.elements, self._game._supply))
+        return dict(zip(self.rules.elements, self._pos.supply))
 
     @cached_property
     def pool(self) -> Mapping[str, int]:
         """Element -> tokens in the shared Token Pool."""
-        return dict(zip(self.rules.elements, self._game._pool))
+        return dict(zip(self.rules.elements, self._pos.pool))
 
     @cached_property
     def unlocked(self) -> tuple[tuple[str, ...], ...]:
@@ -128,20 +133,17 @@ class SeatView:
     @cached_property
     def deck_count(self) -> int:
         """Cards left in the Leyline deck (the top one face up)."""
-        g = self._game
-        return len(g._deck) - g._deck_pos
+        return len(self._pos.deck) - self._pos.deck_pos
 
     @cached_property
     def activations_used(self) -> int:
         """Activations spent this turn (active cards, and deactivations that refund none)."""
-        g = self._game
-        return len(g._active) + g._spent
+        return len(self._pos.active) + self._pos.spent
 
     @cached_property
     def activation_limit(self) -> int:
         """Activations this turn: the rules' plus extra ones from powers."""
-        g = self._game
-        return self.rules.activations_per_turn + g._bonus
+        return self.rules.activations_per_turn + self._pos.bonus
 
     @cached_property
     def collect_threshold(self) -> int:
@@ -152,27 +154,18 @@ class SeatView:
     def ignore_tokens(self) -> bool:
         """Whether Binding tokens restrict no activation this turn (a power such as
         Sanctuary)."""
-        return bool(self._game._sanctuary)
+        return self._pos.ignore_tokens
 
     @cached_property
     def powers_used(self) -> frozenset[str]:
         """Keys of the powers the active player used this turn."""
         return frozenset(pw.key for i, pw in enumerate(self.rules.powers)
-                         if self._game._used >> i & 1)
+                         if self._pos.used >> i & 1)
 
     @cached_property
     def usable(self) -> tuple[Power, ...]:
-        """The powers the active player can use now (Phase 1): unlocked, unused this turn, not
-        used up for the game, and with at least one legal target; in the rules' order."""
-        g = self._game
-        from . import powers as _powers
-        if g._phase != "abilities":
+        """The powers the active player can use now (in Phase 1): unlocked, unused this turn,
+        not used up for the game, and with at least one legal target; in the rules' order."""
+        if self.phase != "abilities":
             return ()
-        base = g._player * g._e
-        out = []
-        for i, element, need, effect, _ in g._ptab:
-            if (g._study[base + element] >= need and not g._used >> i & 1
-                    and not (g._capped and g._exhausted(g._player, i))
-                    and _powers.has_target(g, effect)):
-                out.append(self.rules.powers[i])
-        return tuple(out)
+        return tuple(self._game.ready_powers())

@@ -49,9 +49,6 @@ from ..core.types import Observation
 
 __all__ = ["ActionSpace", "view_size", "view_vector"]
 
-#: Target-set sizes each effect takes (one block of numbers per size).
-_TARGET_SIZES = {"spark": (0,), "wildfire": (0,), "sanctuary": (0,), "ripple": (2,),
-                 "tide": (1,), "unbind": (1,), "whisper": (1,), "gale": (1, 2, 3)}
 _PHASES = tuple(p.value for p in Phase)
 #: The actions on one slot, numbered in this order, a block of G numbers each.
 _SLOT_ACTIONS: tuple[type[actions.Activate | actions.Deactivate | actions.Refill], ...] = (
@@ -88,7 +85,8 @@ class ActionSpace:
         for pw in rules.powers:
             blocks = []
             at = start
-            for k in _TARGET_SIZES[pw.effect]:
+            low, high = pw.effect.target_sizes  # one block of numbers per target-set size
+            for k in range(low, high + 1):
                 n = comb(g, k)
                 blocks.append((k, at, n))
                 at += n
