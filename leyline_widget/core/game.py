@@ -561,6 +561,33 @@ class Game:
         assert last is not None  # the set-up record is always there
         self._last = last
 
+    def redeal(self, seat: int, seed: int) -> Game:
+        """A game ``seat`` cannot tell from this one: every card it was never shown (the deck
+        below its face-up top, and any grid card it has not seen) shuffled among those places
+        from ``seed``. Searches over what a seat may know (ISMCTS, the expert) play such games;
+        the copy keeps no history (its events would name the real cards).
+
+        >>> game = Game.new(players=2, seed=3)
+        >>> other = game.redeal(0, seed=1)
+        >>> other.observation(0) == game.observation(0), other.deck[0] == game.deck[0]
+        (True, True)
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(
+                self.players):
+            raise ValueError(f"seat must be a player from 0 to {len(self.players) - 1}, "
+                             f"got {quote(seat)}")
+        pos = self._pos.copy()
+        bit = 1 << seat
+        slots = [s for s, c in enumerate(pos.grid) if c >= 0 and not pos.seen[s] & bit]
+        top = pos.deck_pos + 1
+        cards = [pos.grid[s] for s in slots] + list(pos.deck[top:])
+        random.Random(seed).shuffle(cards)
+        for s, c in zip(slots, cards):
+            pos.grid[s] = c
+        pos.deck = pos.deck[:top] + bytes(cards[len(slots):])
+        return Game._from(self.rules, self.players, self.seed, self._initial_deck, pos,
+                          (None, [], None, self.step, -1), self._start)
+
     # ------------------------------------------------------------------ positions
     @property
     def start_position(self) -> dict[str, Any] | None:

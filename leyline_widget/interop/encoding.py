@@ -46,6 +46,7 @@ from ..core.game import Game, Phase
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Observation
+from ..core.view import SeatView
 
 __all__ = ["ActionSpace", "view_size", "view_vector"]
 
@@ -164,7 +165,8 @@ def view_size(rules: Rules, players: int) -> int:
             + 3 + 2 + len(rules.powers) + 1)
 
 
-def view_vector(obs: Observation, rules: Rules, knowledge: Knowledge | None = None) -> list[float]:
+def view_vector(obs: Observation, rules: Rules,
+                knowledge: Knowledge | SeatView | None = None) -> list[float]:
     """One seat's view as numbers: its observation, plus its memory when ``knowledge`` is given.
 
     Without knowledge only face-up cards (active ones) show their element, as on the table;

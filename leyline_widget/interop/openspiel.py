@@ -21,9 +21,12 @@ actions too (20,000, as :func:`~leyline_widget.agents.simulate.simulate` caps ga
 
 **Views.** Each player's observation (``observation_string``/``observation_tensor``) is built
 from ``Game.observation(player)`` alone: what is face up now. The information state (perfect
-recall) adds that player's memory: the :class:`~leyline_widget.core.knowledge.Knowledge` fold
-of the events that player was shown (``visible_events``). Nobody ever sees the deck below its
-face-up top, so :meth:`LeylineState.resample_from_infostate` (ISMCTS) reshuffles exactly that.
+recall) adds what that player remembers: every card it was shown, which is what
+``Game.seat_view(player)`` knows (every grid card is shown to all when it lands; peeks to their
+player), and the step, so that no two moments of a game share an information state (an
+activation and its deactivation return to the same cards, not to the same moment). Nobody ever
+sees the deck below its face-up top, so :meth:`LeylineState.resample_from_infostate` (ISMCTS)
+re-deals exactly what the player was never shown (``Game.redeal``).
 
 **Returns.** With 2 to 4 players a game is worth 1 shared among its winners (ties share the
 victory), 0 to the others; solo, the score over the deck size.
@@ -38,8 +41,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.game import MAX_PLAYERS, Game, visible_events
-from ..core.knowledge import Knowledge
+from ..core.game import MAX_PLAYERS, Game
 from ..core.rules import Rules
 from .encoding import ActionSpace, view_size, view_vector
 
@@ -109,7 +111,7 @@ class LeylineGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class LeylineState(pyspiel.State):  # type: ignore[misc]
-    """A position: the deal so far (chance), then a Game and each player's memory."""
+    """A position: the deal so far (chance), then a Game."""
 
     def __init__(self, game: LeylineGame) -> None:
         super().__init__(game)
@@ -119,7 +121,6 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         self._deal: list[str] = []
         self._left = dict.fromkeys(game.rules.elements, game.rules.cards_per_element)
         self.game: Game | None = None
-        self.minds: list[Knowledge] = []
         self._moves = 0
 
     @property
@@ -152,16 +153,9 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
             self._deal.append(element)
             if len(self._deal) == self._rules.deck_size:
                 self.game = Game.new(players=self._players, rules=self._rules, deck=self._deal)
-                self.minds = [Knowledge(p) for p in range(self._players)]
-                self._observe(self.game.events_since(0))
             return
-        events = self.game.apply(self._space.decode(action))
+        self.game.apply(self._space.decode(action))
         self._moves += 1
-        self._observe(events)
-
-    def _observe(self, events: list[Any]) -> None:
-        for p, mind in enumerate(self.minds):
-            mind.observe(visible_events(events, p))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -193,21 +187,17 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         new._deal = list(self._deal)
         new._left = dict(self._left)
         new.game = None if self.game is None else self.game.clone()
-        new.minds = [m.copy() for m in self.minds]
         new._moves = self._moves
         return new
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> LeylineState:
-        """A state ``player`` cannot tell from this one: the deck below its face-up top (seen
-        by nobody) is reshuffled; everything else was shown to every seat as it happened."""
+        """A state ``player`` cannot tell from this one: what it was never shown (the deck
+        below its face-up top, and grid cards it has not seen) is re-dealt."""
         new = self.__deepcopy__({})
-        if self.game is None or len(self.game.deck) < 3:
+        if self.game is None:
             return new
         seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
-        position = self.game.position()
-        top, rest = position["deck"][0], position["deck"][1:]
-        random.Random(seed).shuffle(rest)
-        new.game = Game.from_position({**position, "deck": [top, *rest]})
+        new.game = self.game.redeal(player, seed)
         return new
 
 
@@ -231,7 +221,7 @@ class LeylineObserver:
         self.tensor.fill(0)
         if state.game is None:
             return
-        mind = state.minds[player] if self.perfect_recall else None
+        mind = state.game.seat_view(player) if self.perfect_recall else None
         self.tensor[:-1] = view_vector(state.game.observation(player), self.rules, mind)
         self.tensor[-1] = 1.0
 
@@ -240,7 +230,9 @@ class LeylineObserver:
             return f"dealing {state.dealt}/{self.rules.deck_size}"
         view: dict[str, Any] = {"observation": state.game.observation(player)}
         if self.perfect_recall:
-            view["known"] = {str(s): el for s, el in sorted(state.minds[player].known.items())}
+            known = state.game.seat_view(player).known
+            view["known"] = {str(s): el for s, el in sorted(known.items())}
+            view["step"] = state.game.step
         return json.dumps(view, sort_keys=True)
 
 
