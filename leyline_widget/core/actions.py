@@ -135,9 +135,7 @@ class EndPhase(Action):
     type: ClassVar[str] = "end_phase"
 
     def __new__(cls) -> EndPhase:
-        # One value per class, as it has no fields: the EndPhase a bot or a caller makes is
-        # then the one in the engine's legal lists, which apply() knows by identity and does
-        # not check again.
+        # One value per class, as it has no fields (every phase's end is the same action).
         one = _ONE.get(cls)
         if one is None:
             one = _ONE[cls] = object.__new__(cls)

@@ -320,6 +320,8 @@ class Game:
         return [pw for i, pw in enumerate(self.rules.powers) if self._unlocks(player, i)]
 
     def _unlocks(self, player: int, index: int) -> bool:
+        """Whether ``player``'s Study holds enough cards of the power's element (2 for a Minor
+        power, 5 for a Major one by default)."""
         pw = self.rules.powers[index]
         return (self._pos.study[player * self._e + self._eidx[pw.element]]
                 >= self.rules.threshold(pw.tier))
@@ -349,9 +351,9 @@ class Game:
         pos = self._pos
         p = pos.player if player is None else player
         pw = powers[power]
-        need = self.rules.threshold(pw.tier)
-        have = pos.study[p * self._e + self._eidx[pw.element]]
-        if have < need:
+        if not self._unlocks(p, power):
+            need = self.rules.threshold(pw.tier)
+            have = pos.study[p * self._e + self._eidx[pw.element]]
             return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
         if this_turn and pos.used >> power & 1:
             return f"{pw.name} was already used this turn"

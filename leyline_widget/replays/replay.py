@@ -94,12 +94,9 @@ MAX_TAGS = 16
 
 #: Fast seek keeps a snapshot every SNAPSHOT_EVERY steps and after every action but the two
 #: cheapest to re-apply (Activate and Deactivate), so a seek thaws a snapshot and re-applies
-#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are frozen positions (Game.freeze: a tuple,
-#: about a quarter of a Game's cost to make) that share the game's history and the lists left
-#: unchanged since the previous one (about 1 KB each at the default rules). One every step
-#: makes every seek one thaw, as ``game_at(1)`` is: re-applying even the cheapest action costs
-#: up to about another thaw,
-#: which put some seeks past twice game_at(1).
+#: at most SNAPSHOT_EVERY - 1 of them. Snapshots are copies of the position (Game.freeze) that
+#: share the game's history. One every step makes every seek one thaw, as ``game_at(1)`` is
+#: (benchmarks/bench_replay.py measures seeks against it).
 SNAPSHOT_EVERY = 1
 
 _CHEAP = (Activate, Deactivate)
@@ -304,7 +301,7 @@ def _reject_constant(name: str) -> NoReturn:
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out = dict(pairs)
-    if len(out) == len(pairs):  # the common case, at C speed
+    if len(out) == len(pairs):  # the common case: no key was given twice
         return out
     out = {}
     for key, value in pairs:
@@ -513,7 +510,7 @@ class _Line:
     """The main line (id 0) or a variation, with its seek caches.
 
     ``work`` is a game advanced to the line's end with the full history from set-up;
-    ``snaps`` holds frozen positions (Game.freeze: sharing the history and unchanged lists)
+    ``snaps`` holds frozen positions (Game.freeze: sharing the history)
     every SNAPSHOT_EVERY steps; ``hashes[k]`` is the
     state hash at step ``start + k``.
     """
@@ -1361,15 +1358,12 @@ class Replay(JsonFile):
         game = line.work
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
         apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
-        # The newest snapshot (steps go in in order), with which the next shares the lists
-        # left unchanged.
-        last = snaps[next(reversed(snaps))] if snaps else None
         done = game.step - start
-        # Hashes are compared once the line has run (a list comparison at C speed); version-1
+        # Hashes are compared once the line has run (one list comparison); version-1
         # files' own hashes are made alongside.
         checks: list[str] | None = [] if expect is not None and legacy else None
         freeze = game.freeze
-        for k in range(done, len(own)):  # the hot loop of a load: locals only
+        for k in range(done, len(own)):
             action = own[k]
             try:
                 apply(action)
@@ -1384,7 +1378,7 @@ class Replay(JsonFile):
             # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
             # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
             if (start + k + 1) % every == 0 or type(action) not in _CHEAP:
-                last = snaps[start + k + 1] = freeze(last)
+                snaps[start + k + 1] = freeze()
         if expect is not None:
             self._compare(line, expect, checks, done, len(own))
 
