@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks import minimal
-from leyline_widget import Game
+from leyline_widget import Game, Rules
 
 SECONDS = 3.0
 ROUNDS = 5
@@ -82,11 +82,14 @@ def leyline_clones() -> float:
     return best
 
 
+_RULES = Rules.default()
+_CARDS = tuple(el for el in _RULES.elements for _ in range(_RULES.cards_per_element))
+
+
 def leyline_dealt_game(rng: random.Random) -> int:
     """As :func:`leyline_game`, the deck shuffled by ``rng`` and given to ``Game.new`` as the
     adapter's chance nodes give it: the bare engine's side of the adapter's measure."""
-    elements = Game.new(players=2, seed=0).rules.elements
-    deck = [el for el in elements for _ in range(minimal.PER_ELEMENT)]
+    deck = list(_CARDS)
     rng.shuffle(deck)
     game = Game.new(players=2, deck=deck)
     n = 0
