@@ -23,7 +23,6 @@ from typing import Any
 ELEMENTS = ("fire", "water", "earth", "wind")
 E = len(ELEMENTS)
 PER_ELEMENT = 12
-DECK = E * PER_ELEMENT
 SIZE = 12
 ACTIVATIONS = 3
 COLLECT = 2
@@ -49,16 +48,11 @@ _END: Action = (END,)
 
 
 def deal(seed: int) -> list[int]:
-    """The deck, top first, shuffled as the engine deals it (``core/game.py:_deal``):
-    Python 3.11's ``random.shuffle`` written out."""
+    """The deck, top first, as the engine deals it: ``core/game.py:_deal`` writes out Python
+    3.11's ``random.shuffle`` so that its deals outlive a change of Python; the model just
+    calls it (tests/test_minimal_model.py would see a Python whose shuffle draws otherwise)."""
     cards = [c for c in range(E) for _ in range(PER_ELEMENT)]
-    bits = random.Random(seed).getrandbits
-    for i in range(DECK - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = bits(k)
-        while j > i:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+    random.Random(seed).shuffle(cards)
     return cards
 
 
