@@ -15,7 +15,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from .echo import names, quote
 
@@ -155,6 +155,33 @@ class Refill(_SlotAction):
     """Place the top card of the Leyline deck into the empty ``slot``."""
 
     type: ClassVar[str] = "refill"
+
+
+_A = TypeVar("_A", bound=Action)
+
+
+#: The actions the engine has listed, each made once: actions are values, and the legal lists
+#: of Phase 1 and Phase 3 hold the same few thousand again and again (every target choice of
+#: every power, every token on every slot). Keyed by exactly what an action is; emptied when
+#: it holds _MADE_MAX (the largest legal list any valid ruleset can list is 50,000 actions).
+_MADE: dict[tuple[Any, ...], Action] = {}
+_MADE_MAX = 200_000
+
+
+def listed(cls: builtins.type[_A], *values: Any) -> _A:
+    """An action the engine lists as legal. Its values come from the position itself (grid
+    slots, the rules' elements and sources, target tuples in ascending order), so the checks
+    a caller's action goes through are not repeated, and it is made once (see _MADE)."""
+    key = (cls, *values)
+    action = _MADE.get(key)
+    if action is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        action = _MADE[key] = object.__new__(cls)
+        names: tuple[str, ...] = cls.__slots__
+        for name, value in zip(names, values):
+            object.__setattr__(action, name, value)
+    return action  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,20 @@ import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
+from itertools import compress
 from typing import Any, TypeAlias
 
-from .actions import SOURCES, Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from .actions import (
+    SOURCES,
+    Action,
+    Activate,
+    Deactivate,
+    EndPhase,
+    PlaceToken,
+    Refill,
+    UsePower,
+    listed,
+)
 from .echo import quote
 from .position import Position
 from .rules import MAX_GRID, Power, Rules
@@ -60,6 +71,10 @@ class Phase(StrEnum):
     REFILL = "refill"
     BINDING = "binding"
     GAME_OVER = "game_over"
+
+
+#: The phases of a turn, in order, and the game's end.
+ABILITIES, ACTIVATION, REFILL, BINDING, GAME_OVER = Phase
 
 
 class IllegalActionError(ValueError):
@@ -119,7 +134,7 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = ("rules", "players", "seed", "_initial_deck", "_start", "_pos", "_last", "_e",
-                 "_eidx")
+                 "_eidx", "_needs")
 
     rules: Rules
     players: tuple[str, ...]
@@ -130,6 +145,7 @@ class Game:
     _last: _Record                 # the newest record of the history
     _e: int                        # the rules' element count
     _eidx: dict[str, int]          # element -> its index in the rules
+    _needs: tuple[tuple[int, int], ...]  # per power: its element's index, the cards to unlock
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -160,7 +176,7 @@ class Game:
         # Set-up: the grid is filled from the deck top in slot order, each card shown to all.
         pos = Position(
             bytes(order), size, order[:size], [], [0] * (size * e), [0] * (n * e), [0] * (n * e),
-            [0] * (n * e), [rules.tokens_per_element] * e, [0] * e, Phase.ACTIVATION, 1, 0, 0,
+            [0] * (n * e), [rules.tokens_per_element] * e, [0] * e, ACTIVATION, 1, 0, 0,
             None, False, 0, 0, (0,) * (n * len(rules.powers)), 0, None, [everyone] * size)
         game = cls._from(rules, names, seed, tuple(els[c] for c in order), pos)
         events: list[Event] = [
@@ -185,6 +201,7 @@ class Game:
         g._last = _origin([]) if last is None else last
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
+        g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
         return g
 
     # ------------------------------------------------------------------ reading
@@ -206,7 +223,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether the game is over (its phase is GAME_OVER)."""
-        return self._pos.phase is Phase.GAME_OVER
+        return self._pos.phase is GAME_OVER
 
     @property
     def end_reason(self) -> str | None:
@@ -322,9 +339,8 @@ class Game:
     def _unlocks(self, player: int, index: int) -> bool:
         """Whether ``player``'s Study holds enough cards of the power's element (2 for a Minor
         power, 5 for a Major one by default)."""
-        pw = self.rules.powers[index]
-        return (self._pos.study[player * self._e + self._eidx[pw.element]]
-                >= self.rules.threshold(pw.tier))
+        element, need = self._needs[index]
+        return self._pos.study[player * self._e + element] >= need
 
     # ------------------------------------------------------------------ which powers now
     def power_problem(self, power: int | str, player: int | None = None, *,
@@ -348,28 +364,40 @@ class Game:
             if power not in keys:
                 raise ValueError(f"no power {quote(power)} in these rules")
             power = keys.index(power)
-        pos = self._pos
-        p = pos.player if player is None else player
-        pw = powers[power]
-        if not self._unlocks(p, power):
-            need = self.rules.threshold(pw.tier)
-            have = pos.study[p * self._e + self._eidx[pw.element]]
-            return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
-        if this_turn and pos.used >> power & 1:
-            return f"{pw.name} was already used this turn"
-        cap = self.rules.major_uses_per_game
-        if cap is not None and pw.tier == "major" and pos.majors[p * len(powers) + power] >= cap:
-            return (f"{pw.name} was already used {_plural(cap, 'time')} this game, as often as "
-                    "this house rule allows a Major power")
-        if target and not pw.effect.count_targets(*self._target_counts()):
-            return f"{pw.name} has no target now"
-        return None
+        p = self._pos.player if player is None else player
+        problem = self._problem(power, p, this_turn)
+        if problem is None and target and not powers[power].effect.count_targets(
+                *self._target_counts()):
+            return f"{powers[power].name} has no target now"
+        return problem
 
     def ready_powers(self, player: int | None = None) -> list[Power]:
         """The powers ``player`` (the active one by default) can use now, in the rules'
-        order: unlocked, unused this turn, not used up for the game, with a target."""
-        return [pw for i, pw in enumerate(self.rules.powers)
-                if self.power_problem(i, player) is None]
+        order: unlocked, unused this turn, not used up for the game, with a target (what
+        :meth:`power_problem` finds no problem with)."""
+        p = self._pos.player if player is None else player
+        powers = self.rules.powers
+        found = [pw for i, pw in enumerate(powers) if self._problem(i, p, True) is None]
+        if not found:
+            return found
+        counts = self._target_counts()  # the same grid for every power
+        return [pw for pw in found if pw.effect.count_targets(*counts)]
+
+    def _problem(self, index: int, player: int, this_turn: bool) -> str | None:
+        """:meth:`power_problem` but for the targets."""
+        pos, pw = self._pos, self.rules.powers[index]
+        if not self._unlocks(player, index):
+            element, need = self._needs[index]
+            have = pos.study[player * self._e + element]
+            return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
+        if this_turn and pos.used >> index & 1:
+            return f"{pw.name} was already used this turn"
+        cap = self.rules.major_uses_per_game
+        if cap is not None and pw.tier == "major" and (
+                pos.majors[player * len(self.rules.powers) + index] >= cap):
+            return (f"{pw.name} was already used {_plural(cap, 'time')} this game, as often as "
+                    "this house rule allows a Major power")
+        return None
 
     def _target_counts(self) -> tuple[int, int, bool]:
         """Cards on the grid, cards carrying Binding tokens, and whether the deck has a top."""
@@ -429,10 +457,10 @@ class Game:
                 "score": scores[p],
                 "unlocked": [pw.key for pw in self.unlocked(p)],
             })
-        over = pos.phase is Phase.GAME_OVER
+        over = pos.phase is GAME_OVER
         return {
             "viewer": viewer,
-            "phase": pos.phase.value,
+            "phase": str(pos.phase),
             "turn": pos.turn,
             "active_player": pos.player,
             "elements": list(els),
@@ -478,7 +506,7 @@ class Game:
             raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
         pos = self._pos
         head = "%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031 - the recipe's own text
-            pos.phase.value, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
+            pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
             pos.turn, pos.player, pos.bonus)
         active = sorted(pos.active)
         counts = [*pos.tokens, *pos.study, *pos.markers, *pos.marker_tokens, *pos.supply,
@@ -624,7 +652,7 @@ class Game:
             "markers": [counts(pos.markers, p) for p in range(n)],
             "marker_tokens": [counts(pos.marker_tokens, p) for p in range(n)],
             "pool": counts(pos.pool, 0),
-            "phase": pos.phase.value,
+            "phase": str(pos.phase),
             "turn": pos.turn,
             "active_player": pos.player,
             "bonus_activations": pos.bonus,
@@ -671,32 +699,40 @@ class Game:
         """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
         pos = self._pos
         phase = pos.phase
-        if phase is Phase.ACTIVATION:
+        if phase is ACTIVATION:
             deactivations = [_DEACTIVATE[s] for s in sorted(pos.active)]
             if len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus:
                 return [*deactivations, _END_PHASE]
-            return [*(_ACTIVATE[s] for s in self._open_slots()), *deactivations, _END_PHASE]
-        if phase is Phase.BINDING:
+            return [*(_ACTIVATE[s] for s in pos.offered if s not in pos.active), *deactivations,
+                    _END_PHASE]
+        if phase is BINDING:
             sources = self._sources()
-            return [*(PlaceToken(s, element, source) for s in range(len(pos.grid))
+            return [*(listed(PlaceToken, s, element, source) for s in range(len(pos.grid))
                       for element, source in sources), _END_PHASE]
-        if phase is Phase.REFILL:
+        if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
-        if phase is Phase.ABILITIES:
+        if phase is ABILITIES:
             cards = [s for s, c in enumerate(pos.grid) if c >= 0]
             bound, deck = self._bound(), pos.deck_pos < len(pos.deck)
-            return [*(UsePower(pw.element, pw.tier, targets) for pw in self.ready_powers()
+            return [*(listed(UsePower, pw.element, pw.tier, targets) for pw in self.ready_powers()
                       for targets in pw.effect.targets(cards, bound, deck)), _END_PHASE]
         return []
 
-    def _open_slots(self) -> list[int]:
-        """The inert cards the active player may activate: those whose Binding tokens their
-        Study satisfies (all of them while tokens are ignored), in slot order."""
+    def _offered(self) -> tuple[int, ...]:
+        """The cards the active player may activate in Phase 2: those whose Binding tokens
+        their Study satisfies (all of them while tokens are ignored), in slot order."""
+        pos = self._pos
+        blocked = () if pos.ignore_tokens else self._blocked(pos.player)
+        return tuple(s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked)
+
+    def _blocked(self, player: int) -> set[int]:
+        """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
+        element beyond the cards of that element the Study holds."""
         pos, e = self._pos, self._e
-        study = pos.study[pos.player * e:(pos.player + 1) * e]
-        return [s for s, c in enumerate(pos.grid)
-                if c >= 0 and s not in pos.active and (pos.ignore_tokens or all(
-                    map(operator.le, pos.tokens[s * e:(s + 1) * e], study)))]
+        tokens = pos.tokens
+        study = pos.study[player * e:(player + 1) * e]
+        # Only the counts of the slots that carry tokens are compared (most carry none).
+        return {i // e for i in compress(range(len(tokens)), tokens) if tokens[i] > study[i % e]}
 
     def _sources(self) -> list[tuple[str, str]]:
         """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
@@ -747,14 +783,14 @@ class Game:
         return move
 
     def _check_end_phase(self, action: EndPhase) -> None:
-        if self._pos.phase is Phase.REFILL:
+        if self._pos.phase is REFILL:
             left = self._pos.grid.count(-1)
             raise IllegalActionError(
                 f"every empty grid slot must be refilled before Phase 3 "
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        self._check_phase(Phase.ACTIVATION, "cards are activated")
+        self._check_phase(ACTIVATION, "cards are activated")
         pos = self._pos
         s = action.slot
         self._slot_error(s)
@@ -785,13 +821,13 @@ class Game:
                     f"Study holds {have} {el}", "binding")
 
     def _check_deactivate(self, action: Deactivate) -> None:
-        self._check_phase(Phase.ACTIVATION, "cards are deactivated")
+        self._check_phase(ACTIVATION, "cards are deactivated")
         self._slot_error(action.slot)
         if action.slot not in self._pos.active:
             raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
 
     def _check_refill(self, action: Refill) -> None:
-        self._check_phase(Phase.REFILL, "empty slots are refilled")
+        self._check_phase(REFILL, "empty slots are refilled")
         self._slot_error(action.slot)
         if self._pos.grid[action.slot] >= 0:
             raise IllegalActionError(
@@ -812,7 +848,7 @@ class Game:
         return index
 
     def _check_place(self, action: PlaceToken) -> None:
-        self._check_phase(Phase.BINDING, "Binding Spell tokens are placed")
+        self._check_phase(BINDING, "Binding Spell tokens are placed")
         self._slot_error(action.slot)
         i = self._element(action.element)
         el = action.element
@@ -851,7 +887,7 @@ class Game:
             f"{action.element} has no {action.tier} power in these rules", "powers")
 
     def _check_power(self, action: UsePower) -> None:
-        self._check_phase(Phase.ABILITIES, "powers are used")
+        self._check_phase(ABILITIES, "powers are used")
         self._element(action.element)
         index = self._power_index(action)
         problem = self.power_problem(index, target=False)
@@ -908,21 +944,23 @@ class Game:
                        "element": self.rules.elements[card], "cause": "refill",
                        "visible_to": "all"})
         if -1 not in pos.grid:
-            self._enter(Phase.BINDING, events)
+            self._enter(BINDING, events)
         elif pos.deck_pos >= len(pos.deck):
             self._game_over("deck", events)
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._pos.phase = phase
-        events.append({"type": "phase", "phase": phase.value, "player": self._pos.player})
+        if phase is ACTIVATION:
+            self._pos.offered = self._offered()
+        events.append({"type": "phase", "phase": str(phase), "player": self._pos.player})
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
         phase = self._pos.phase
-        if phase is Phase.ABILITIES:
-            self._enter(Phase.ACTIVATION, events)
-        elif phase is Phase.ACTIVATION:
+        if phase is ABILITIES:
+            self._enter(ACTIVATION, events)
+        elif phase is ACTIVATION:
             self._collect(events)
-        elif phase is Phase.BINDING:
+        elif phase is BINDING:
             self._end_turn(events)
 
     def _collect(self, events: list[Event]) -> None:
@@ -933,7 +971,7 @@ class Game:
         active, pos.active, pos.spent = sorted(pos.active), [], 0
         if not active:
             events.append({"type": "pass", "player": p})
-            self._enter(Phase.BINDING, events)
+            self._enter(BINDING, events)
             return
         groups: dict[int, list[int]] = {}
         for s in active:
@@ -941,7 +979,7 @@ class Game:
         taken = sorted(c for c, slots in groups.items() if len(slots) >= self._threshold())
         if not taken:
             events.append({"type": "flip_back", "player": p, "slots": active})
-            self._enter(Phase.BINDING, events)
+            self._enter(BINDING, events)
             return
         els, e = self.rules.elements, self._e
         freed: list[tuple[int, int, int]] = []  # (slot, element, count): removals resolve first
@@ -966,7 +1004,7 @@ class Game:
         if pos.deck_pos >= len(pos.deck):
             self._game_over("deck", events)
         else:
-            self._enter(Phase.REFILL, events)
+            self._enter(REFILL, events)
 
     def _return_tokens(self, slot: int, i: int, count: int, events: list[Event]) -> None:
         """Freed tokens go to the active player's matching Spent marker, else to the pool."""
@@ -1012,7 +1050,7 @@ class Game:
                        "targets": list(action.targets)})
         private = _RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
         if not self.ready_powers():  # Phase 1 ends by itself once no usable power is left
-            self._enter(Phase.ACTIVATION, events)
+            self._enter(ACTIVATION, events)
         return private
 
     # One resolver per effect kind (DESIGN.md, "Powers as data"). Each returns True when it
@@ -1100,14 +1138,16 @@ class Game:
     def _begin_turn(self, events: list[Event]) -> None:
         """Phase 1 is skipped when the player has no usable power."""
         pos = self._pos
-        pos.phase = Phase.ABILITIES if self.ready_powers() else Phase.ACTIVATION
+        pos.phase = ABILITIES if self.ready_powers() else ACTIVATION
+        if pos.phase is ACTIVATION:
+            pos.offered = self._offered()
         events.append({"type": "turn", "turn": pos.turn, "player": pos.player,
-                       "phase": pos.phase.value})
+                       "phase": str(pos.phase)})
 
     def _game_over(self, reason: str, events: list[Event], turns: int | None = None) -> None:
         """End the game; ``turns`` is the turns played (the current one unless told)."""
         pos = self._pos
-        pos.phase = Phase.GAME_OVER
+        pos.phase = GAME_OVER
         pos.end_reason = reason
         pos.active = []
         events.append({"type": "game_over", "reason": reason, "scores": self.scores(),
@@ -1127,19 +1167,22 @@ class Game:
         threshold = self.rules.collect_threshold
         free = [0] * e  # token-free cards per element: anyone may activate them
         bound: list[tuple[int, list[int]]] = []
+        carrying = {i // e for i in compress(range(len(pos.tokens)), pos.tokens)}
         for s, c in enumerate(pos.grid):
-            if c >= 0:
-                here = pos.tokens[s * e:(s + 1) * e]
-                if any(here):
-                    bound.append((c, here))
-                else:
-                    free[c] += 1
+            if c < 0:
+                continue
+            if s in carrying:
+                bound.append((c, pos.tokens[s * e:(s + 1) * e]))
+            else:
+                free[c] += 1
+        if max(free, default=0) >= threshold:
+            return False  # enough token-free cards of one element: anyone can collect them
         # What each player's powers can ever do for a collection, by kind (a Major power used
         # up for the game does nothing more).
         reach = []
         for q in range(len(self.players)):
             kinds = [pw.effect for i, pw in enumerate(self.rules.powers)
-                     if self.power_problem(i, q, this_turn=False, target=False) is None]
+                     if self._problem(i, q, this_turn=False) is None]
             reach.append(kinds)
         everyone = [fx.kind for kinds in reach for fx in kinds]
         # Removing tokens can, in time, strip every token: then every card is as good as

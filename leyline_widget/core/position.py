@@ -53,6 +53,10 @@ class Position:
     # What seats were shown, not game state (neither in position() nor in the state hash): per
     # grid slot, bit p is set when seat p knows the card there (what a SeatView reads).
     seen: list[int]
+    # The cards whose Binding tokens the active player's Study satisfies this Phase 2 (all of
+    # them while tokens are ignored). Tokens and Studies stand still in Phase 2, so this is
+    # found once, as it begins; derived, so neither in position() nor in the state hash.
+    offered: tuple[int, ...] = ()
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
@@ -248,5 +252,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
         # A seat knows the face-up (active) cards; every inert card is news to it.
         [everyone if s in active else 0 for s in range(size)])
     game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
+    if phase is Phase.ACTIVATION:
+        pos.offered = game._offered()
     game._start = game.position()
     return game
