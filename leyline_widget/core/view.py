@@ -26,9 +26,12 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .knowledge import Knowledge
+
 if TYPE_CHECKING:
     from .game import Game, Phase
     from .rules import Power, Rules
+    from .types import Observation
 
 __all__ = ["SeatView"]
 
@@ -56,6 +59,31 @@ class SeatView:
         """Slot -> element of every card on the grid this seat knows (inert or active)."""
         els = self.rules.elements
         return {s: els[c] for s, c in enumerate(self._game._grid) if c >= 0}
+
+    @cached_property
+    def seen(self) -> Mapping[int, str]:
+        """Slot -> element of the grid cards this seat was shown since the game began: every
+        card of :attr:`known` in a game dealt afresh; in a game begun from a position, the
+        face-up cards and those its events showed since (what a player seated there knows)."""
+        if self._game.start_position is None:
+            return self.known
+        return dict(self._since_start.known)
+
+    @cached_property
+    def seen_by_all(self) -> frozenset[int]:
+        """The slots of :attr:`seen` whose card every seat was shown (what an opponent may
+        remember)."""
+        if self._game.start_position is None:
+            return self.public
+        return frozenset(self._since_start.public)
+
+    @cached_property
+    def _since_start(self) -> Knowledge:
+        mind = Knowledge(self.seat)
+        mind.observe(self._game.visible_events_since(0, self.seat))
+        for slot, element in self.active.items():  # face up now
+            mind.learn(slot, element, True)
+        return mind
 
     @cached_property
     def public(self) -> frozenset[int]:
@@ -153,6 +181,23 @@ class SeatView:
         """Whether Binding tokens restrict no activation this turn (a power such as
         Sanctuary)."""
         return bool(self._game._sanctuary)
+
+    @cached_property
+    def turns_since_collection(self) -> int:
+        """Turns begun since the last collection (anyone's), this one included, in this game
+        (in a game begun from a position, since it began)."""
+        turns = 0
+        for step in reversed(self._game.event_log):
+            for ev in reversed(step):
+                if ev["type"] == "collect":
+                    return turns
+                turns += ev["type"] == "turn"
+        return turns
+
+    @cached_property
+    def observation(self) -> Observation:
+        """This seat's observation (the JSON form of what it sees now)."""
+        return self._game.observation(self.seat)
 
     @cached_property
     def powers_used(self) -> frozenset[str]:
