@@ -134,6 +134,25 @@ def _tally(elements: Iterable[str]) -> dict[str, int]:
     return counts
 
 
+def _swapped(counts: Mapping[str, int], top: str, out: str | None) -> dict[str, int]:
+    """``counts`` with a card of ``top`` in and one of ``out`` (if known) sent back."""
+    after = dict(counts)
+    after[top] = after.get(top, 0) + 1
+    if out is not None:
+        after[out] -= 1
+    return after
+
+
+def _threat(counts: Mapping[str, int], acts: int, thr: int) -> tuple[int, str]:
+    """Their best collection, and the one element that alone makes it with no card to spare
+    ("" when another element or a spare card would make it just the same)."""
+    threat = _best_take(counts.values(), acts, thr)
+    tops = [el for el, c in counts.items() if threat and min(c, acts) == threat]
+    if len(tops) != 1 or counts[tops[0]] > acts:
+        return threat, ""
+    return threat, tops[0]
+
+
 def _use(power: Power, targets: Iterable[int] = ()) -> UsePower:
     return UsePower(power.element, power.tier, tuple(sorted(targets)))
 
@@ -244,17 +263,15 @@ class GreedyBot(Bot):
     def _deduced(self, view: SeatView, known: Mapping[int, str]) -> str | None:
         """The element every unknown card must have, when card counting proves it."""
         total = self.rules.cards_per_element
-        study, markers = view.study, view.markers
-        unseen = {el: total - sum(s[el] for s in study) - sum(m[el] for m in markers)
+        unseen = {el: total - sum(s[el] for s in (*view.study, *view.markers))
                   for el in self.rules.elements}
         active, empty = view.active, view.empty
-        for el in active.values():
-            unseen[el] -= 1
-        for s, el in known.items():
-            if s not in active and s not in empty:  # an inert card it remembers
-                unseen[el] -= 1
+        out = [*active.values(), *(el for s, el in known.items()
+                                   if s not in active and s not in empty)]  # inert, remembered
         if view.deck_top is not None:
-            unseen[view.deck_top] -= 1
+            out.append(view.deck_top)
+        for el in out:
+            unseen[el] -= 1
         left = [el for el, n in unseen.items() if n > 0]
         return left[0] if len(left) == 1 else None
 
@@ -302,7 +319,8 @@ class GreedyBot(Bot):
             if take < view.collect_threshold or take <= have:
                 continue
             had, after = study[el], study[el] + take
-            unlocks = (had < rules.minor_threshold <= after) + (had < rules.major_threshold <= after)
+            unlocks = sum(had < need <= after
+                          for need in (rules.minor_threshold, rules.major_threshold))
             best = max(best, (4 * take + unlocks, have, el))
         return best[2]
 
@@ -351,30 +369,35 @@ class GreedyBot(Bot):
             kind, n = self._kinds[pw.key]
             if kind not in ready or n > ready[kind][1]:
                 ready[kind] = (pw, n)
-        if "peek" in ready and len(known) < self.rules.grid_size:
-            unknown = [s for s in self._inert(view) if s not in known]
-            if unknown:
-                open_ = self._open_slots(view)
-                unknown.sort(key=lambda s: (s not in open_, s))
-                power, n = ready["peek"]
-                return _use(power, unknown[:n])
-        if "remove_tokens" in ready and view.tokens:
-            open_ = self._open_slots(view)
-            locked = sorted((s for s in view.tokens if s not in open_),
-                            key=lambda s: (s not in known, s))
-            if locked:
-                power, n = ready["remove_tokens"]
-                return _use(power, locked[:n])
-        if "swap_with_deck" in ready:
-            target = self._tide(view, known)
-            if target is not None:
-                return _use(ready["swap_with_deck"][0], (target,))
+        for kind, pick in (("peek", self._peek), ("remove_tokens", self._unbind),
+                           ("swap_with_deck", self._tide)):
+            if kind in ready:
+                power, n = ready[kind]
+                targets = pick(view, known, n)
+                if targets:
+                    return _use(power, targets)
         for kind in ("extra_activations", "collect_threshold"):
             if kind in ready:
                 return _use(ready[kind][0])
         if "ignore_tokens" in ready and view.tokens:
             return _use(ready["ignore_tokens"][0])
         return _END
+
+    def _peek(self, view: SeatView, known: Mapping[int, str], n: int) -> list[int]:
+        """Up to ``n`` cards it does not know, those it may activate first."""
+        if len(known) >= self.rules.grid_size:
+            return []
+        open_ = self._open_slots(view)
+        unknown = [s for s in self._inert(view) if s not in known]
+        return sorted(unknown, key=lambda s: (s not in open_, s))[:n]
+
+    def _unbind(self, view: SeatView, known: Mapping[int, str], n: int) -> list[int]:
+        """Up to ``n`` cards whose Binding tokens lock it out, known cards first."""
+        if not view.tokens:
+            return []
+        open_ = self._open_slots(view)
+        return sorted((s for s in view.tokens if s not in open_),
+                      key=lambda s: (s not in known, s))[:n]
 
     def _open_slots(self, view: SeatView) -> set[int]:
         """Cards this bot may activate under their Binding tokens."""
@@ -384,34 +407,27 @@ class GreedyBot(Bot):
         study, bound = view.study[self.seat], view.tokens
         return {s for s in inert if _may_activate(bound.get(s), study)}
 
-    def _tide(self, view: SeatView, known: Mapping[int, str]) -> int | None:
+    def _tide(self, view: SeatView, known: Mapping[int, str], _n: int = 0) -> list[int]:
         """The token-free card to swap for the face-up deck top, when that makes a bigger
         collection possible this turn (preferring to send back a card it does not know: a
         known one may pair later)."""
         top = view.deck_top
-        if top is None:
-            return None
         acts, thr, _ = self._reach(view.unlocked[self.seat])
         open_ = self._open_slots(view)
         counts = _tally(known[s] for s in open_ if s in known)
         now = _best_take(counts.values(), acts, thr)
-        gained = min(counts.get(top, 0) + 1, acts)
-        if gained < thr or gained <= now:
-            return None  # one more card of the top's element would not beat the best now
-        best, best_slot = now, None
+        gained = min(counts.get(top, 0) + 1, acts) if top is not None else 0
+        if top is None or gained < thr or gained <= now:
+            return []  # one more card of the top's element would not beat the best now
+        best, best_slot = now, -1
         for s in range(self.rules.grid_size):
             if s in view.tokens or known.get(s) == top:
                 continue
             el = known.get(s) if s in open_ else None
-            after = dict(counts)
-            after[top] = after.get(top, 0) + 1
-            if el is not None:
-                after[el] -= 1
-            take = _best_take(after.values(), acts, thr)
-            if take > best or (take == best and best > now and el is None
-                               and best_slot is not None and best_slot in known):
+            take = _best_take(_swapped(counts, top, el).values(), acts, thr)
+            if take > best or (take == best and best > now and el is None and best_slot in known):
                 best, best_slot = take, s
-        return best_slot
+        return [best_slot] if best_slot >= 0 else []
 
     # ------------------------------------------------------------------ refill
     def _refill(self, view: SeatView, legal: list[Action], known: Mapping[int, str]) -> Action:
@@ -448,13 +464,10 @@ class GreedyBot(Bot):
         if len(seen) > acts + (len(self.rules.elements) - 1) * (acts - 1):
             return _END
         counts = _tally(known[s] for s in seen)
-        threat = _best_take(counts.values(), acts, thr)
-        tops = [el for el, c in counts.items() if threat and min(c, acts) == threat]
-        # Worth a token only where one card less cuts the threat: on the one element that
-        # makes it, with no more cards than they can activate.
-        if not threat or len(tops) > 1 or counts[tops[0]] > acts:
+        # Worth a token only where one card less cuts the threat.
+        threat, top = _threat(counts, acts, thr)
+        if not top:
             return _END
-        top = tops[0]
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
@@ -465,22 +478,16 @@ class GreedyBot(Bot):
         """The token that locks them out of one of ``slots``: free before paid (a Study card
         is worth paying only to break a whole collection), keeping its own access, on the
         lowest slot."""
-        free: dict[str, PlaceToken] = {}
-        paid: dict[str, PlaceToken] = {}
+        options: dict[tuple[int, str], str] = {}  # (cost, element) -> a source
         for a in legal:
             if isinstance(a, PlaceToken):
-                (paid if a.source == "supply" else free).setdefault(a.element, a)
+                options.setdefault((int(a.source == "supply"), a.element), a.source)
         mine = view.study[self.seat]
-        best: tuple[int, bool, int, str, str] | None = None
-        for cost, options in ((0, free), (1, paid)):
-            if cost and gain < 2:
-                continue
-            for el, option in options.items():
-                for s in slots:
-                    new = view.tokens.get(s, {}).get(el, 0) + 1
-                    if new > opp_study[el]:
-                        key = (gain - cost, new <= mine[el] - cost, -s, el, option.source)
-                        best = key if best is None else max(best, key)
+        best = max(((gain - cost, new <= mine[el] - cost, -s, el, source)
+                    for (cost, el), source in options.items() if not cost or gain >= 2
+                    for s in slots
+                    if (new := view.tokens.get(s, {}).get(el, 0) + 1) > opp_study[el]),
+                   default=None)
         if best is None:
             return _END
         return PlaceToken(-best[2], best[3], best[4])
@@ -508,16 +515,8 @@ class MemoryBot(GreedyBot):
 
     def __init__(self, seed: int | None = None, capacity: float = 7, decay: float = 0.05,
                  scout: bool = False) -> None:
-        if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
-                capacity >= 0):
-            raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got "
-                             f"{quote(capacity)}")
-        if capacity != math.inf and capacity != int(capacity):
-            raise ValueError(f"capacity must be a whole number or inf, got {quote(capacity)}")
-        if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay <= 1:
-            raise ValueError(f"decay must be a probability from 0 to 1, got {quote(decay)}")
-        self.capacity = capacity
-        self.decay = float(decay)
+        self.capacity = _capacity(capacity)
+        self.decay = _decay(decay)
         self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
         super().__init__(seed, scout=scout)
 
@@ -536,6 +535,22 @@ class MemoryBot(GreedyBot):
     def _memory(self, view: SeatView) -> tuple[Mapping[int, str], Collection[int]]:
         self._mind.recall()
         return self._mind.known, self._mind.public
+
+
+def _capacity(capacity: Any) -> float:
+    if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
+            capacity >= 0):
+        raise ValueError(f"capacity must be a number of cards >= 0 (or inf), got "
+                         f"{quote(capacity)}")
+    if capacity != math.inf and capacity != int(capacity):
+        raise ValueError(f"capacity must be a whole number or inf, got {quote(capacity)}")
+    return capacity
+
+
+def _decay(decay: Any) -> float:
+    if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay <= 1:
+        raise ValueError(f"decay must be a probability from 0 to 1, got {quote(decay)}")
+    return float(decay)
 
 
 class FadingKnowledge(Knowledge):

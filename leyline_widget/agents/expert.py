@@ -4,9 +4,9 @@ What a seat can know
 --------------------
 Every grid card is shown to everyone when it is placed (set-up, refill, Tide), so a seat with
 perfect memory knows the whole grid, and its seat view
-(:class:`~leyline_widget.core.view.SeatView`) shows it. What nobody knows is the order of the deck below its face-up top, and what the others
-will play. The counts of that hidden deck are public: the rules' cards minus the Studies,
-Spent markers, the grid and the top.
+(:class:`~leyline_widget.core.view.SeatView`) shows it. What nobody knows is the order of
+the deck below its face-up top, and what the others will play. The counts of that hidden
+deck are public: the rules' cards minus the Studies, Spent markers, the grid and the top.
 
 The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determinization)
 -----------------------------------------------------------------------------------------
@@ -199,8 +199,9 @@ def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = N
     ``game`` is changed (pass a clone).
     """
     misled = any(ev["type"] == "swap" for ev in game.events_since(0))
-    grid = [{"type": "reveal", "slot": s, "element": el, "cause": "setup", "visible_to": "all"}
-            for s, el in game.seat_view(seat).known.items()] if misled else []
+    grid: list[Event] = [
+        {"type": "reveal", "slot": s, "element": el, "cause": "setup", "visible_to": "all"}
+        for s, el in game.seat_view(seat).known.items()] if misled else []
     bots: list[GreedyBot] = []
     for p, bot_seed in enumerate(seeds[:len(game.players)]):
         bot = _Misled(seed=bot_seed) if misled else _Dreamer(seed=bot_seed)
