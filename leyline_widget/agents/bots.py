@@ -34,6 +34,8 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+_ABILITIES, _ACTIVATION, _REFILL, _BINDING = (Phase.ABILITIES, Phase.ACTIVATION, Phase.REFILL,
+                                              Phase.BINDING)
 
 #: The default powers' effects as (kind, parameter), until powers carry their kind as data.
 _KINDS = {"spark": ("extra_activations", 1), "wildfire": ("collect_threshold", 1),
@@ -74,12 +76,13 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.start(Rules.default(), 0)
+        self.seat = 0
 
     def start(self, rules: Rules, seat: int) -> None:
         """Learn the (public) ruleset and the seat before a game's first decision.
 
-        A bot seated at another game (or at a rewound one) is started again: it forgets
+        :class:`BotSeat` starts it before its first decision at a game. A bot seated at
+        another game (or at a rewound one) is started again: it forgets
         what it knew and keeps its random generator running.
         """
         self.rules = rules
@@ -109,12 +112,6 @@ class RandomBot(Bot):
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
-
-
-def _apart(rows: int, cols: int) -> list[list[int]]:
-    """Steps between every two slots of a ``rows`` x ``cols`` grid (row plus column moves)."""
-    at = [divmod(s, cols) for s in range(rows * cols)]
-    return [[abs(r - q) + abs(c - d) for q, d in at] for r, c in at]
 
 
 def _best_take(counts: Iterable[int], acts: int, thr: int) -> int:
@@ -200,18 +197,24 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
         self.scout = bool(scout)
+        self._plan, self._plan_at = [], None
 
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
         self._plan, self._plan_at = [], None
         self._peeked, self._looked, self._scouted_turn = set(), set(), 0
-        self._apart = _apart(rules.grid_rows, rules.grid_cols)
         self._kinds = {pw.key: _kind(pw) for pw in rules.powers}
+        # (key, element, Study count that unlocks it) of each power
+        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
 
     # ------------------------------------------------------------------ memory
-    def _memory(self, view: SeatView) -> tuple[Mapping[int, str], Collection[int]]:
-        """What it remembers at a decision: slot -> element, and the slots every seat saw."""
-        return view.seen, view.seen_by_all
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
+        """What it remembers at a decision: slot -> element."""
+        return view.seen
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        """The remembered slots whose card every seat saw (what an opponent may remember)."""
+        return view.seen_by_all
 
     # ------------------------------------------------------------------ choosing
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
@@ -234,23 +237,25 @@ class GreedyBot(Bot):
     def decide(self, view: SeatView, legal: list[Action]) -> Action:
         """A new decision (no plan left) from the view and the legal actions."""
         self._plan.clear()
-        known, public = self._memory(view)
+        known = self._memory(view)
         phase = view.phase
-        if phase == Phase.REFILL:
+        if phase is _REFILL:
             return self._refill(view, legal, known)
-        if phase == Phase.ABILITIES:
+        if phase is _ABILITIES:
             return self._abilities(view, known)
-        if phase == Phase.ACTIVATION:
+        if phase is _ACTIVATION:
             return self._activation(view, legal, known)
-        if phase == Phase.BINDING:
-            return self._binding(view, legal, known, public)
+        if phase is _BINDING:
+            return self._binding(view, legal, known, self._public(view))
         return legal[0]
 
-    def _reach(self, keys: Iterable[str]) -> tuple[int, int, bool]:
-        """Activations and collect threshold a player with these powers unlocked can reach,
-        and whether Binding tokens then stop nothing (Sanctuary)."""
+    def _reach(self, study: Mapping[str, int]) -> tuple[int, int, bool]:
+        """Activations and collect threshold a player with this Study can reach with the
+        powers it unlocks, and whether Binding tokens then stop nothing (Sanctuary)."""
         acts, thr, ignore = self.rules.activations_per_turn, self.rules.collect_threshold, False
-        for key in keys:
+        for key, element, need in self._unlocks:
+            if study[element] < need:
+                continue
             kind, n = self._kinds[key]
             if kind == "extra_activations":
                 acts += n
@@ -310,18 +315,21 @@ class GreedyBot(Bot):
                          active: Mapping[str, int], left: int) -> str:
         """The element of the largest collection it can prove (a power it would unlock, then
         more cards already active, then the element's name break ties), or ""."""
-        rules = self.rules
-        study = view.study[self.seat]
+        minor, major = self.rules.minor_threshold, self.rules.major_threshold
+        thr = view.collect_threshold
+        study: Mapping[str, int] | None = None
         best: tuple[int, int, str] = (-1, 0, "")
         for el, moves in avail.items():
             have = active.get(el, 0)
-            take = have + min(len(moves), left)
-            if take < view.collect_threshold or take <= have:
+            take = have + (len(moves) if len(moves) < left else left)
+            if take < thr or take <= have:
                 continue
+            if study is None:
+                study = view.study[self.seat]
             had, after = study[el], study[el] + take
-            unlocks = sum(had < need <= after
-                          for need in (rules.minor_threshold, rules.major_threshold))
-            best = max(best, (4 * take + unlocks, have, el))
+            found = (4 * take + (had < minor <= after) + (had < major <= after), have, el)
+            if found > best:
+                best = found
         return best[2]
 
     def _collect(self, view: SeatView, moves: list[Action], avail: Mapping[str, list[Action]],
@@ -412,7 +420,7 @@ class GreedyBot(Bot):
         collection possible this turn (preferring to send back a card it does not know: a
         known one may pair later)."""
         top = view.deck_top
-        acts, thr, _ = self._reach(view.unlocked[self.seat])
+        acts, thr, _ = self._reach(view.study[self.seat])
         open_ = self._open_slots(view)
         counts = _tally(known[s] for s in open_ if s in known)
         now = _best_take(counts.values(), acts, thr)
@@ -432,14 +440,15 @@ class GreedyBot(Bot):
     # ------------------------------------------------------------------ refill
     def _refill(self, view: SeatView, legal: list[Action], known: Mapping[int, str]) -> Action:
         """Each card as far from the remembered cards of its element as the empty slots let."""
-        top = view.deck_top
-        same = [s for s, el in known.items() if el == top]
+        top, cols = view.deck_top, self.rules.grid_cols
+        same = [divmod(s, cols) for s, el in known.items() if el == top]
         best, best_d = legal[0], -1
         if top is None or not same:
             return best
         for a in legal:
             if isinstance(a, Refill):
-                d = min(self._apart[a.slot][t] for t in same)
+                r, c = divmod(a.slot, cols)
+                d = min([abs(r - q) + abs(c - k) for q, k in same])  # steps to the nearest
                 if d > best_d:
                     best, best_d = a, d
         return best
@@ -450,14 +459,14 @@ class GreedyBot(Bot):
         if view.players == 1:
             return _END
         opp = (self.seat + 1) % view.players
-        acts, thr, ignore = self._reach(view.unlocked[opp])
+        opp_study = view.study[opp]
+        acts, thr, ignore = self._reach(opp_study)
         if ignore:
             return _END  # Sanctuary ignores every token: binding cannot stop them
-        opp_study = view.study[opp]
         active, empty, bound = view.active, view.empty, view.tokens
         # The publicly seen inert cards they may activate.
         seen = [s for s in public if s not in active and s not in empty
-                and _may_activate(bound.get(s), opp_study)]
+                and (s not in bound or _may_activate(bound[s], opp_study))]
         # A token cuts the threat only where one element alone makes it, with no more cards
         # than they can activate and fewer of each other element: at most acts + (elements -
         # 1) x (acts - 1) cards in all.
@@ -519,10 +528,14 @@ class MemoryBot(GreedyBot):
         self.decay = _decay(decay)
         self._forget_rng = random.Random(None if seed is None else f"forget:{seed}")
         super().__init__(seed, scout=scout)
+        self._forget()
 
     def start(self, rules: Rules, seat: int) -> None:
         super().start(rules, seat)
-        self._mind = FadingKnowledge(seat, self.capacity, self.decay, self._forget_rng)
+        self._forget()
+
+    def _forget(self) -> None:
+        self._mind = FadingKnowledge(self.seat, self.capacity, self.decay, self._forget_rng)
 
     def observe(self, events: list[Event]) -> None:
         self._mind.observe(events)
@@ -532,9 +545,12 @@ class MemoryBot(GreedyBot):
         self._mind.recall()
         return dict(self._mind.known)
 
-    def _memory(self, view: SeatView) -> tuple[Mapping[int, str], Collection[int]]:
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
         self._mind.recall()
-        return self._mind.known, self._mind.public
+        return self._mind.known
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        return self._mind.public
 
 
 def _capacity(capacity: Any) -> float:
@@ -650,37 +666,40 @@ class BotSeat:
         self._game: Game | None = None
         self._started: Bot | None = None  # the bot last started here
         self._fed = self._owed = 0  # steps of the log fed, and up to its last move
+        self._folds = False  # the bot's memory is limited: it is fed events
 
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since it was last fed and return its choice."""
         legal = game.legal_actions()
-        if not legal or game.active_player != self.seat:
+        mover, step, _, _, _ = game.turn_state()
+        if not legal or mover != self.seat:
             raise self._refusal(game, legal)
-        now = game.step + 1  # steps of the event log: set-up and each action so far
+        now = step + 1  # steps of the event log: set-up and each action so far
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now
         if len(legal) == 1:
             return legal[0]
-        self._feed(game.visible_events_since(self._fed, self.seat))
+        if self._folds:
+            self._feed(game.visible_events_since(self._fed, self.seat))
         self._fed = now
         return self.bot.choose(game.seat_view(self.seat), legal)
 
     def _feed(self, events: list[Event]) -> None:
-        bot = self.bot
-        if type(bot).observe is not Bot.observe:
+        if self._folds:
             # Copies for a bot that may keep or change what it is given, so the log stays
             # intact (MemoryBot's fold only reads them).
-            copies = type(bot).observe is not MemoryBot.observe
-            bot.observe([Event(**ev) for ev in events] if copies else events)
+            copies = type(self.bot).observe is not MemoryBot.observe
+            self.bot.observe([Event(**ev) for ev in events] if copies else events)
 
     def _restart(self, game: Game) -> None:
         old = self._game
         if (old is not None and old is not game and self.bot is self._started
-                and self._fed < self._owed):
+                and self._fed < self._owed and self._folds):
             self._feed(visible_events([ev for step in old.event_log[self._fed:self._owed]
                                        for ev in step], self.seat))
         self._game, self._started, self._fed, self._owed = game, self.bot, 0, 0
+        self._folds = type(self.bot).observe is not Bot.observe
         self.bot.start(game.rules, self.seat)
 
     def _refusal(self, game: Game, legal: list[Action]) -> ValueError:

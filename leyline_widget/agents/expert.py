@@ -169,8 +169,11 @@ class _Dreamer(GreedyBot):
     """GreedyBot in a determinized game: there every seat knows the whole grid (the expert
     dealt it from what it knows, and every grid card is shown to every seat)."""
 
-    def _memory(self, view: SeatView) -> tuple[Mapping[int, str], Collection[int]]:
-        return view.known, view.public
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
+        return view.known
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        return view.public
 
 
 class _Misled(GreedyBot):
@@ -187,8 +190,11 @@ class _Misled(GreedyBot):
     def observe(self, events: list[Event]) -> None:
         self._mind.observe(events)
 
-    def _memory(self, view: SeatView) -> tuple[Mapping[int, str], Collection[int]]:
-        return self._mind.known, self._mind.public
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
+        return self._mind.known
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        return self._mind.public
 
 
 def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = None) -> float:
@@ -667,7 +673,7 @@ class ExpertBot(GreedyBot):
         # Anti-stall: the seed's rules let a game go on for ever while everyone passes
         # (DESIGN.md, interpretation 9); after a full round without a collection the expert
         # does not pass while it can collect, so two experts always finish a game.
-        move = self.search_move(view.observation, self._memory(view)[0], legal,
+        move = self.search_move(view.observation, self._memory(view), legal,
                                 no_pass=view.turns_since_collection > view.players)
         self._plan_at = (view.turn, view.phase)
         return move

@@ -22,9 +22,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from .knowledge import Knowledge
 
@@ -34,6 +33,30 @@ if TYPE_CHECKING:
     from .types import Observation
 
 __all__ = ["SeatView"]
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):
+    """A read-only attribute of a view, worked out when first read and kept in the view (the
+    view reads the game as it is then), with no lock: a view belongs to one decision."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, view: None, owner: type | None = None) -> cached_property[_T]: ...
+
+    @overload
+    def __get__(self, view: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, view: object, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        value = view.__dict__[self.name] = self.func(view)
+        return value
 
 
 class SeatView:
@@ -110,6 +133,8 @@ class SeatView:
         els = self.rules.elements
         out: dict[int, dict[str, int]] = {}
         tokens = g._tokens
+        if not any(tokens):  # (most often no card carries any)
+            return out
         for s in range(len(g._grid)):
             row = tokens[s * e:(s + 1) * e]
             if any(row):
