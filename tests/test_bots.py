@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support import SMALL
 
-from leyline_widget import Activate, Game, Refill, Rules
+from leyline_widget import Activate, Game, Rules
 from leyline_widget.agents.bots import (
     BOT_KINDS,
     Bot,

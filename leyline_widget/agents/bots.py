@@ -150,8 +150,15 @@ def _threat(counts: Mapping[str, int], acts: int, thr: int) -> tuple[int, str]:
     return threat, tops[0]
 
 
-def _use(power: Power, targets: Iterable[int] = ()) -> UsePower:
-    return UsePower(power.element, power.tier, tuple(sorted(targets)))
+def _use(legal: list[Action], power: Power, targets: Iterable[int] = ()) -> Action:
+    """The use of ``power`` on ``targets`` as the legal list offers it (Phase 1 lists the
+    ready powers in the rules' order, each with its target choices)."""
+    want = tuple(sorted(targets))
+    for a in legal:
+        if (isinstance(a, UsePower) and a.element == power.element and a.tier == power.tier
+                and a.targets == want):
+            return a
+    return UsePower(power.element, power.tier, want)
 
 
 class GreedyBot(Bot):
@@ -208,6 +215,9 @@ class GreedyBot(Bot):
         self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
 
     # ------------------------------------------------------------------ memory
+    def _recall(self) -> None:
+        """Called at each decision: a forgetful bot's memory fades here."""
+
     def _memory(self, view: SeatView) -> Mapping[int, str]:
         """What it remembers at a decision: slot -> element."""
         return view.seen
@@ -237,16 +247,16 @@ class GreedyBot(Bot):
     def decide(self, view: SeatView, legal: list[Action]) -> Action:
         """A new decision (no plan left) from the view and the legal actions."""
         self._plan.clear()
-        known = self._memory(view)
+        self._recall()
         phase = view.phase
         if phase is _REFILL:
-            return self._refill(view, legal, known)
+            return self._refill(view, legal)
         if phase is _ABILITIES:
-            return self._abilities(view, known)
+            return self._abilities(view, legal)
         if phase is _ACTIVATION:
-            return self._activation(view, legal, known)
+            return self._activation(view, legal)
         if phase is _BINDING:
-            return self._binding(view, legal, known, self._public(view))
+            return self._binding(view, legal)
         return legal[0]
 
     def _reach(self, study: Mapping[str, int]) -> tuple[int, int, bool]:
@@ -281,7 +291,7 @@ class GreedyBot(Bot):
         return left[0] if len(left) == 1 else None
 
     # ------------------------------------------------------------------ Phase 2
-    def _activation(self, view: SeatView, legal: list[Action], known: Mapping[int, str]) -> Action:
+    def _activation(self, view: SeatView, legal: list[Action]) -> Action:
         if self._scouted_turn != view.turn:
             self._peeked.clear()
             self._looked.clear()
@@ -294,6 +304,7 @@ class GreedyBot(Bot):
         if left <= 0:
             return _END
         active = _tally(view.active.values())
+        known = self._memory(view)
         avail: dict[str, list[Action]] = {}
         unknown: list[Activate] = []
         for a in legal:
@@ -371,7 +382,7 @@ class GreedyBot(Bot):
         empty, active = view.empty, view.active
         return [s for s in range(self.rules.grid_size) if s not in empty and s not in active]
 
-    def _abilities(self, view: SeatView, known: Mapping[int, str]) -> Action:
+    def _abilities(self, view: SeatView, legal: list[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
         for pw in view.usable:
             kind, n = self._kinds[pw.key]
@@ -381,29 +392,30 @@ class GreedyBot(Bot):
                            ("swap_with_deck", self._tide)):
             if kind in ready:
                 power, n = ready[kind]
-                targets = pick(view, known, n)
+                targets = pick(view, n)
                 if targets:
-                    return _use(power, targets)
+                    return _use(legal, power, targets)
         for kind in ("extra_activations", "collect_threshold"):
             if kind in ready:
-                return _use(ready[kind][0])
+                return _use(legal, ready[kind][0])
         if "ignore_tokens" in ready and view.tokens:
-            return _use(ready["ignore_tokens"][0])
+            return _use(legal, ready["ignore_tokens"][0])
         return _END
 
-    def _peek(self, view: SeatView, known: Mapping[int, str], n: int) -> list[int]:
+    def _peek(self, view: SeatView, n: int) -> list[int]:
         """Up to ``n`` cards it does not know, those it may activate first."""
+        known = self._memory(view)
         if len(known) >= self.rules.grid_size:
             return []
         open_ = self._open_slots(view)
         unknown = [s for s in self._inert(view) if s not in known]
         return sorted(unknown, key=lambda s: (s not in open_, s))[:n]
 
-    def _unbind(self, view: SeatView, known: Mapping[int, str], n: int) -> list[int]:
+    def _unbind(self, view: SeatView, n: int) -> list[int]:
         """Up to ``n`` cards whose Binding tokens lock it out, known cards first."""
         if not view.tokens:
             return []
-        open_ = self._open_slots(view)
+        open_, known = self._open_slots(view), self._memory(view)
         return sorted((s for s in view.tokens if s not in open_),
                       key=lambda s: (s not in known, s))[:n]
 
@@ -415,11 +427,11 @@ class GreedyBot(Bot):
         study, bound = view.study[self.seat], view.tokens
         return {s for s in inert if _may_activate(bound.get(s), study)}
 
-    def _tide(self, view: SeatView, known: Mapping[int, str], _n: int = 0) -> list[int]:
+    def _tide(self, view: SeatView, _n: int = 0) -> list[int]:
         """The token-free card to swap for the face-up deck top, when that makes a bigger
         collection possible this turn (preferring to send back a card it does not know: a
         known one may pair later)."""
-        top = view.deck_top
+        top, known = view.deck_top, self._memory(view)
         acts, thr, _ = self._reach(view.study[self.seat])
         open_ = self._open_slots(view)
         counts = _tally(known[s] for s in open_ if s in known)
@@ -438,12 +450,14 @@ class GreedyBot(Bot):
         return [best_slot] if best_slot >= 0 else []
 
     # ------------------------------------------------------------------ refill
-    def _refill(self, view: SeatView, legal: list[Action], known: Mapping[int, str]) -> Action:
+    def _refill(self, view: SeatView, legal: list[Action]) -> Action:
         """Each card as far from the remembered cards of its element as the empty slots let."""
         top, cols = view.deck_top, self.rules.grid_cols
-        same = [divmod(s, cols) for s, el in known.items() if el == top]
+        if top is None:
+            return legal[0]
+        same = [divmod(s, cols) for s, el in self._memory(view).items() if el == top]
         best, best_d = legal[0], -1
-        if top is None or not same:
+        if not same:
             return best
         for a in legal:
             if isinstance(a, Refill):
@@ -454,8 +468,7 @@ class GreedyBot(Bot):
         return best
 
     # ------------------------------------------------------------------ Phase 3
-    def _binding(self, view: SeatView, legal: list[Action], known: Mapping[int, str],
-                 public: Collection[int]) -> Action:
+    def _binding(self, view: SeatView, legal: list[Action]) -> Action:
         if view.players == 1:
             return _END
         opp = (self.seat + 1) % view.players
@@ -465,14 +478,16 @@ class GreedyBot(Bot):
             return _END  # Sanctuary ignores every token: binding cannot stop them
         active, empty, bound = view.active, view.empty, view.tokens
         # The publicly seen inert cards they may activate.
-        seen = [s for s in public if s not in active and s not in empty
+        seen = [s for s in self._public(view) if s not in active and s not in empty
                 and (s not in bound or _may_activate(bound[s], opp_study))]
         # A token cuts the threat only where one element alone makes it, with no more cards
         # than they can activate and fewer of each other element: at most acts + (elements -
         # 1) x (acts - 1) cards in all.
         if len(seen) > acts + (len(self.rules.elements) - 1) * (acts - 1):
             return _END
-        counts = _tally(known[s] for s in seen)
+        known = self._memory(view)
+        faces = [known[s] for s in seen]
+        counts = {el: faces.count(el) for el in set(faces)}
         # Worth a token only where one card less cuts the threat.
         threat, top = _threat(counts, acts, thr)
         if not top:
@@ -545,8 +560,10 @@ class MemoryBot(GreedyBot):
         self._mind.recall()
         return dict(self._mind.known)
 
-    def _memory(self, view: SeatView) -> Mapping[int, str]:
+    def _recall(self) -> None:
         self._mind.recall()
+
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
         return self._mind.known
 
     def _public(self, view: SeatView) -> Collection[int]:
