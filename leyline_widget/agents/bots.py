@@ -25,10 +25,10 @@ from typing import Any
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
-from ..core.knowledge import Knowledge
 from ..core.rules import Power, Rules
 from ..core.types import Event
 from ..core.view import SeatView
+from .fading import FadingKnowledge
 
 __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "MemoryBot", "RandomBot",
            "make_bot"]
@@ -462,7 +462,11 @@ class GreedyBot(Bot):
         for a in legal:
             if isinstance(a, Refill):
                 r, c = divmod(a.slot, cols)
-                d = min([abs(r - q) + abs(c - k) for q, k in same])  # steps to the nearest
+                d = self.rules.grid_size  # more steps than any two slots are apart
+                for q, k in same:  # steps to the nearest
+                    steps = abs(r - q) + abs(c - k)
+                    if steps < d:
+                        d = steps
                 if d > best_d:
                     best, best_d = a, d
         return best
@@ -584,61 +588,6 @@ def _decay(decay: Any) -> float:
     if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not 0 <= decay <= 1:
         raise ValueError(f"decay must be a probability from 0 to 1, got {quote(decay)}")
     return float(decay)
-
-
-class FadingKnowledge(Knowledge):
-    """The core's knowledge fold with a human-like memory (see :class:`MemoryBot`).
-
-    ``rng`` draws when each fact fades; it is the bot's, and keeps running across games.
-    """
-
-    __slots__ = ("capacity", "decay", "rng", "_count", "_stamp", "_expires")
-
-    def __init__(self, seat: int, capacity: float, decay: float, rng: random.Random) -> None:
-        self.capacity, self.decay, self.rng = capacity, decay, rng
-        self._count = 0                      # cards seen so far
-        self._stamp: dict[int, int] = {}      # slot -> when it was learned or refreshed
-        self._expires: dict[int, float] = {}  # slot -> card count at which it fades
-        super().__init__(seat)
-
-    def learn(self, slot: int, element: str, public: bool, step: int = 0, turn: int = 0,
-              how: str = "") -> None:
-        self._count += 1
-        if self.capacity <= 0:
-            return
-        super().learn(slot, element, public, step, turn, how)
-        self._stamp[slot] = self._count
-        if self.decay <= 0:
-            self._expires[slot] = math.inf
-        elif self.decay >= 1:
-            self._expires[slot] = self._count + 1
-        else:
-            u = 1.0 - self.rng.random()  # in (0, 1]
-            self._expires[slot] = self._count + 1 + math.floor(
-                math.log(u) / math.log1p(-self.decay))
-        if len(self.known) > self.capacity:
-            oldest = min(self._stamp, key=self._stamp.__getitem__)
-            self.forget(oldest)
-
-    def forget(self, slot: int) -> None:
-        super().forget(slot)
-        self._stamp.pop(slot, None)
-        self._expires.pop(slot, None)
-
-    def swap(self, a: int, b: int) -> None:
-        super().swap(a, b)
-        for d in (self._stamp, self._expires):
-            va, vb = d.pop(a, None), d.pop(b, None)
-            if vb is not None:
-                d[a] = vb  # type: ignore[assignment]
-            if va is not None:
-                d[b] = va  # type: ignore[assignment]
-
-    def recall(self) -> None:
-        """Let the facts whose time has come fade."""
-        faded = [s for s, t in self._expires.items() if t <= self._count]
-        for s in faded:
-            self.forget(s)
 
 
 BOT_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "memory": MemoryBot}
