@@ -6,9 +6,9 @@ on one core, and at least 1.8x that on 2 workers.
 Baselines from the same run, replaying the very games the GreedyBots played:
 
 - the engine alone (``Game.new`` and ``apply`` for each move);
-- plus what a BotSeat builds for the mover: its visible events and the legal actions at every
-  move, and the seat's observation where the bot was asked to choose;
-- plus an observation at every move with a choice (what a bot that plans nothing would cost).
+- plus what a BotSeat builds for the mover: the legal actions at every move, and the seat's
+  view (its grid read) where the bot decided;
+- plus a view at every move with a choice (what a bot that plans nothing would cost).
 
 The gap from the second baseline to the GreedyBot figure is the bots' own thinking.
 Issue 13 (the lab) adds, each beside a baseline from the same run:
@@ -53,8 +53,7 @@ from leyline_widget.agents.simulate import (
     simulate,
 )
 from leyline_widget.core.actions import Action
-from leyline_widget.core.game import visible_events
-from leyline_widget.core.types import Observation
+from leyline_widget.core.view import SeatView
 
 GAMES = 150          # per one-core measurement
 SCALE_GAMES = 600    # per worker-count measurement
@@ -83,13 +82,13 @@ def bot_games(kind: str, games: int = GAMES) -> float:
 
 
 class _Counting(GreedyBot):
-    """A GreedyBot that counts how often it is asked to choose."""
+    """A GreedyBot that counts its decisions (a move not from a plan, with a choice)."""
 
     calls = 0
 
-    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+    def decide(self, view: SeatView, legal: list[Action]) -> Action:
         self.calls += 1
-        return super().choose(observation, legal)
+        return super().decide(view, legal)
 
 
 def greedy_record(games: int = GAMES) -> Record:
@@ -118,15 +117,12 @@ def replay_rate(record: Record, views: str) -> float:
     def run() -> int:
         for seed, actions, asked in record:
             game = Game.new(players=2, seed=seed)
-            fed = [0, 0]
             for step, action in enumerate(actions):
                 if views != "none":
                     p = game.active_player
-                    visible_events(game.events_since(fed[p]), p)
-                    fed[p] = game.step + 1
                     legal = game.legal_actions()
                     if step in asked or (views == "all" and len(legal) > 1):
-                        game.observation(p)
+                        _ = game.seat_view(p).known
                 game.apply(action)
         return len(record)
 

@@ -10,18 +10,19 @@ from typing import Any
 import pytest
 from support import SMALL
 
-from leyline_widget import Activate, Game, Refill, Rules
+from leyline_widget import Activate, Game, Power, Rules
 from leyline_widget.agents.bots import (
-    _STATE,
     BOT_KINDS,
     Bot,
     BotSeat,
     GreedyBot,
     MemoryBot,
+    _kind,
     make_bot,
 )
 from leyline_widget.core.actions import Action
-from leyline_widget.core.game import Phase, visible_events
+from leyline_widget.core.game import visible_events
+from leyline_widget.core.view import SeatView
 
 VARIANTS = [
     Rules.default(),
@@ -181,12 +182,12 @@ def test_bot_seat_acts_only_on_its_turn() -> None:
 
 def test_a_seat_moved_to_another_game_starts_afresh() -> None:
     first, second = Game.new(players=2, seed=1), Game.new(players=2, seed=2)
-    seat = BotSeat(GreedyBot(seed=1), 0)
+    seat = BotSeat(MemoryBot(seed=1, capacity=math.inf, decay=0), 0)
     play(first, [seat, BotSeat(GreedyBot(seed=2), 1)])
-    fresh = BotSeat(GreedyBot(seed=1), 0)
+    fresh = BotSeat(MemoryBot(seed=1, capacity=math.inf, decay=0), 0)
     seat.act(second)
     fresh.act(second)
-    assert isinstance(seat.bot, GreedyBot) and isinstance(fresh.bot, GreedyBot)
+    assert isinstance(seat.bot, MemoryBot) and isinstance(fresh.bot, MemoryBot)
     assert seat.bot.known() == fresh.bot.known() == {s: second.card(s) for s in range(12)}
 
 
@@ -196,9 +197,10 @@ class Peeker(Bot):
 
     name = "peeker"
 
-    def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: Any, legal: list[Action]) -> Action:
+        grid = view.observation["grid"] if isinstance(view, SeatView) else view["grid"]
         for a in legal:
-            if isinstance(a, Activate) and observation["grid"][a.slot]["element"] == "fire":
+            if isinstance(a, Activate) and grid[a.slot]["element"] == "fire":
                 return a
         return legal[-1]
 
@@ -316,19 +318,16 @@ def test_private_peeks_of_others_reach_a_bot_without_their_element() -> None:
 
 
 class Unplanned(GreedyBot):
-    """GreedyBot asked afresh before every move (fed every event before it)."""
+    """GreedyBot asked afresh before every move (no plan played)."""
 
-    def queued(self, legal: list[Action]) -> Action | None:
-        return None
-
-    def planned(self, legal: list[Action]) -> Action | None:
+    def queued(self, view: SeatView, legal: list[Action]) -> Action | None:
         return None
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=["default", "small", "wide", "powers"])
 def test_planning_ahead_changes_no_move(rules: Rules) -> None:
-    # GreedyBot decides a turn's activations at once (sparing observations); the moves must
-    # be exactly those it would choose one at a time.
+    # GreedyBot decides a turn's activations at once; the moves must be exactly those it
+    # would choose one at a time.
     for seed in range(6):
         players = 1 + seed % 4
         runs = []
@@ -338,130 +337,41 @@ def test_planning_ahead_changes_no_move(rules: Rules) -> None:
         assert runs[0] == runs[1]
 
 
-def test_a_subclass_overriding_see_top_is_told_through_it_at_every_decision() -> None:
-    # BotSeat asks a GreedyBot for a decision's observe, see_top and planned in one call; a
-    # subclass overriding one of them is asked through each, as before, and plays the same.
-    told: list[int] = []
-    game = Game.new(players=2, seed=0)
-
-    class Told(GreedyBot):
-        def see_top(self, top: str | None) -> None:
-            assert top == game.deck_top
-            told.append(game.step)
-            super().see_top(top)
-
-    for seed in range(4):
-        runs = []
-        for cls in (GreedyBot, Told):
-            told.clear()
-            game = Game.new(players=2, seed=seed)
-            seats = [BotSeat(cls(seed=seed + p), p) for p in range(2)]
-            decisions, moves = [], []
-            while not game.is_over:
-                seat = seats[game.active_player]
-                action = seat.act(game)
-                if seat._fed == game.step + 1:  # fed up to now: a decision
-                    decisions.append(game.step)
-                moves.append(action)
-                game.apply(action)
-            runs.append(moves)
-        assert runs[0] == runs[1]
-        assert decisions and set(decisions) <= set(told)
+def test_only_bots_whose_memory_is_limited_fold_events() -> None:
+    assert MemoryBot.observe is not Bot.observe
+    for kind in ("random", "greedy", "expert"):
+        assert type(make_bot(kind, seed=1)).observe is Bot.observe, kind
 
 
-def test_the_events_after_one_the_state_cannot_follow_still_reach_the_memory() -> None:
-    game = Game.new(players=2, seed=1)
-    bot = GreedyBot(seed=1)
-    seats = [BotSeat(bot, 0), BotSeat(GreedyBot(seed=2), 1)]
-    while not bot._live:
-        game.apply(seats[game.active_player].act(game))
-    element = next(el for el in game.rules.elements if bot.known().get(0) != el)
-    bot.observe([{"type": "mystery"}, {"type": "reveal", "slot": 0, "element": element,
-                                        "cause": "whisper", "visible_to": [0]}])
-    assert not bot._live  # asked afresh next time
-    assert bot.known()[0] == element
+def test_no_bot_reads_game_internals() -> None:
+    from pathlib import Path
+
+    import leyline_widget.agents.bots as bots
+    import leyline_widget.agents.expert as expert
+
+    for module in (bots, expert):
+        text = Path(module.__file__ or "").read_text()
+        for word in ("game._", "view._", "g._", "det._"):
+            assert word not in text, (module.__name__, word)
 
 
-def test_a_refill_after_its_own_is_chosen_from_the_queue() -> None:
-    # A refill right after the bot's own refill is chosen in queued(), told the new deck top
-    # and not yet fed the reveal of the card it placed: the moves are those of a bot fed and
-    # asked afresh before every move, and the events still reach it once each, in order.
-    queued_refills = 0
-
-    class Counted(GreedyBot):
-        def queued(self, legal: list[Action]) -> Action | None:
-            nonlocal queued_refills
-            action = super().queued(legal)
-            queued_refills += isinstance(action, Refill)
-            return action
-
-    for seed in range(6):
-        runs = []
-        for cls in (Counted, Unplanned):
-            game = Game.new(players=2, seed=seed)
-            runs.append(play(game, [BotSeat(cls(seed=seed + p), p) for p in range(2)]))
-        assert runs[0] == runs[1]
-    assert queued_refills > 20
-
-
-NO_REFUND = Rules.default().replace(deactivate_refund=False)
-
-
-@pytest.mark.parametrize("rules", [*VARIANTS, NO_REFUND],
-                         ids=["default", "small", "wide", "powers", "no-refund"])
-def test_the_state_followed_from_events_is_the_observations(rules: Rules) -> None:
-    # GreedyBot keeps a compact state of the position up to date from events (and the deck
-    # top it is told) instead of asking for a new observation: at every decision it must be
-    # exactly the state a new observation gives. Random and scouting seats make every event
-    # kind; a scout's deactivation without the refund leaves its activation spent.
-    followed: set[str] = set()
-
-    def state(bot: GreedyBot) -> dict[str, Any]:
-        return {name: getattr(bot, name) for name in (*_STATE, "_top")}
-
-    class Watched(BotSeat):
-        def act(self, game: Game) -> Action:
-            bot = self.bot
-            assert isinstance(bot, GreedyBot)
-            before = bot._live and game is self._game
-            pending = game.events_since(self._fed)
-            action = super().act(game)
-            # Checked where the bot decided (it was fed up to now; the events of forced and
-            # queued moves wait for its next decision).
-            if bot._live and bot._top_known and self._fed == game.step + 1:
-                fresh = GreedyBot()
-                fresh.start(game.rules, self.seat)
-                fresh._load(game.observation(self.seat))
-                assert state(bot) == state(fresh)
-                if before:  # followed through these events
-                    followed.update(ev["type"] for ev in pending)
-            return action
-
-    kinds = [("greedy", {}), ("memory", {"capacity": 3, "decay": 0.2, "scout": True}),
-             ("greedy", {"scout": True})]
-    for seed in range(12):
-        players = 2 + seed % 3
-        game = Game.new(players=players, seed=seed, rules=rules)
-        seats: list[BotSeat] = []
-        for p in range(players):
-            kind, params = ("random", {}) if p == 1 else kinds[(p + seed) % len(kinds)]
-            bot = make_bot(kind, seed=seed * 10 + p, **params)
-            seats.append(Watched(bot, p) if isinstance(bot, GreedyBot) else BotSeat(bot, p))
-        play(game, seats)
-    assert {"activate", "reveal", "collect", "turn", "phase"} <= followed
-    if rules is VARIANTS[0]:
-        assert {"flip_back", "deactivate", "power", "pass"} <= followed
-    if rules is VARIANTS[3]:
-        assert {"place_token", "token_return", "swap", "tide"} <= followed
+def test_a_power_is_read_by_its_kind() -> None:
+    kinds = {pw.effect.id: _kind(pw) for pw in Rules.default().powers}
+    assert kinds["gale"] == ("peek", 3) and kinds["spark"] == ("extra_activations", 1)
+    assert kinds["tide"] == ("swap_with_deck", 0) and kinds["unbind"] == ("remove_tokens", 1)
+    surge = Power("fire", "minor", {"kind": "extra_activations", "n": 2}, "Surge", "", "")
+    assert _kind(surge) == ("extra_activations", 2)
+    breeze = Power("wind", "minor", {"kind": "peek", "cards": 2}, "Breeze", "", "")
+    assert _kind(breeze) == ("peek", 2)
 
 
 def test_a_bot_is_fed_each_event_once_in_order_up_to_its_last_move() -> None:
-    # Forced moves and the rest of a plan do not feed the bot (their events wait for its next
-    # decision), and a bot seated at a new game is first fed what it was owed at the old one:
-    # in all, every event up to its last move, once, in order, as before.
+    # Forced moves do not feed the bot (their events wait for its next decision), and a bot
+    # seated at a new game is first fed what it was owed at the old one: in all, every event
+    # up to its last move, once, in order.
     seen: list[dict[str, Any]] = []
 
-    class Recorder(GreedyBot):
+    class Recorder(MemoryBot):
         def observe(self, events: list[dict[str, Any]]) -> None:
             seen.extend(events)
             super().observe(events)
@@ -469,15 +379,18 @@ def test_a_bot_is_fed_each_event_once_in_order_up_to_its_last_move() -> None:
     owing = 0
     for seed in range(6):
         seen.clear()
-        players = 1 + seed % 2  # alone, it makes the game's last move: often a planned one
+        players = 1 + seed % 2  # alone, it makes the game's last move: often a forced one
         game = Game.new(players=players, seed=seed)
-        seat = BotSeat(Recorder(seed=1), 0)
+        seat = BotSeat(Recorder(seed=1, capacity=math.inf, decay=0), 0)
         other = BotSeat(GreedyBot(seed=2), 1)
         last = 0
         while not game.is_over:
+            forced = len(game.legal_actions()) == 1
             if game.active_player == 0:
                 last = game.step
             game.apply((seat if game.active_player == 0 else other).act(game))
+            if forced and last == game.step - 1 and game.step > 20 * (seed + 1):
+                break  # moved away right after a forced move: its events are owed
         owed = [ev for step in game.event_log[:last + 1] for ev in step]
         owing += len(seen) < len(owed)  # its last moves' events still owed
         seat.act(Game.new(players=2, seed=seed + 10))
@@ -487,142 +400,27 @@ def test_a_bot_is_fed_each_event_once_in_order_up_to_its_last_move() -> None:
     assert owing
 
 
-# ---------------------------------------------------------------- going live at a deal
-#: House rules beside VARIANTS: a capped major power, no refund, more activations, a fifth
-#: element, scarce tokens with early majors.
-HOUSE = [
-    Rules.default().replace(major_uses_per_game=1),
-    NO_REFUND,
-    Rules.default().replace(collect_threshold=3, activations_per_turn=4),
-    Rules.default().replace(elements=("fire", "water", "earth", "wind", "light")),
-    Rules.default().replace(tokens_per_element=1, major_threshold=3),
-]
+def test_a_greedy_bot_at_a_game_begun_from_a_position_knows_only_what_it_was_shown() -> None:
+    start = Game.new(players=2, seed=3).position()
+    game = Game.from_position(start)
+    view = game.seat_view(0)
+    assert view.seen == {} and view.known == {}
+    bots = [BotSeat(GreedyBot(seed=p), p) for p in range(2)]
+    while game.step < 12:
+        game.apply(bots[game.active_player].act(game))
+    view = game.seat_view(0)
+    assert view.seen and all(game.card(s) == el for s, el in view.seen.items())
 
 
-class Observing(GreedyBot):
-    """GreedyBot as it was before :meth:`Bot.dealt`: it loads its state from the first
-    observation it is given (BotSeat calls dealt only where a class overrides it)."""
-
-    dealt = Bot.dealt
-
-
-@pytest.mark.parametrize("rules", [*VARIANTS, *HOUSE],
-                         ids=["default", "small", "wide", "powers", "major1", "no-refund",
-                              "thr3", "five", "tokens"])
-def test_a_bot_dealt_in_follows_the_observations_state_from_the_first_event(
-        rules: Rules) -> None:
-    # Seated at a game dealt afresh, GreedyBot (and MemoryBot) take their compact state from
-    # the blank position before the set-up reveals: at every decision, the first included,
-    # it is the state an observation there gives, no observation is ever built for them, and
-    # every move is the one of a bot that loaded its first observation.
-    decisions = firsts = 0
-    chosen: list[int] = []
-
-    class Watched(BotSeat):
-        def act(self, game: Game) -> Action:
-            bot = self.bot
-            assert isinstance(bot, GreedyBot)
-            first = game is not self._game
-            action = super().act(game)
-            if self._fed == game.step + 1:  # it decided here, fed up to now
-                nonlocal decisions, firsts
-                assert bot._live and bot._top_known
-                fresh = GreedyBot()
-                fresh.start(game.rules, self.seat)
-                fresh._load(game.observation(self.seat))
-                assert {name: getattr(bot, name) for name in (*_STATE, "_top")} == {
-                    name: getattr(fresh, name) for name in (*_STATE, "_top")}
-                decisions += 1
-                firsts += first
-            return action
-
-    class Counted(GreedyBot):
-        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
-            chosen.append(1)
-            return super().choose(observation, legal)
-
-    class CountedMemory(MemoryBot):
-        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
-            chosen.append(1)
-            return super().choose(observation, legal)
-
-    kinds: list[tuple[type[GreedyBot], type[GreedyBot], dict[str, Any]]] = [
-        (Counted, Observing, {}), (Counted, Observing, {"scout": True}),
-        (CountedMemory, MemoryBot, {"capacity": 3, "decay": 0.2})]
-    for seed in range(9):
-        players = 2 + seed % 3
-        runs = []
-        for watched in (True, False):
-            game = Game.new(players=players, seed=seed, rules=rules)
-            seats: list[BotSeat] = []
-            for p in range(players):
-                if p == 1 and seed % 2:
-                    seats.append(BotSeat(make_bot("random", seed=seed), p))
-                    continue
-                dealt_in, observing, params = kinds[(p + seed) % len(kinds)]
-                if not watched and observing is MemoryBot:
-                    observing = type("ObservingMemory", (MemoryBot,), {"dealt": Bot.dealt})
-                cls = dealt_in if watched else observing
-                bot = cls(seed=seed * 10 + p, **params)
-                seats.append(Watched(bot, p) if watched else BotSeat(bot, p))
-            runs.append(play(game, seats))
-        assert runs[0] == runs[1]
-    assert not chosen
-    assert decisions > 100 and firsts > 15, (decisions, firsts)
-
-
-def test_a_bot_deciding_from_observations_is_still_given_them() -> None:
-    # A subclass whose _choose reads the observation (as the expert's does) is asked with a
-    # new one at every decision outside the refills, at a dealt game too; and a game begun
-    # from a position is no deal: a GreedyBot takes its state from a first observation there.
-    turns: list[int] = []
-
-    class FromView(GreedyBot):
-        def _choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
-            turns.append(observation["turn"])
-            return legal[-1]  # (no plan: each of its decisions is a choice of its own)
-
-    class Asked(GreedyBot):
-        def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
-            turns.append(observation["turn"])
-            return super().choose(observation, legal)
-
-    decisions = 0
-    for seed in range(4):
-        game = Game.new(players=2, seed=seed)
-        seats = [BotSeat(FromView(seed=1), 0), BotSeat(GreedyBot(seed=2), 1)]
-        while not game.is_over:
-            if game.active_player == 0 and game.phase is not Phase.REFILL:
-                decisions += len(game.legal_actions()) > 1
-            game.apply(seats[game.active_player].act(game))
-    assert len(turns) == decisions > 20
-    turns.clear()
-    BotSeat(Asked(seed=1), 0).act(Game.new(players=2, seed=5))
-    assert turns == []  # dealt in: no observation
-    BotSeat(Asked(seed=1), 0).act(Game.from_position(Game.new(players=2, seed=5).position()))
-    assert turns == [1]
-
-
-def test_the_generator_is_made_at_its_first_use_with_the_same_draws() -> None:
-    # Bot.rng is random.Random(seed), to read or assign; GreedyBot and its subclasses make it
-    # when it is first read (a RandomBot draws at every move: it makes it at once).
-    for kind in ("greedy", "memory", "expert"):
+def test_the_generator_is_the_seeds() -> None:
+    for kind in ("greedy", "memory", "expert", "random"):
         expected = random.Random(5)
         bot = make_bot(kind, seed=5)
-        assert "rng" not in vars(bot)  # not made yet: a game may never draw from it
-        bot.seed = 6  # (the seed it was made with is the one that counts, as ever)
         assert [bot.rng.random() for _ in range(5)] == [expected.random() for _ in range(5)]
-        assert bot.rng is bot.rng
-        other = random.Random(9)
-        bot.rng = other
-        assert bot.rng is other
-    assert "rng" in vars(make_bot("random", seed=5))
     legal: list[Action] = [Activate(s) for s in range(10)]
     bot, expected = make_bot("random", seed=5), random.Random(5)
-    assert [bot.choose({}, legal) for _ in range(20)] == [legal[expected.randrange(10)]
-                                                         for _ in range(20)]
-    bot.rng, again = random.Random(9), random.Random(9)
-    assert [bot.choose({}, legal) for _ in range(20)] == [legal[again.randrange(10)]
-                                                         for _ in range(20)]
+    view = Game.new(players=1, seed=1).seat_view(0)
+    assert [bot.choose(view, legal) for _ in range(20)] == [legal[expected.randrange(10)]
+                                                           for _ in range(20)]
     unseeded = [make_bot("greedy").rng.random() for _ in range(2)]
     assert unseeded[0] != unseeded[1]

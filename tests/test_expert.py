@@ -37,8 +37,8 @@ def expert_choice(game: Game, seen: dict[int, str], seed: int = 1,
     """The expert's move at a hand-built position, knowing only ``seen``."""
     bot = ExpertBot(seed=seed, budget=budget)
     bot.start(game.rules, game.active_player)
-    bot.observe(reveals(seen))
-    return bot.choose(game.observation(game.active_player), game.legal_actions()), bot
+    return bot.search_move(game.observation(game.active_player), seen,
+                           game.legal_actions()), bot
 
 
 def play_plan(bot: ExpertBot, game: Game, first: Action) -> list[Action]:
@@ -46,7 +46,7 @@ def play_plan(bot: ExpertBot, game: Game, first: Action) -> list[Action]:
     done = [first]
     game.apply(first)
     while True:
-        nxt = bot.planned(game.legal_actions())
+        nxt = bot.queued(game.seat_view(bot.seat), game.legal_actions())
         if nxt is None or game.active_player != bot.seat:
             return done
         game.apply(nxt)
@@ -107,11 +107,18 @@ def test_expert_seat_is_fed_like_every_bot_and_knows_the_whole_grid() -> None:
         game.apply(seats[game.active_player].act(game))
     while game.active_player != 0 or len(game.legal_actions()) == 1:
         game.apply(seats[game.active_player].act(game))
-    seats[0].act(game)
+    known: list[dict[int, str]] = []
     bot = seats[0].bot
     assert isinstance(bot, ExpertBot)
-    full = grid_of(game)
-    assert bot.known() == full
+    search_move = bot.search_move
+
+    def spy(observation: Any, seen: Any, legal: Any, no_pass: bool = False) -> Action:
+        known.append(dict(seen))
+        return search_move(observation, seen, legal, no_pass)
+
+    bot.search_move = spy  # type: ignore[method-assign]
+    seats[0].act(game)
+    assert known == [grid_of(game)]
 
 
 # ---------------------------------------------------------------- determinization

@@ -3,10 +3,10 @@
 What a seat can know
 --------------------
 Every grid card is shown to everyone when it is placed (set-up, refill, Tide), so a seat with
-perfect memory knows the whole grid; GreedyBot's memory fold (:meth:`GreedyBot.observe`) keeps
-it. What nobody knows is the order of the deck below its face-up top, and what the others
-will play. The counts of that hidden deck are public: the rules' cards minus the Studies,
-Spent markers, the grid and the top.
+perfect memory knows the whole grid, and its seat view
+(:class:`~leyline_widget.core.view.SeatView`) shows it. What nobody knows is the order of
+the deck below its face-up top, and what the others will play. The counts of that hidden
+deck are public: the rules' cards minus the Studies, Spent markers, the grid and the top.
 
 The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determinization)
 -----------------------------------------------------------------------------------------
@@ -45,14 +45,16 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from ..core.game import Game, IllegalActionError, visible_events
+from ..core.game import Game, IllegalActionError, Phase
+from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from ..core.types import Event, Observation
+from ..core.view import SeatView
 from ..core.wording import element_name, slot_list
 from .bots import BOT_KINDS, GreedyBot
 from .cardnames import CardNames
@@ -159,19 +161,42 @@ def determinize(rules: Rules, obs: Observation, known: Mapping[int, str],
         "effects": list(obs["effects"]),
         "powers_used": list(obs["powers_used"]),
         "end_reason": obs["end_reason"],
+        # Every grid card was shown to every seat as it landed: the rollouts' bots know them.
+        "grid_shown": True,
     }
     return Game.from_position(position)
 
 
-def _reveals(game: Game) -> list[Event]:
-    """The grid of a determinized game as set-up reveals (every seat saw every grid card)."""
-    out: list[Event] = []
-    for s in range(game.rules.grid_size):
-        el = game.card(s)
-        if el is not None:
-            out.append({"type": "reveal", "slot": s, "element": el, "cause": "setup",
-                        "visible_to": "all"})
-    return out
+class _Dreamer(GreedyBot):
+    """GreedyBot in a determinized game: there every seat knows the whole grid (the expert
+    dealt it from what it knows, and every grid card is shown to every seat)."""
+
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
+        return view.known
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        return view.public
+
+
+class _Misled(GreedyBot):
+    """A rollout's GreedyBot after an option that swapped cards (Ripple): it remembers the
+    grid as it was when the rollout began and folds every event of the determinized game on
+    top, the option's swap included, so it remembers the two swapped cards the wrong way
+    round until it sees them again. The searches pinned in tests/test_bot_moves.py were
+    played so; remembering them right changes those pins."""
+
+    def start(self, rules: Rules, seat: int) -> None:
+        super().start(rules, seat)
+        self._mind = Knowledge(seat)
+
+    def observe(self, events: list[Event]) -> None:
+        self._mind.observe(events)
+
+    def _memory(self, view: SeatView) -> Mapping[int, str]:
+        return self._mind.known
+
+    def _public(self, view: SeatView) -> Collection[int]:
+        return self._mind.public
 
 
 def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = None) -> float:
@@ -181,31 +206,28 @@ def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = N
     ``horizon`` more turns plus :data:`POWER_VALUE` per unlocked power more than that opponent.
     ``game`` is changed (pass a clone).
     """
-    n = len(game.players)
-    rules = game.rules
-    start_events = _reveals(game)
-    bots = []
-    for p in range(n):
-        bot = GreedyBot(seed=seeds[p])
-        bot.start(rules, p)
-        bot.observe(start_events)
+    misled = any(ev["type"] == "swap" for ev in game.events_since(0))
+    grid: list[Event] = [
+        {"type": "reveal", "slot": s, "element": el, "cause": "setup", "visible_to": "all"}
+        for s, el in game.seat_view(seat).known.items()] if misled else []
+    bots: list[GreedyBot] = []
+    for p, bot_seed in enumerate(seeds[:len(game.players)]):
+        bot = _Misled(seed=bot_seed) if misled else _Dreamer(seed=bot_seed)
+        bot.start(game.rules, p)
+        bot.observe(grid)
         bots.append(bot)
-    fed = [0] * n
+    fed = [0] * len(bots)
     stop = None if horizon is None else game.turn + horizon
     while not game.is_over and (stop is None or game.turn < stop):
-        p = game.active_player
-        bot = bots[p]
-        bot.observe(visible_events(game.events_since(fed[p]), p))
-        fed[p] = game.step + 1
         legal = game.legal_actions()
+        p = game.active_player
         if len(legal) == 1:
-            action = legal[0]
-        else:
-            bot.see_top(game.deck_top)  # as BotSeat does: a bot that follows events needs no
-            # new observation after a draw
-            planned = bot.planned(legal)
-            action = planned if planned is not None else bot.choose(game.observation(p), legal)
-        game.apply(action)
+            game.apply(legal[0])
+            continue
+        if misled:
+            bots[p].observe(game.visible_events_since(fed[p], p))
+            fed[p] = game.step + 1
+        game.apply(bots[p].choose(game.seat_view(p), legal))
     return evaluate(game, seat)
 
 
@@ -641,46 +663,39 @@ class ExpertBot(GreedyBot):
         self.win_weight = float(win_weight)
         self.decisions = 0
         self.last: Evaluation | None = None
-        self._idle = 0
-
-    def start(self, rules: Rules, seat: int) -> None:
-        super().start(rules, seat)
-        self._idle = 0  # turns begun since the last collection (anyone's)
-
-    def observe(self, events: list[Event]) -> None:
-        super().observe(events)
-        for ev in events:
-            kind = ev["type"]
-            if kind == "collect":
-                self._idle = 0
-            elif kind == "turn":
-                self._idle += 1
 
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget!r})"
 
-    def _choose(self, observation: Observation, legal: list[Action]) -> Action:
-        self._plan.clear()
-        if len(legal) == 1:
-            return legal[0]
-        if observation["phase"] == "refill":
+    def decide(self, view: SeatView, legal: list[Action]) -> Action:
+        if view.phase == "refill":
             # Every empty slot is the same choice for players who remember (module doc);
             # against forgetful ones GreedyBot's spread is better, so keep it.
-            return self._refill(observation["deck"]["top"], legal)
-        self.decisions += 1
-        rng = random.Random(f"expert:{self.seed}:{observation['turn']}:{self.decisions}")
+            return super().decide(view, legal)
         # Anti-stall: the seed's rules let a game go on for ever while everyone passes
         # (DESIGN.md, interpretation 9); after a full round without a collection the expert
         # does not pass while it can collect, so two experts always finish a game.
-        no_pass = self._idle > len(observation["players"])
-        ev = search(observation, self.known(), legal, self.rules, self.seat, rng, self.budget,
+        move = self.search_move(view.observation, self._memory(view), legal,
+                                no_pass=view.turns_since_collection > view.players)
+        self._plan_at = (view.turn, view.phase)
+        return move
+
+    def search_move(self, observation: Observation, known: Mapping[int, str],
+                    legal: list[Action], no_pass: bool = False) -> Action:
+        """The first action of the best option a search finds from ``observation`` and the
+        ``known`` grid; the option's other actions are planned (played while the game stays in
+        this turn and phase). ``last`` keeps the search's evaluation."""
+        self._plan.clear()
+        if len(legal) == 1:
+            return legal[0]
+        self.decisions += 1
+        rng = random.Random(f"expert:{self.seed}:{observation['turn']}:{self.decisions}")
+        ev = search(observation, known, legal, self.rules, self.seat, rng, self.budget,
                     self.horizon, self.time_ms, win_weight=self.win_weight, no_pass=no_pass)
         self.last = ev
-        best = ev.best_option()
-        first, *rest = best.actions
-        if first not in legal:  # pragma: no cover - options are built from legal actions
-            return super()._choose(observation, legal)
+        first, *rest = ev.best_option().actions
         self._plan = list(rest)
+        self._plan_at = (observation["turn"], Phase(observation["phase"]))
         return first
 
 

@@ -71,7 +71,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Position))
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
            "marker_tokens", "pool", "phase", "turn", "active_player", "bonus_activations",
            "effects", "powers_used", "end_reason", "spent_activations", "powers_used_in_game",
-           "busy_turn", "turn_threshold")
+           "busy_turn", "turn_threshold", "grid_shown")
 
 
 def _int(value: object, field: str, low: int = 0, high: int = 10**6) -> int:
@@ -244,13 +244,17 @@ def load_position(position: Mapping[str, Any]) -> Game:
                          f"phase is game_over, got {quote(end_reason)}")
     assert n <= MAX_PLAYERS
 
+    # A seat knows the face-up (active) cards; every inert card is news to it, unless the
+    # position says every grid card was shown to every seat (as play shows each card landing).
+    shown = position.get("grid_shown", False)
+    if not isinstance(shown, bool):
+        raise ValueError(f"grid_shown must be true or false, got {quote(shown)}")
     everyone = (1 << n) - 1
     pos = Position(
         bytes(deck), 0, grid, active, tokens, study, markers, mtokens, supply, pool, phase, turn,
         player, bonus, threshold, "sanctuary" in effects, used, spent, tuple(majors), busy,
-        end_reason,
-        # A seat knows the face-up (active) cards; every inert card is news to it.
-        [everyone if s in active else 0 for s in range(size)])
+        end_reason, [everyone if s in active or (shown and grid[s] >= 0) else 0
+                     for s in range(size)])
     game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
     if phase is Phase.ACTIVATION:
         pos.offered = game._offered()

@@ -22,15 +22,39 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from .game import Game, Phase
     from .rules import Power, Rules
+    from .types import Observation
 
 __all__ = ["SeatView"]
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):
+    """A read-only attribute of a view, worked out when first read and kept in the view (the
+    view reads the game as it is then), with no lock: a view belongs to one decision."""
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    @overload
+    def __get__(self, view: None, owner: type | None = None) -> cached_property[_T]: ...
+
+    @overload
+    def __get__(self, view: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, view: object, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        value = view.__dict__[self.name] = self.func(view)
+        return value
 
 
 class SeatView:
@@ -68,6 +92,17 @@ class SeatView:
                          if c >= 0 and seen == everyone)
 
     @cached_property
+    def seen(self) -> Mapping[int, str]:
+        """The grid cards this seat was shown since the game began: :attr:`known` (every card
+        in a game dealt afresh; in a game begun from a position, those shown since)."""
+        return self.known
+
+    @cached_property
+    def seen_by_all(self) -> frozenset[int]:
+        """The slots of :attr:`seen` whose card every seat was shown: :attr:`public`."""
+        return self.public
+
+    @cached_property
     def empty(self) -> frozenset[int]:
         """Empty grid slots (only between a collection and the end of the refill)."""
         return frozenset(s for s, c in enumerate(self._pos.grid) if c < 0)
@@ -87,6 +122,8 @@ class SeatView:
         e = len(els)
         out: dict[int, dict[str, int]] = {}
         tokens = pos.tokens
+        if not any(tokens):  # (most often no card carries any)
+            return out
         for s in range(len(pos.grid)):
             row = tokens[s * e:(s + 1) * e]
             if any(row):
@@ -155,6 +192,23 @@ class SeatView:
         """Whether Binding tokens restrict no activation this turn (a power such as
         Sanctuary)."""
         return self._pos.ignore_tokens
+
+    @cached_property
+    def turns_since_collection(self) -> int:
+        """Turns begun since the last collection (anyone's), this one included, in this game
+        (in a game begun from a position, since it began)."""
+        turns = 0
+        for step in reversed(self._game.event_log):
+            for ev in reversed(step):
+                if ev["type"] == "collect":
+                    return turns
+                turns += ev["type"] == "turn"
+        return turns
+
+    @cached_property
+    def observation(self) -> Observation:
+        """This seat's observation (the JSON form of what it sees now)."""
+        return self._game.observation(self.seat)
 
     @cached_property
     def powers_used(self) -> frozenset[str]:
