@@ -113,8 +113,8 @@ def _no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before the input was checked")
 
-    monkeypatch.setattr(cli, "simulate", refuse)
-    monkeypatch.setattr(cli, "sweep", refuse)
+    monkeypatch.setattr(cli, "iter_simulate", refuse)
+    monkeypatch.setattr(cli, "iter_sweep", refuse)
     monkeypatch.setattr(cli, "balance_report", refuse)
 
 
@@ -211,11 +211,11 @@ def test_jobs_are_capped_at_the_cpus_and_the_games(capsys: pytest.CaptureFixture
 
     def recording(workers: int, chunks: list[list[int]],
                   play: Callable[[list[int]], list[dict[str, Any]]]
-                  ) -> Iterator[list[dict[str, Any]]]:
+                  ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
         """Stands in for the process pool: records its size, plays the chunks here."""
         started.append(workers)
-        for chunk in chunks:
-            yield play(chunk)
+        for index, chunk in enumerate(chunks):
+            yield index, play(chunk)
 
     monkeypatch.setattr(simulate_module, "_local_pool", recording)
     monkeypatch.setattr(simulate_module.os, "cpu_count", lambda: 2)

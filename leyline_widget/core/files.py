@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["WriteError", "atomic_file", "reason", "write_atomic"]
+__all__ = ["WriteError", "atomic_file", "commit", "probe_folder", "reason", "write_atomic"]
 
 
 class WriteError(OSError):
@@ -115,20 +115,27 @@ def atomic_file(path: str | os.PathLike[str], mode: str = "w", *,
             yield f
             f.flush()
             os.fsync(f.fileno())
-        # mkstemp makes the file readable by its owner only; a saved file gets the usual
-        # permissions (those of a file opened with "w": 0o666 less the umask).
-        umask = os.umask(0)
-        os.umask(umask)
-        with contextlib.suppress(OSError):
-            os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, target)
+        commit(temp, target)
     except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         if isinstance(err, OSError) and not isinstance(err, WriteError):
             raise _fail(target, err) from None
         raise
-    _sync_folder(folder)
+
+
+def commit(temp: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """Give the finished, synced file ``temp`` the name ``path`` (same folder) in one rename,
+    with the usual permissions, and sync the folder. For writers that keep their own
+    temporary file (the CLI streams rows to ``PATH.partial``)."""
+    # mkstemp makes a file readable by its owner only; a saved file gets the usual
+    # permissions (those of a file opened with "w": 0o666 less the umask).
+    umask = os.umask(0)
+    os.umask(umask)
+    with contextlib.suppress(OSError):
+        os.chmod(temp, 0o666 & ~umask)
+    os.replace(temp, path)
+    _sync_folder(Path(os.fspath(path)).parent)
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
@@ -148,3 +155,24 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,
         with atomic_file(target, "wb") as f:
             f.write(data)
     return target
+
+
+def probe_folder(folder: str | os.PathLike[str]) -> None:
+    """Check that a file can be written in ``folder`` (a probe file is written, synced and
+    removed), or raise :class:`WriteError` saying why: before a long run, not after it."""
+    where = Path(os.fspath(folder))
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".leyline-probe.", dir=where)
+    except OSError as err:
+        raise WriteError(err.errno or errno.EIO,
+                         f"cannot write in {where}: {reason(err)}") from None
+    try:
+        os.write(fd, b"probe")
+        os.fsync(fd)
+    except OSError as err:
+        raise WriteError(err.errno or errno.EIO,
+                         f"cannot write in {where}: {reason(err)}") from None
+    finally:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(temp)

@@ -41,6 +41,7 @@ from typing import Any, NoReturn
 
 from ..core.actions import Action, Activate, Deactivate
 from ..core.echo import quote
+from ..core.files import write_atomic
 from ..core.game import Frozen, Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -622,8 +623,9 @@ class JsonFile:
         return dump_json(self.to_dict(), indent)
 
     def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json(indent))
+        """Write the file atomically: on failure (a full disk) the old file stays whole and
+        :class:`~leyline_widget.core.files.WriteError` names the path and the reason."""
+        write_atomic(path, self.to_json(indent))
 
 
 class Replay(JsonFile):
