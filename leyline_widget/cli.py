@@ -22,10 +22,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import io
 import json
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
@@ -185,8 +188,10 @@ class RowFile:
     written so far stay in ``PATH.partial``.
     """
 
-    #: Parquet rows per row group (at most this many rows wait here to be written).
+    #: Parquet rows per row group (at most this many rows wait here to be written), or
+    #: fewer when EVERY seconds have passed since the last group.
     GROUP = 10_000
+    EVERY = 5.0
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -194,9 +199,11 @@ class RowFile:
         self.kind = os.path.splitext(path)[1]
         self.count = 0  # rows written and flushed
         self._good = 0  # the file's length at the last row boundary
-        self._csv: Any = None
+        self._csv = False
+        self._columns: list[str] = []
         self._parquet: Any = None
         self._held: list[Row] = []
+        self._since = time.monotonic()
         binary = self.kind == ".parquet"
         self.file: Any = open(self.partial, "wb" if binary else "w",  # noqa: SIM115
                               encoding=None if binary else "utf-8",
@@ -210,23 +217,32 @@ class RowFile:
             return
         if self.kind == ".parquet":
             self._held.extend(rows)
-            if len(self._held) >= self.GROUP:
+            if len(self._held) >= self.GROUP or time.monotonic() - self._since > self.EVERY:
                 self._flush_parquet()
             return
         if self.kind == ".csv":
-            if self._csv is None:
-                columns = list(dict.fromkeys(k for row in rows for k in row))
-                self._csv = csv.DictWriter(self.file, fieldnames=columns, extrasaction="ignore")
-                self._csv.writeheader()
+            text = io.StringIO()
+            if not self._csv:
+                self._columns = list(dict.fromkeys(k for row in rows for k in row))
+                self._csv = True
+                csv.DictWriter(text, fieldnames=self._columns).writeheader()
+            writer = csv.DictWriter(text, fieldnames=self._columns, extrasaction="ignore")
             for row in rows:
-                self._csv.writerow({k: _cell(v) for k, v in row.items()})
+                writer.writerow({k: _cell(v) for k, v in row.items()})
+            data = text.getvalue()
         else:
             lines = [json.dumps(row, default=_jsonable) for row in rows]
-            if self.kind == ".json":
-                self.file.write(("," if self.count else "") + "\n" + ",\n".join(lines))
-            else:
-                self.file.write("\n".join(lines) + "\n")
-        self.file.flush()
+            data = ("\n".join(lines) + "\n" if self.kind == ".jsonl"
+                    else ("," if self.count else "") + "\n" + ",\n".join(lines))
+        try:
+            self.file.write(data)
+            self.file.flush()
+        except BaseException:
+            # Back to the last whole row, so that what the file holds stays readable.
+            with contextlib.suppress(Exception):
+                self.file.seek(self._good)
+                self.file.truncate()
+            raise
         self.count += len(rows)
         self._good = self.file.tell()
 
@@ -245,6 +261,7 @@ class RowFile:
         self.file.flush()
         self.count += len(self._held)
         self._held = []
+        self._since = time.monotonic()
 
     def close(self) -> None:
         """End the file (whatever rows it holds), sync it and give it its name."""
@@ -280,15 +297,46 @@ class RowFile:
         return "no rows were kept"
 
 
-def _write(rows: Sequence[Row], path: str) -> None:
-    """Write ``rows`` to ``path`` (by its ending), atomically."""
-    out = RowFile(path)
-    try:
-        out.write(rows)
-        out.close()
-    except BaseException:
-        out.abandon()
-        raise
+class _Held:
+    """Ctrl-C held back while a chunk of rows is written, so that no row is cut in half; the
+    interrupt comes as soon as the chunk is written."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.depth:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Our handler for Ctrl-C (SIGINT) and SIGTERM (a job scheduler's stop) while the run
+        lasts, where they have their default handlers (in the main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        ours = [sig for sig, handler in before.items()
+                if handler in (signal.default_int_handler, signal.SIG_DFL)]
+        for sig in ours:
+            signal.signal(sig, self._handler)
+        try:
+            yield
+        finally:
+            for sig in ours:
+                signal.signal(sig, before[sig])
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        self.depth -= 1
+        if not self.depth and self.pending and kind is None:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
 class _InOrder:
@@ -531,30 +579,40 @@ def _simulate(args: argparse.Namespace) -> int:
     tally = Tally(args.rotate)
     order = _InOrder()
 
+    held = _Held()
+
     def keep(parts: Iterable[list[Row]]) -> None:
         for part in parts:
-            if out is not None:
-                out.write(part)
-            tally.add(part)
+            with held:  # a Ctrl-C waits until the chunk is written whole
+                if out is not None:
+                    out.write(part)
+                tally.add(part)
 
     start = time.perf_counter()
     stopped: BaseException | None = None
     try:
-        try:
-            with _executor(args) as executor:
-                stream = (iter_sweep(rules, grid, seats, args.games, args.seed, executor,
-                                     jobs=args.jobs, rotate=args.rotate, progress=progress)
-                          if grid else
-                          iter_simulate(rules, seats, args.games, args.seed, executor,
-                                        jobs=args.jobs, rotate=args.rotate, progress=progress))
-                with contextlib.closing(stream):  # stops the workers on any error
-                    for first, rows in stream:
-                        keep(order.push(first, rows))
-        except (KeyboardInterrupt, SimulationError) as err:
-            stopped = err
-        keep(order.rest())  # finished games that wait behind one that never finished
-        if out is not None:
-            out.close()
+        with held.installed():
+            try:
+                with _executor(args) as executor:
+                    stream = (iter_sweep(rules, grid, seats, args.games, args.seed, executor,
+                                         jobs=args.jobs, rotate=args.rotate, progress=progress)
+                              if grid else
+                              iter_simulate(rules, seats, args.games, args.seed, executor,
+                                            jobs=args.jobs, rotate=args.rotate,
+                                            progress=progress))
+                    with contextlib.closing(stream):  # stops the workers on any error
+                        for first, rows in stream:
+                            keep(order.push(first, rows))
+            except (KeyboardInterrupt, SimulationError) as err:
+                stopped = err
+            with held:  # finished games that wait behind one that never finished
+                keep(order.rest())
+                if out is not None and (tally.games or stopped is None):
+                    out.close()
+                elif out is not None:  # stopped before any game finished: PATH as it was
+                    out.abandon()
+                    out = None
+                held.pending = False  # a Ctrl-C meanwhile: we are stopping anyway
     except OSError as err:
         kept = out.abandon() if out is not None else ""
         raise RunError(f"cannot write {args.out}: {reason(err)}; {tally.games} games were "
@@ -569,6 +627,7 @@ def _simulate(args: argparse.Namespace) -> int:
               + ", ".join(seat_label(k, p) for k, p in seats) + where)
         return 0
     kept = (f"the {tally.games} finished games are in {args.out}" if out is not None
+            else f"no game had finished; {args.out} was not written" if args.out
             else f"{tally.games} games had finished")
     if isinstance(stopped, KeyboardInterrupt):
         raise RunError(f"interrupted after {elapsed:.1f} s: {kept}", 130)
@@ -635,8 +694,6 @@ def _ladder(args: argparse.Namespace) -> int:
     if args.out:
         _write_report(args.out, text, table.to_dict())
     if args.plot:
-        import io
-
         import matplotlib
 
         matplotlib.use("Agg")

@@ -103,7 +103,7 @@ def test_a_failed_chunk_in_process_names_its_games(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(simulate_module, "play_game", fails_at_game_57)
     stream = iter_simulate(Rules.default(), ["random"], games=120, seed=1, jobs=1)
     firsts = []
-    with pytest.raises(SimulationError, match="^games 50-99 failed: ValueError: no such card$"
+    with pytest.raises(SimulationError, match=r"^games 50-99 failed: ValueError: no such card$"
                        ) as raised:
         for first, rows in stream:
             firsts.append((first, len(rows)))

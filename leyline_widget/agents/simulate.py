@@ -454,13 +454,20 @@ class _RemoteTraceback(Exception):
 
 
 def _serve(conn: Connection, taken: Any, chunks: Sequence[list[int]],
-           play: Callable[[list[int]], list[Row]]) -> None:
+           play: Callable[[list[int]], list[Row]], inherited: Sequence[Connection] = ()
+           ) -> None:
     """A pool worker: take the next chunk not yet taken, send its index and rows (a list),
     and so on until none is left; an error is sent as it is raised, with the chunk's index and
     its traceback (a 3-tuple), and ends the worker."""
     # An interrupt is the parent's to handle (it stops the workers): none from a terminal's
     # Ctrl-C here, which would print a traceback from every worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # terminate() stops it, whatever the parent's
+    # A forked worker holds copies of the parent's reading ends (its own pipe's and the
+    # workers' before it): closed, so that once the parent is gone a send fails at once
+    # instead of blocking for ever on a pipe that a sibling keeps open and never reads.
+    for reader in inherited:
+        reader.close()
     index = -1
     try:
         while True:
@@ -494,16 +501,19 @@ def _local_pool(workers: int, chunks: _Chunks,
     """
     ctx = multiprocessing.get_context()
     taken = ctx.Value("i", 0)
-    procs, readers = [], []
+    procs: list[Any] = []
+    readers: list[Connection] = []
     received: set[int] = set()
     try:
         for _ in range(workers):
             reader, writer = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play))
+            inherited = [*readers, reader] if ctx.get_start_method() == "fork" else []
+            proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play, inherited))
             proc.start()
             writer.close()  # the worker's end: the pipe reads EOF once the worker is gone
             procs.append(proc)
             readers.append(reader)
+        failure: SimulationError | None = None
         while readers:
             for ready in wait(readers):
                 assert isinstance(ready, Connection)
@@ -514,9 +524,18 @@ def _local_pool(workers: int, chunks: _Chunks,
                     continue
                 if len(message) == 3:  # (index, error, traceback); rows come as a pair
                     index, err, text = message
-                    raise _failed(chunks, [index], _words(err)) from _remote(err, text)
+                    if failure is None:
+                        failure = _failed(chunks, [index], _words(err))
+                        failure.__cause__ = _remote(err, text)
+                        # No new chunk for anyone; the chunks under way are finished and
+                        # kept, then the error is raised.
+                        with taken.get_lock():
+                            taken.value = len(chunks)
+                    continue
                 received.add(message[0])
                 yield message
+        if failure is not None:
+            raise failure
         if len(received) < len(chunks):
             for proc in procs:
                 proc.join()
