@@ -46,7 +46,7 @@ from .agents.simulate import (
     seat_label,
     seat_labels,
 )
-from .core.echo import quote
+from .core.echo import quote, quote_path
 from .core.files import WriteError, commit, probe_folder, reason, write_atomic
 from .core.rules import Rules
 from .core.version import VERSION
@@ -84,7 +84,7 @@ def _value(text: str, lists: bool) -> Any:
 def _pair(text: str, option: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise UsageError(f"{option} expects FIELD=VALUE, got {text!r}")
+        raise UsageError(f"{option} expects FIELD=VALUE, got {quote(text)}")
     return name.strip(), value.strip()
 
 
@@ -101,7 +101,7 @@ def _seat(text: str) -> tuple[str, dict[str, Any]]:
     try:
         return parse_seat((kind.strip(), params))
     except ValueError as err:
-        raise UsageError(f"--seat {text}: {err}") from None
+        raise UsageError(f"--seat {quote(text)[1:-1]}: {err}") from None
 
 
 class Progress:
@@ -149,18 +149,19 @@ def check_out(path: str, formats: Sequence[str], option: str = "--out") -> None:
     if not path.endswith(tuple(formats)):
         endings = (f"{', '.join(formats[:-1])} or {formats[-1]}" if len(formats) > 1
                    else formats[0])
-        raise UsageError(f"{option} must end in {endings}, got {quote(path)}")
+        raise UsageError(f"{option} must end in {endings}, got {quote_path(path)}")
     if os.path.isdir(path):
-        raise UsageError(f"{option} {quote(path)} is a directory, not a file")
+        raise UsageError(f"{option} {quote_path(path)} is a directory, not a file")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {quote(path)}: the folder {quote(folder)[1:-1]} does not exist")
+        raise UsageError(f"{option} {quote_path(path)}: the folder "
+                         f"{quote_path(folder)[1:-1]} does not exist")
     if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise UsageError(f"{option} {quote(path)}: no permission to write there")
+        raise UsageError(f"{option} {quote_path(path)}: no permission to write there")
     try:
         probe_folder(folder)
     except WriteError as err:
-        raise UsageError(f"{option} {quote(path)}: {err}") from None
+        raise UsageError(f"{option} {quote_path(path)}: {err}") from None
     if path.endswith(".parquet"):
         _needs("pyarrow", "--out .parquet needs pyarrow: pip install leyline_widget[parquet]")
 
@@ -516,7 +517,7 @@ def _check_common(args: argparse.Namespace, least_games: int = 1, what: str = ""
                          f"got {args.dask_workers}")
     if args.scheduler is not None and "://" not in args.scheduler:
         raise UsageError(f"--scheduler expects an address such as tcp://host:8786, "
-                         f"got {args.scheduler!r}")
+                         f"got {quote(args.scheduler)}")
 
 
 def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
@@ -707,6 +708,12 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _short(message: str, limit: int = 500) -> str:
+    """A message cut to ``limit`` characters: the backstop for one that quotes its input in
+    full (each should quote it short itself, ``core.echo``)."""
+    return message if len(message) <= limit else message[:limit - 4].rstrip() + " ..."
+
+
 _COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder}
 
 
@@ -717,10 +724,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except UsageError as err:
-        parser.exit(2, f"leyline: error: {err}\n")
+        parser.exit(2, f"leyline: error: {_short(str(err))}\n")
     except RunError as err:
         sys.stdout.flush()
-        print(f"leyline: {err}", file=sys.stderr)
+        print(f"leyline: {_short(str(err))}", file=sys.stderr)
         return err.code
     except KeyboardInterrupt:
         print("leyline: interrupted", file=sys.stderr)

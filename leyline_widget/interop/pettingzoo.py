@@ -27,6 +27,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..core.echo import quote
 from ..core.game import MAX_PLAYERS, Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -53,7 +54,7 @@ class LeylineAECEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 1 <= players <= MAX_PLAYERS):
-            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players!r}")
+            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {quote(players)}")
         self.rules, self.space = setup(rules, render_mode)
         self.max_actions = max_actions
         self.render_mode = render_mode

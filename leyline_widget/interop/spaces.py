@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from ..core.echo import quote
 from ..core.rules import MAX_COUNT, Rules
 from .encoding import ActionSpace, view_size
 
@@ -19,7 +20,7 @@ RENDER_MODES = (None, "ansi")
 def setup(rules: Rules | None, render_mode: str | None) -> tuple[Rules, ActionSpace]:
     """The environment's rules (default: the seed's) and their action numbering."""
     if render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        raise ValueError(f"render_mode must be None or 'ansi', got {quote(render_mode)}")
     rules = Rules.default() if rules is None else rules
     return rules, ActionSpace(rules)
 
