@@ -32,7 +32,7 @@ def test_the_solo_env_refuses_what_is_not_an_action_number(action: Any, shown: s
     e.reset(seed=1)
     assert e.game is not None
     before = e.game.state_hash()
-    with pytest.raises(ActionError, match="^an action is a whole number from 0 to 583, ") as err:
+    with pytest.raises(ActionError, match=r"^an action is a whole number from 0 to 583, ") as err:
         e.step(action)
     assert shown in str(err.value) and len(str(err.value)) < 160
     assert e.game.state_hash() == before and e._steps == 0
@@ -45,7 +45,7 @@ def test_the_aec_env_refuses_what_is_not_an_action_number(action: Any, shown: st
     assert e.game is not None
     before = e.game.state_hash()
     agent = e.agent_selection
-    with pytest.raises(ActionError, match="^an action is a whole number from 0 to 583, "):
+    with pytest.raises(ActionError, match=r"^an action is a whole number from 0 to 583, "):
         e.step(action)
     assert e.game.state_hash() == before and e.agent_selection == agent
 
