@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import run_cli
 
 from leyline_widget import __version__, balance_report, cli
 from leyline_widget.agents.simulate import simulate, sweep
@@ -21,13 +22,7 @@ from leyline_widget.core.rules import Rules
 simulate_module = importlib.import_module("leyline_widget.agents.simulate")
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(args)
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def test_simulate_writes_rows_and_a_summary(tmp_path: Path,

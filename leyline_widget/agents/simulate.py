@@ -513,7 +513,8 @@ def _local_pool(workers: int, chunks: _Chunks,
             writer.close()  # the worker's end: the pipe reads EOF once the worker is gone
             procs.append(proc)
             readers.append(reader)
-        failure: SimulationError | None = None
+        failed: list[int] = []
+        first: BaseException | None = None
         while readers:
             for ready in wait(readers):
                 assert isinstance(ready, Connection)
@@ -524,18 +525,18 @@ def _local_pool(workers: int, chunks: _Chunks,
                     continue
                 if len(message) == 3:  # (index, error, traceback); rows come as a pair
                     index, err, text = message
-                    if failure is None:
-                        failure = _failed(chunks, [index], _words(err))
-                        failure.__cause__ = _remote(err, text)
+                    failed.append(index)
+                    if first is None:
+                        first = _remote(err, text)
                         # No new chunk for anyone; the chunks under way are finished and
-                        # kept, then the error is raised.
+                        # kept (or fail too, and are named), then the error is raised.
                         with taken.get_lock():
                             taken.value = len(chunks)
                     continue
                 received.add(message[0])
                 yield message
-        if failure is not None:
-            raise failure
+        if first is not None:
+            raise _failed(chunks, failed, _words(first)) from first
         if len(received) < len(chunks):
             for proc in procs:
                 proc.join()
