@@ -5,7 +5,7 @@ Run by the interpreter of a venv where the package was installed from its wheel 
 a fresh ``python3`` kernel of that interpreter, and ``examples/marimo_play.py`` as a marimo
 app script, all in a temporary copy of the folder, so nothing lands in the repository and the
 checkout's own ``leyline_widget`` is never the one imported. It also checks that the installed
-package carries no Jupyter configuration (the server extension is opt-in).
+package enables no Jupyter server extension (its entry is installed disabled: opt-in).
 
     .venv-examples/bin/python tests/run_examples.py examples [--save FOLDER]
 
@@ -15,6 +15,7 @@ reads their outputs (``$LEYLINE_EXECUTED_EXAMPLES``) instead of running them aga
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -34,9 +35,11 @@ def main(folder: str, save: str | None = None) -> int:
         keep.mkdir(parents=True)
     failed: list[str] = []
     dist = metadata.distribution("leyline_widget")
-    config = [str(f) for f in dist.files or [] if "etc/jupyter" in str(f)]
-    if config:
-        failed.append(f"the wheel installs Jupyter configuration: {config}")
+    for entry in (f for f in dist.files or [] if "etc/jupyter" in str(f)):
+        config = json.loads(Path(str(dist.locate_file(entry))).read_text("utf-8"))
+        enabled = config.get("ServerApp", {}).get("jpserver_extensions", {})
+        if any(enabled.values()):  # the server extension is opt-in: installed disabled
+            failed.append(f"the wheel enables a Jupyter server extension: {entry}: {enabled}")
     with tempfile.TemporaryDirectory(prefix="leyline-examples-") as tmp:
         work = Path(tmp) / "examples"
         shutil.copytree(source, work, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
