@@ -80,5 +80,7 @@ def __dir__() -> list[str]:
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
-        raise AttributeError(f"module 'leyline_widget' has no attribute {name!r}")
+        from .core.echo import quote
+
+        raise AttributeError(f"module 'leyline_widget' has no attribute {quote(name)}")
     return getattr(import_module(f".{module}", __name__), name)

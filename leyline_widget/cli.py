@@ -22,19 +22,32 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import io
 import json
 import math
 import os
-import statistics
+import signal
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, TextIO
 
 from .agents.balance import balance_report
 from .agents.ladder import default_entrants, ladder
-from .agents.simulate import Row, local_dask, parse_seat, seat_label, seat_labels, simulate, sweep
+from .agents.simulate import (
+    Row,
+    SimulationError,
+    iter_simulate,
+    iter_sweep,
+    local_dask,
+    parse_seat,
+    seat_label,
+    seat_labels,
+)
+from .core.echo import quote, quote_path
+from .core.files import WriteError, commit, probe_folder, reason, write_atomic
 from .core.rules import Rules
 from .core.version import VERSION
 
@@ -47,6 +60,15 @@ PROGRESS_FROM = 200
 
 class UsageError(Exception):
     """Bad command-line input: printed after ``leyline: error:``, exit code 2."""
+
+
+class RunError(Exception):
+    """A run that stopped (interrupted, a failed chunk, a failed write): printed after
+    ``leyline:``, with what was kept, and the exit code given."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _value(text: str, lists: bool) -> Any:
@@ -62,7 +84,7 @@ def _value(text: str, lists: bool) -> Any:
 def _pair(text: str, option: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise UsageError(f"{option} expects FIELD=VALUE, got {text!r}")
+        raise UsageError(f"{option} expects FIELD=VALUE, got {quote(text)}")
     return name.strip(), value.strip()
 
 
@@ -79,7 +101,7 @@ def _seat(text: str) -> tuple[str, dict[str, Any]]:
     try:
         return parse_seat((kind.strip(), params))
     except ValueError as err:
-        raise UsageError(f"--seat {text}: {err}") from None
+        raise UsageError(f"--seat {quote(text)[1:-1]}: {err}") from None
 
 
 class Progress:
@@ -121,59 +143,222 @@ ROW_FORMATS = (".csv", ".json", ".jsonl", ".parquet")
 REPORT_FORMATS = (".md", ".json")
 
 
-def check_out(path: str, formats: Sequence[str]) -> None:
-    """Refuse an ``--out`` path that could not be written, before any game is played."""
+def check_out(path: str, formats: Sequence[str], option: str = "--out") -> None:
+    """Refuse an ``--out`` path that could not be written, before any game is played: its
+    ending, its folder (a probe file is written there and removed) and the format's library."""
     if not path.endswith(tuple(formats)):
-        raise UsageError(f"--out must end in {', '.join(formats[:-1])} or {formats[-1]}, "
-                         f"got {path!r}")
+        endings = (f"{', '.join(formats[:-1])} or {formats[-1]}" if len(formats) > 1
+                   else formats[0])
+        raise UsageError(f"{option} must end in {endings}, got {quote_path(path)}")
     if os.path.isdir(path):
-        raise UsageError(f"--out {path!r} is a directory, not a file")
+        raise UsageError(f"{option} {quote_path(path)} is a directory, not a file")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"--out {path!r}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"--out {path!r}: no permission to write there")
+        raise UsageError(f"{option} {quote_path(path)}: the folder "
+                         f"{quote_path(folder)[1:-1]} does not exist")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise UsageError(f"{option} {quote_path(path)}: no permission to write there")
+    try:
+        probe_folder(folder)
+    except WriteError as err:
+        raise UsageError(f"{option} {quote_path(path)}: {err}") from None
     if path.endswith(".parquet"):
+        _needs("pyarrow", "--out .parquet needs pyarrow: pip install leyline_widget[parquet]")
+
+
+def _needs(module: str, message: str) -> None:
+    try:
+        __import__(module)
+    except ImportError:
+        raise UsageError(message) from None
+
+
+def _cell(value: Any) -> Any:
+    return json.dumps(value) if isinstance(value, (list, tuple, dict)) else value
+
+
+class RowFile:
+    """The rows of a run, streamed to ``PATH.partial`` as games finish, renamed to ``PATH``
+    when the run ends.
+
+    After an interrupt or a failed chunk, :meth:`close` still ends the file well (the JSON
+    array closed, the Parquet footer written) and renames it: ``PATH`` holds every finished
+    game. If the run is killed outright, ``PATH.partial`` is left with every row written so
+    far (CSV and JSONL are valid at every row boundary; JSON and Parquet only once closed).
+    If writing fails (a full disk), ``PATH`` is left as it was, and the CSV or JSONL rows
+    written so far stay in ``PATH.partial``.
+    """
+
+    #: Parquet rows per row group (at most this many rows wait here to be written), or
+    #: fewer when EVERY seconds have passed since the last group.
+    GROUP = 10_000
+    EVERY = 5.0
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.partial = path + ".partial"
+        self.kind = os.path.splitext(path)[1]
+        self.count = 0  # rows written and flushed
+        self._good = 0  # the file's length at the last row boundary
+        self._csv = False
+        self._columns: list[str] = []
+        self._parquet: Any = None
+        self._held: list[Row] = []
+        self._since = time.monotonic()
+        binary = self.kind == ".parquet"
+        self.file: Any = open(self.partial, "wb" if binary else "w",  # noqa: SIM115
+                              encoding=None if binary else "utf-8",
+                              newline=None if binary else "")
+        if self.kind == ".json":
+            self.file.write("[")
+
+    def write(self, rows: Sequence[Row]) -> None:
+        """Write a chunk of rows (in game order) and flush them to the file."""
+        if not rows:
+            return
+        if self.kind == ".parquet":
+            self._held.extend(rows)
+            if len(self._held) >= self.GROUP or time.monotonic() - self._since > self.EVERY:
+                self._flush_parquet()
+            return
+        if self.kind == ".csv":
+            text = io.StringIO()
+            if not self._csv:
+                self._columns = list(dict.fromkeys(k for row in rows for k in row))
+                self._csv = True
+                csv.DictWriter(text, fieldnames=self._columns).writeheader()
+            writer = csv.DictWriter(text, fieldnames=self._columns, extrasaction="ignore")
+            for row in rows:
+                writer.writerow({k: _cell(v) for k, v in row.items()})
+            data = text.getvalue()
+        else:
+            lines = [json.dumps(row, default=_jsonable) for row in rows]
+            data = ("\n".join(lines) + "\n" if self.kind == ".jsonl"
+                    else ("," if self.count else "") + "\n" + ",\n".join(lines))
         try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise UsageError("--out .parquet needs pyarrow: pip install leyline_widget[parquet]"
-                             ) from None
+            self.file.write(data)
+            self.file.flush()
+        except BaseException:
+            # Back to the last whole row, so that what the file holds stays readable.
+            with contextlib.suppress(Exception):
+                self.file.seek(self._good)
+                self.file.truncate()
+            raise
+        self.count += len(rows)
+        self._good = self.file.tell()
+
+    def _flush_parquet(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not self._held:
+            return
+        if self._parquet is None:
+            table = pa.Table.from_pylist(self._held)
+            self._parquet = pq.ParquetWriter(self.file, table.schema)
+        else:
+            table = pa.Table.from_pylist(self._held, schema=self._parquet.schema)
+        self._parquet.write_table(table)
+        self.file.flush()
+        self.count += len(self._held)
+        self._held = []
+        self._since = time.monotonic()
+
+    def close(self) -> None:
+        """End the file (whatever rows it holds), sync it and give it its name."""
+        if self.kind == ".parquet":
+            self._flush_parquet()
+            if self._parquet is None:  # no row at all: an empty table
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                pq.write_table(pa.table({}), self.file)
+            else:
+                self._parquet.close()
+        elif self.kind == ".json":
+            self.file.write("\n]\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        commit(self.partial, self.path)
+
+    def abandon(self) -> str:
+        """After a failed write: keep the rows up to the last whole one in ``PATH.partial``
+        (CSV, JSONL) or remove it; ``PATH`` is untouched. Says what was kept."""
+        with contextlib.suppress(Exception):
+            self.file.close()
+        if self.kind in (".csv", ".jsonl") and self.count:
+            try:
+                os.truncate(self.partial, self._good)
+                return f"the {self.count} games written before are in {self.partial}"
+            except OSError:
+                pass
+        with contextlib.suppress(OSError):
+            os.unlink(self.partial)
+        return "no rows were kept"
 
 
-def _write(rows: Sequence[Row], path: str) -> None:
-    if path.endswith(".parquet"):
-        _write_parquet(rows, path)
-    elif path.endswith(".json"):
-        with open(path, "w") as f:
-            json.dump(list(rows), f, indent=1, default=_jsonable)
-            f.write("\n")
-    elif path.endswith(".jsonl"):
-        with open(path, "w") as f:
-            for row in rows:
-                f.write(json.dumps(row, default=_jsonable) + "\n")
-    else:
-        columns: list[str] = []
-        for row in rows:
-            columns.extend(k for k in row if k not in columns)
-        with open(path, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=columns)
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: json.dumps(v) if isinstance(v, (list, tuple, dict)) else v
-                                 for k, v in row.items()})
+class _Held:
+    """Ctrl-C held back while a chunk of rows is written, so that no row is cut in half; the
+    interrupt comes as soon as the chunk is written."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.pending = False
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.depth:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Our handler for Ctrl-C (SIGINT) and SIGTERM (a job scheduler's stop) while the run
+        lasts, where they have their default handlers (in the main thread only)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+        ours = [sig for sig, handler in before.items()
+                if handler in (signal.default_int_handler, signal.SIG_DFL)]
+        for sig in ours:
+            signal.signal(sig, self._handler)
+        try:
+            yield
+        finally:
+            for sig in ours:
+                signal.signal(sig, before[sig])
+
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, kind: object, value: object, tb: object) -> None:
+        self.depth -= 1
+        if not self.depth and self.pending and kind is None:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
-def _write_parquet(rows: Sequence[Row], path: str) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+class _InOrder:
+    """Chunks of rows as workers finish them, handed on in game order (so the file and the
+    summary are the same on any number of workers); a chunk that comes early waits here."""
 
-    columns: list[str] = []
-    for row in rows:
-        columns.extend(k for k in row if k not in columns)
-    # Every row of a run has the same columns but a sweep's; missing cells are nulls.
-    table = pa.table({c: [row.get(c) for row in rows] for c in columns})
-    pq.write_table(table, path)
+    def __init__(self) -> None:
+        self.next = 0
+        self.waiting: dict[int, list[Row]] = {}
+
+    def push(self, first: int, rows: list[Row]) -> Iterator[list[Row]]:
+        self.waiting[first] = rows
+        while self.next in self.waiting:
+            part = self.waiting.pop(self.next)
+            self.next = part[-1]["game"] + 1 if part else self.next + 1
+            yield part
+
+    def rest(self) -> Iterator[list[Row]]:
+        """What still waits (after a gap left by a chunk that never finished)."""
+        for first in sorted(self.waiting):
+            yield self.waiting.pop(first)
 
 
 def _jsonable(value: object) -> Any:
@@ -182,44 +367,81 @@ def _jsonable(value: object) -> Any:
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
-def summary(rows: Sequence[Row], rotate: bool = False) -> str:
-    """A plain-text table: per variant and seat (or bot, when seats rotate) the mean score,
-    its standard deviation and the share of games won (ties count for every winner); then
-    game length and end reasons per variant.
-    """
-    groups: dict[str, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(row["variant"], []).append(row)
-    lines = []
-    head = ("variant", "bot" if rotate else "seat", "games", "mean score", "sd", "win %")
-    table: list[tuple[str, ...]] = [head]
-    notes = []
-    for variant, rs in groups.items():
-        scores: dict[str, list[int]] = {}
-        wins: dict[str, int] = {}
-        for r in rs:
-            labels = seat_labels(r)
-            for p, label in enumerate(labels):
-                key = label if rotate else f"{p} {label}"
-                scores.setdefault(key, []).append(r["scores"][p])
-                wins[key] = wins.get(key, 0) + (p in r["winners"])
-        for key, ss in scores.items():
-            sd = statistics.stdev(ss) if len(ss) > 1 else 0.0
-            table.append((variant, key, str(len(ss)), f"{statistics.fmean(ss):.2f}", f"{sd:.2f}",
-                          f"{100 * wins[key] / len(ss):.1f}"))
-        reasons: dict[str, int] = {}
-        for r in rs:
+class _Scores:
+    """One seat's (or bot's) scores, summed as games finish: count, mean and spread
+    (Welford's running sums), wins."""
+
+    __slots__ = ("m2", "mean", "n", "wins")
+
+    def __init__(self) -> None:
+        self.n, self.mean, self.m2, self.wins = 0, 0.0, 0.0, 0
+
+    def add(self, score: int, won: bool) -> None:
+        self.n += 1
+        delta = score - self.mean
+        self.mean += delta / self.n
+        self.m2 += delta * (score - self.mean)
+        self.wins += won
+
+
+class Tally:
+    """What :func:`summary` prints, kept as rows come (a run of any length holds a few
+    numbers per variant and seat, never the rows)."""
+
+    def __init__(self, rotate: bool = False) -> None:
+        self.rotate = rotate
+        self.games = 0
+        self.scores: dict[str, dict[str, _Scores]] = {}
+        self.reasons: dict[str, dict[str, int]] = {}
+        self.turns: dict[str, int] = {}
+
+    def add(self, rows: Iterable[Row]) -> None:
+        for r in rows:
+            variant = r["variant"]
+            seats = self.scores.setdefault(variant, {})
+            for p, label in enumerate(seat_labels(r)):
+                key = label if self.rotate else f"{p} {label}"
+                seats.setdefault(key, _Scores()).add(r["scores"][p], p in r["winners"])
+            reasons = self.reasons.setdefault(variant, {})
             reasons[r["end_reason"]] = reasons.get(r["end_reason"], 0) + 1
-        turns = statistics.fmean(r["turns"] for r in rs) if rs else 0.0
-        notes.append(f"{variant}: {len(rs)} games, mean {turns:.1f} turns, ended by "
-                     + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
-    widths = [max(len(line[i]) for line in table) for i in range(len(head))]
-    for i, line in enumerate(table):
-        lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w)
-                               for j, (c, w) in enumerate(zip(line, widths))).rstrip())
-        if i == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join([*lines, "", *notes])
+            self.turns[variant] = self.turns.get(variant, 0) + r["turns"]
+            self.games += 1
+
+    def text(self) -> str:
+        """A plain-text table: per variant and seat (or bot, when seats rotate) the mean
+        score, its standard deviation and the share of games won (ties count for every
+        winner); then game length and end reasons per variant."""
+        head = ("variant", "bot" if self.rotate else "seat", "games", "mean score", "sd",
+                "win %")
+        table: list[tuple[str, ...]] = [head]
+        notes = []
+        for variant, seats in self.scores.items():
+            for key, sc in seats.items():
+                sd = math.sqrt(sc.m2 / (sc.n - 1)) if sc.n > 1 else 0.0
+                table.append((variant, key, str(sc.n), f"{sc.mean:.2f}", f"{sd:.2f}",
+                              f"{100 * sc.wins / sc.n:.1f}"))
+            games = sum(self.reasons[variant].values())
+            notes.append(f"{variant}: {games} games, mean {self.turns[variant] / games:.1f} "
+                         "turns, ended by " + ", ".join(
+                             f"{k} {v}" for k, v in sorted(self.reasons[variant].items())))
+        widths = [max(len(line[i]) for line in table) for i in range(len(head))]
+        lines = []
+        for i, line in enumerate(table):
+            lines.append("  ".join(c.ljust(w) if j < 2 else c.rjust(w)
+                                   for j, (c, w) in enumerate(zip(line, widths))).rstrip())
+            if i == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join([*lines, "", *notes])
+
+
+def summary(rows: Iterable[Row], rotate: bool = False) -> str:
+    """A plain-text table of rows (:class:`Tally`): per variant and seat (or bot, when seats
+    rotate) the mean score, its standard deviation and the share of games won (ties count
+    for every winner); then game length and end reasons per variant.
+    """
+    tally = Tally(rotate)
+    tally.add(rows)
+    return tally.text()
 
 
 def _common(cmd: argparse.ArgumentParser, games: int, formats: Sequence[str]) -> None:
@@ -265,7 +487,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="games of the scouting probe (default: --games)")
     bal.add_argument("--no-probes", action="store_true", help="skip the scouting probe")
     lad = sub.add_parser(
-        "ladder", help="rate bots in a round robin (Bradley-Terry, 95% intervals)",
+        "ladder", help="rate bots in a round robin (Bradley-Terry, 95%% intervals)",
         description="Every pair of --seat entrants plays --games two-seat games, seats "
                     "alternated; the ratings (Elo scale, random = 0) come with bootstrap 95% "
                     "intervals. Default entrants: random, memory at capacities 2, 4 and 6, "
@@ -295,7 +517,7 @@ def _check_common(args: argparse.Namespace, least_games: int = 1, what: str = ""
                          f"got {args.dask_workers}")
     if args.scheduler is not None and "://" not in args.scheduler:
         raise UsageError(f"--scheduler expects an address such as tcp://host:8786, "
-                         f"got {args.scheduler!r}")
+                         f"got {quote(args.scheduler)}")
 
 
 def _seats_and_rules(args: argparse.Namespace) -> tuple[list[tuple[str, dict[str, Any]]], Rules]:
@@ -354,33 +576,78 @@ def _simulate(args: argparse.Namespace) -> int:
     progress = None
     if not args.no_progress and total >= PROGRESS_FROM:
         progress = Progress(sys.stderr)
+    out = RowFile(args.out) if args.out else None
+    tally = Tally(args.rotate)
+    order = _InOrder()
+
+    held = _Held()
+
+    def keep(parts: Iterable[list[Row]]) -> None:
+        for part in parts:
+            with held:  # a Ctrl-C waits until the chunk is written whole
+                if out is not None:
+                    out.write(part)
+                tally.add(part)
+
     start = time.perf_counter()
-    with _executor(args) as executor:
-        if grid:
-            rows = sweep(rules, grid, seats, args.games, args.seed, executor, jobs=args.jobs,
-                         rotate=args.rotate, progress=progress)
-        else:
-            rows = simulate(rules, seats, args.games, args.seed, executor, jobs=args.jobs,
-                            rotate=args.rotate, progress=progress)
+    stopped: BaseException | None = None
+    try:
+        with held.installed():
+            try:
+                with _executor(args) as executor:
+                    stream = (iter_sweep(rules, grid, seats, args.games, args.seed, executor,
+                                         jobs=args.jobs, rotate=args.rotate, progress=progress)
+                              if grid else
+                              iter_simulate(rules, seats, args.games, args.seed, executor,
+                                            jobs=args.jobs, rotate=args.rotate,
+                                            progress=progress))
+                    with contextlib.closing(stream):  # stops the workers on any error
+                        for first, rows in stream:
+                            keep(order.push(first, rows))
+            except (KeyboardInterrupt, SimulationError) as err:
+                stopped = err
+            with held:  # finished games that wait behind one that never finished
+                keep(order.rest())
+                if out is not None and (tally.games or stopped is None):
+                    out.close()
+                elif out is not None:  # stopped before any game finished: PATH as it was
+                    out.abandon()
+                    out = None
+                held.pending = False  # a Ctrl-C meanwhile: we are stopping anyway
+    except OSError as err:
+        kept = out.abandon() if out is not None else ""
+        raise RunError(f"cannot write {args.out}: {reason(err)}; {tally.games} games were "
+                       f"played; {kept}", 1) from None
     elapsed = time.perf_counter() - start
-    if args.out:
-        _write(rows, args.out)
-    print(summary(rows, rotate=args.rotate))
-    rate = len(rows) / elapsed if elapsed > 0 else 0.0
-    print(f"{len(rows)} games in {elapsed:.1f} s ({rate:.0f} games/s); seats: "
-          + ", ".join(seat_label(k, p) for k, p in seats)
-          + (f"; rows written to {args.out}" if args.out else ""))
-    return 0
+    if tally.games:
+        print(tally.text())
+    rate = tally.games / elapsed if elapsed > 0 else 0.0
+    where = f"; rows written to {args.out}" if out is not None else ""
+    if stopped is None:
+        print(f"{tally.games} games in {elapsed:.1f} s ({rate:.0f} games/s); seats: "
+              + ", ".join(seat_label(k, p) for k, p in seats) + where)
+        return 0
+    kept = (f"the {tally.games} finished games are in {args.out}" if out is not None
+            else f"no game had finished; {args.out} was not written" if args.out
+            else f"{tally.games} games had finished")
+    if isinstance(stopped, KeyboardInterrupt):
+        raise RunError(f"interrupted after {elapsed:.1f} s: {kept}", 130)
+    raise RunError(f"{stopped}; {kept}", 1)
+
+
+def _save(path: str, data: str | bytes, what: str) -> None:
+    """Write an output file atomically; a failure (a full disk) is an error of the run
+    that leaves any old file whole (the report itself was printed before)."""
+    try:
+        write_atomic(path, data)
+    except OSError as err:
+        raise RunError(f"{err}; the {what} is printed above", 1) from None
 
 
 def _write_report(path: str, markdown: str, data: dict[str, Any]) -> None:
     """Write a report as ``.json`` (``data``) or Markdown, by the path's ending."""
-    with open(path, "w", encoding="utf-8") as f:
-        if path.endswith(".json"):
-            json.dump(data, f, indent=1)
-            f.write("\n")
-        else:
-            f.write(markdown)
+    _save(path, json.dumps(data, indent=1) + "\n" if path.endswith(".json") else markdown,
+          "report")
 
 
 def _balance(args: argparse.Namespace) -> int:
@@ -397,9 +664,9 @@ def _balance(args: argparse.Namespace) -> int:
                                 probes=not args.no_probes, probe_games=args.probe_games)
     elapsed = time.perf_counter() - start
     text = report.to_markdown()
+    print(text, end="")
     if args.out:
         _write_report(args.out, text, report.to_dict())
-    print(text, end="")
     print(f"{report.games} games in {elapsed:.1f} s"
           + (f"; report written to {args.out}" if args.out else ""))
     return 0
@@ -411,10 +678,9 @@ def _ladder(args: argparse.Namespace) -> int:
     rules = _rules(args)
     if args.out:
         check_out(args.out, REPORT_FORMATS)
-    if args.plot and not args.plot.endswith(".png"):
-        raise UsageError(f"--plot must end in .png, got {args.plot!r}")
     if args.plot:
-        check_out(args.plot, (".png",))
+        check_out(args.plot, (".png",), "--plot")
+        _needs("matplotlib", "--plot needs matplotlib: pip install leyline_widget[examples]")
     progress = None if args.no_progress else Progress(sys.stderr)
     start = time.perf_counter()
     try:
@@ -425,6 +691,7 @@ def _ladder(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     elapsed = time.perf_counter() - start
     text = table.to_markdown()
+    print(text, end="")
     if args.out:
         _write_report(args.out, text, table.to_dict())
     if args.plot:
@@ -432,12 +699,19 @@ def _ladder(args: argparse.Namespace) -> int:
 
         matplotlib.use("Agg")
         ax = table.plot()
-        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
-    print(text, end="")
+        png = io.BytesIO()  # drawn in memory, then written as one file
+        ax.figure.savefig(png, format="png", dpi=120, bbox_inches="tight")
+        _save(args.plot, png.getvalue(), "table")
     pairs = len(table.pairs)
     print(f"{pairs} pairs x {args.games} games in {elapsed:.1f} s"
           + (f"; table written to {args.out}" if args.out else ""))
     return 0
+
+
+def _short(message: str, limit: int = 500) -> str:
+    """A message cut to ``limit`` characters: the backstop for one that quotes its input in
+    full (each should quote it short itself, ``core.echo``)."""
+    return message if len(message) <= limit else message[:limit - 4].rstrip() + " ..."
 
 
 _COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder}
@@ -450,9 +724,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _COMMANDS[args.command](args)
     except UsageError as err:
-        parser.exit(2, f"leyline: error: {err}\n")
+        parser.exit(2, f"leyline: error: {_short(str(err))}\n")
+    except RunError as err:
+        sys.stdout.flush()
+        print(f"leyline: {_short(str(err))}", file=sys.stderr)
+        return err.code
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("leyline: interrupted", file=sys.stderr)
         return 130
 
 

@@ -236,7 +236,7 @@ def _wait_up(probe: Any, process: subprocess.Popen[bytes], log: Path, name: str,
 
 @contextlib.contextmanager
 def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
-                app: str = "lab") -> Iterator[Lab]:
+                app: str = "lab", nodelay: bool = True) -> Iterator[Lab]:
     """Start JupyterLab (or, with ``app="notebook"``, Notebook 7) on 127.0.0.1 over a
     temporary folder holding ``notebooks``.
 
@@ -244,6 +244,10 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
     notebook JSON text. Settings, workspaces and runtime files live in the temporary folder,
     so a theme change in one test touches nothing outside it (Notebook 7 reads the same
     JupyterLab settings folder).
+
+    ``nodelay`` enables the package's opt-in server extension (widgets/server.py) for this
+    server only, as ``jupyter server extension enable leyline_widget.widgets.server`` would
+    for an environment: the latency benchmark and the browser tests run with it.
     """
     subcommand, flags, _ = JUPYTER_APPS[app]
     base = Path(tempfile.mkdtemp(prefix="leyline-lab-"))
@@ -267,6 +271,13 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime),
            "JUPYTERLAB_SETTINGS_DIR": str(settings),
            "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"), "PYTHONUNBUFFERED": "1"}
+    if nodelay:
+        config = base / "config" / "jupyter_server_config.d"
+        config.mkdir(parents=True)
+        (config / "leyline_widget.widgets.server.json").write_text(json.dumps(
+            {"ServerApp": {"jpserver_extensions": {"leyline_widget.widgets.server": True}}}))
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+            [str(base / "config"), *filter(None, [os.environ.get("JUPYTER_CONFIG_PATH")])])
     log = base / "lab.log"
     args = [str(jupyter), subcommand, "--no-browser", "--allow-root",
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",

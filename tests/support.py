@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from leyline_widget import Activate, Deactivate, Game, PlaceToken, Rules, UsePower
 from leyline_widget.core.actions import Action
@@ -39,3 +40,15 @@ def lively(game: Game, rng: random.Random, bias: float = 0.6, tokens: float = 0.
         if pairs:
             return rng.choice(pairs)
     return rng.choice(legal)
+
+
+def run_cli(args: list[str], capsys: Any) -> tuple[int, str, str]:
+    """``leyline ARGS`` in this process: the exit code, stdout and stderr (``capsys``)."""
+    from leyline_widget.cli import main
+
+    try:
+        code = main(args)
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

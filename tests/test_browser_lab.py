@@ -220,6 +220,6 @@ def test_a_whole_solo_game_by_clicking(lab: Lab, browser: Any,  # noqa: F811
 
 
 def test_the_server_loaded_the_nodelay_extension(lab: Lab) -> None:
-    # Installed with the package (widgets/server.py): the kernel's websockets run without
+    # Enabled for this server (opt-in, widgets/server.py): the kernel's websockets run without
     # Nagle's algorithm, so a click's update no longer waits on a delayed acknowledgement.
     assert "kernel websockets send without delay (TCP_NODELAY)" in lab.log.read_text("utf-8")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support import run_cli
 
 from leyline_widget import __version__, balance_report, cli
 from leyline_widget.agents.simulate import simulate, sweep
@@ -21,13 +22,7 @@ from leyline_widget.core.rules import Rules
 simulate_module = importlib.import_module("leyline_widget.agents.simulate")
 
 
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(args)
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli
 
 
 def test_simulate_writes_rows_and_a_summary(tmp_path: Path,
@@ -113,8 +108,8 @@ def _no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before the input was checked")
 
-    monkeypatch.setattr(cli, "simulate", refuse)
-    monkeypatch.setattr(cli, "sweep", refuse)
+    monkeypatch.setattr(cli, "iter_simulate", refuse)
+    monkeypatch.setattr(cli, "iter_sweep", refuse)
     monkeypatch.setattr(cli, "balance_report", refuse)
 
 
@@ -211,11 +206,11 @@ def test_jobs_are_capped_at_the_cpus_and_the_games(capsys: pytest.CaptureFixture
 
     def recording(workers: int, chunks: list[list[int]],
                   play: Callable[[list[int]], list[dict[str, Any]]]
-                  ) -> Iterator[list[dict[str, Any]]]:
+                  ) -> Iterator[tuple[int, list[dict[str, Any]]]]:
         """Stands in for the process pool: records its size, plays the chunks here."""
         started.append(workers)
-        for chunk in chunks:
-            yield play(chunk)
+        for index, chunk in enumerate(chunks):
+            yield index, play(chunk)
 
     monkeypatch.setattr(simulate_module, "_local_pool", recording)
     monkeypatch.setattr(simulate_module.os, "cpu_count", lambda: 2)

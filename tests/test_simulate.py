@@ -14,7 +14,14 @@ from support import SMALL
 
 from leyline_widget import Game, Rules
 from leyline_widget.agents.bots import BotSeat, make_bot
-from leyline_widget.agents.simulate import game_seeds, play_game, simulate, sweep
+from leyline_widget.agents.simulate import (
+    SimulationError,
+    game_seeds,
+    iter_simulate,
+    play_game,
+    simulate,
+    sweep,
+)
 
 simulate_module = importlib.import_module("leyline_widget.agents.simulate")
 SEATS = ["greedy", ("memory", {"capacity": 3, "decay": 0.1})]
@@ -69,14 +76,49 @@ def test_a_workers_error_reaches_the_caller_and_every_worker_stops(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers even on a one-CPU machine
     monkeypatch.setattr(simulate_module, "play_game", _fails_in_a_worker)
-    with pytest.raises(ValueError, match="no such card") as raised:
+    with pytest.raises(SimulationError, match=r"^games? \d.* failed: ValueError: no such card$"
+                       ) as raised:
         simulate(Rules.default(), SEATS, games=8, seed=1, jobs=2)
-    assert "_fails_in_a_worker" in str(raised.value.__cause__)  # the worker's traceback
+    error = raised.value.__cause__  # the worker's error, with the worker's traceback
+    assert isinstance(error, ValueError)
+    assert "_fails_in_a_worker" in str(error.__cause__)
+    assert raised.value.games and all(0 <= a <= b < 8 for a, b in raised.value.games)
     assert multiprocessing.active_children() == []
     monkeypatch.setattr(simulate_module, "play_game", _dies_in_a_worker)
-    with pytest.raises(RuntimeError, match=r"worker stopped .* \(exit code 3"):
+    with pytest.raises(SimulationError, match=r"failed: a simulation worker stopped .* "
+                                              r"\(exit code 3"):
         simulate(Rules.default(), SEATS, games=8, seed=1, jobs=2)
     assert multiprocessing.active_children() == []
+
+
+def test_a_failed_chunk_in_process_names_its_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = simulate_module.play_game
+
+    def fails_at_game_57(rules: Rules, seats: Any, seed: int, index: int,
+                         *args: Any) -> dict[str, Any]:
+        if index == 57:
+            raise ValueError("no such card")
+        return real(rules, seats, seed, index, *args)
+
+    monkeypatch.setattr(simulate_module, "play_game", fails_at_game_57)
+    stream = iter_simulate(Rules.default(), ["random"], games=120, seed=1, jobs=1)
+    firsts = []
+    with pytest.raises(SimulationError, match=r"^games 50-99 failed: ValueError: no such card$"
+                       ) as raised:
+        for first, rows in stream:
+            firsts.append((first, len(rows)))
+    assert firsts == [(0, 50)] and raised.value.games == [(50, 99)]
+
+
+def test_chunks_are_made_as_workers_ask() -> None:
+    """A run of any length holds a few numbers for its chunks, not a list per chunk."""
+    chunks = simulate_module._Chunks(10**12, 200)
+    assert len(chunks) == 5 * 10**9 and chunks[7] == list(range(1400, 1600))
+    assert chunks.bounds(len(chunks) - 1) == (10**12 - 200, 10**12 - 1)
+    stream = iter_simulate(Rules.default(), ["random"], games=10**12, seed=1, jobs=1)
+    first, rows = next(stream)
+    stream.close()
+    assert first == 0 and [r["game"] for r in rows] == list(range(50))
 
 
 def test_an_error_in_the_progress_callback_stops_the_workers(

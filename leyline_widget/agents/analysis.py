@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -105,7 +106,8 @@ class MoveReview:
             raise ValueError(f"a move review needs step, player, played, best, loss, verdict "
                              f"and reason: {err}") from None
         if move.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {move.verdict!r}")
+            raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, "
+                             f"got {quote(move.verdict)}")
         return move
 
 
@@ -286,13 +288,13 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
     set-up reveals are in its events already.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
+        raise ValueError(f"seed must be an integer, got {quote(seed)}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget must be a whole number of rollouts >= 1, got {budget!r}")
+        raise ValueError(f"budget must be a whole number of rollouts >= 1, got {quote(budget)}")
     start = replay.game_at(0)
     n = len(start.players)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+        raise ValueError(f"player must be a seat from 0 to {n - 1}, got {quote(player)}")
     actions = list(replay.actions)
     # First pass: which steps are decisions of this seat (for progress).
     g = start.clone()
@@ -391,7 +393,7 @@ def hint(game: Game, seat: int, budget: int = QUICK_BUDGET, seed: int = 0) -> Hi
     """
     n = len(game.players)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"seat must be from 0 to {n - 1}, got {seat!r}")
+        raise ValueError(f"seat must be from 0 to {n - 1}, got {quote(seat)}")
     if game.is_over:
         raise ValueError("the game is over: there is no move to suggest")
     if game.active_player != seat:

@@ -41,6 +41,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.echo import quote
 from ..core.game import END_REASONS
 from ..core.rules import Rules
 from .simulate import (
@@ -72,9 +73,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     (0.0, 1.0)
     """
     if isinstance(trials, bool) or not isinstance(trials, int) or trials < 0:
-        raise ValueError(f"trials must be a whole number >= 0, got {trials!r}")
+        raise ValueError(f"trials must be a whole number >= 0, got {quote(trials)}")
     if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be from 0 to {trials}, got {successes!r}")
+        raise ValueError(f"successes must be from 0 to {trials}, got {quote(successes)}")
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
@@ -272,14 +273,14 @@ def balance_report(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: in
         raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence) or not (
             2 <= len(seats) <= 4):
-        raise ValueError(f"a balance report needs 2 to 4 seats, got {seats!r}")
+        raise ValueError(f"a balance report needs 2 to 4 seats, got {quote(seats)}")
     parsed = [parse_seat(s) for s in seats]
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+        raise ValueError(f"games must be a whole number >= 1, got {quote(games)}")
     if probe_games is None:
         probe_games = games
     if isinstance(probe_games, bool) or not isinstance(probe_games, int) or probe_games < 1:
-        raise ValueError(f"probe_games must be a whole number >= 1, got {probe_games!r}")
+        raise ValueError(f"probe_games must be a whole number >= 1, got {quote(probe_games)}")
     run: dict[str, Any] = {"executor": executor, "jobs": jobs, "max_actions": max_actions}
     rows = simulate(rules, parsed, games, seed, rotate=True, detail=True, **run)
     wins, fair, margins = _first_seat(rows)

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
+from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, Phase
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -646,17 +647,18 @@ class ExpertBot(GreedyBot):
             budget = DEFAULT_BUDGET
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
             raise ValueError(f"budget must be a whole number of rollouts >= 1 or 'quick', "
-                             f"got {budget!r}")
+                             f"got {quote(budget)}")
         if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(
                 time_ms, (int, float)) or time_ms <= 0):
-            raise ValueError(f"time_ms must be a positive number of milliseconds, got {time_ms!r}")
+            raise ValueError("time_ms must be a positive number of milliseconds, got "
+                             f"{quote(time_ms)}")
         if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int)
                                     or horizon < 1):
             raise ValueError(f"horizon must be a whole number of turns >= 1 or None, "
-                             f"got {horizon!r}")
+                             f"got {quote(horizon)}")
         if isinstance(win_weight, bool) or not isinstance(win_weight, (int, float)) \
                 or win_weight < 0:
-            raise ValueError(f"win_weight must be a number >= 0, got {win_weight!r}")
+            raise ValueError(f"win_weight must be a number >= 0, got {quote(win_weight)}")
         self.budget = budget
         self.time_ms = time_ms
         self.horizon = horizon

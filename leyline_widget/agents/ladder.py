@@ -23,6 +23,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.echo import quote
 from ..core.rules import Rules
 from .bots import BOT_KINDS
 from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate
@@ -173,7 +174,8 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     if len(names) < 2:
         raise ValueError("a ladder needs at least two entrants")
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 100_000:
-        raise ValueError(f"games (per pair) must be a whole number from 2 to 100000, got {games!r}")
+        raise ValueError("games (per pair) must be a whole number from 2 to 100000, "
+                         f"got {quote(games)}")
     rules = Rules.default() if rules is None else rules
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_game: dict[tuple[str, str], list[float]] = {}

@@ -32,7 +32,8 @@ import random
 import signal
 import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future
+from concurrent.futures import wait as futures_wait
 from html import escape
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -290,10 +291,45 @@ def _heap_set_aside() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec], games: int,
-         seed: int, executor: Executor | None, jobs_n: int | None, rotate: bool,
-         progress: Callable[[int, int], None] | None, max_actions: int,
-         detail: bool = False) -> Rows:
+class SimulationError(RuntimeError):
+    """Games of a run that could not be played: ``games`` lists them as ``(first, last)``
+    ranges of game indices; the message names them and the error (the worker's error, with
+    its traceback, is the ``__cause__``)."""
+
+    def __init__(self, message: str, games: Sequence[tuple[int, int]]) -> None:
+        super().__init__(message)
+        self.games = list(games)
+
+
+def _span(games: Sequence[tuple[int, int]]) -> str:
+    text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in games[:4])
+    return "game" + ("s" if len(games) > 1 or games[0][0] != games[0][1] else "") + " " + text + (
+        f" and {len(games) - 4} more ranges" if len(games) > 4 else "")
+
+
+class _Chunks(Sequence[list[int]]):
+    """The run's games in chunks of ``per``, each made only when a worker asks for it: a run
+    of any length costs a few numbers here, not a list per chunk."""
+
+    def __init__(self, games: int, per: int) -> None:
+        self.games, self.per = games, per
+
+    def __len__(self) -> int:
+        return -(-self.games // self.per)
+
+    def bounds(self, index: int) -> tuple[int, int]:
+        """The first and the last game of chunk ``index``."""
+        return index * self.per, min(self.games, (index + 1) * self.per) - 1
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, int) or not 0 <= index < len(self):
+            raise IndexError(index)
+        first, last = self.bounds(index)
+        return list(range(first, last + 1))
+
+
+def _check_run(seats: Sequence[SeatSpec], games: int, seed: int,
+               jobs_n: int | None) -> tuple[list[tuple[str, dict[str, Any]]], int]:
     parsed = _check_seats(seats)
     games = _check_games(games)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -301,18 +337,29 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
     if jobs_n is not None and (isinstance(jobs_n, bool) or not isinstance(jobs_n, int)
                                or jobs_n < 1):
         raise ValueError(f"jobs must be a whole number >= 1, got {quote(jobs_n)}")
+    return parsed, games
+
+
+def _stream(jobs: list[tuple[Rules, str, dict[str, Any]]],
+            parsed: list[tuple[str, dict[str, Any]]], games: int, seed: int,
+            executor: Executor | None, jobs_n: int | None, rotate: bool,
+            progress: Callable[[int, int], None] | None, max_actions: int,
+            detail: bool = False) -> Generator[tuple[int, list[Row]], None, None]:
+    """``(first game, rows)`` of each chunk as it finishes (in any order); the rows of a chunk
+    are in game order. A chunk that fails raises :class:`SimulationError` naming its games
+    (after the chunks already finished were yielded)."""
     total = games * len(jobs)
     workers = worker_count(jobs_n, games)
     with _heap_set_aside():
-        rows: list[Row] = []
         done = 0
         if progress:
             progress(0, total)
         play = functools.partial(_play_chunk, jobs, parsed, seed, rotate=rotate,
                                  max_actions=max_actions, detail=detail)
-        parts: Generator[list[Row], None, None]
+        parts: Generator[tuple[int, list[Row]], None, None]
         if executor is None and workers == 1:  # here, in this process
-            parts = (play(list(range(s, min(games, s + 50)))) for s in range(0, games, 50))
+            chunks = _Chunks(games, 50)
+            parts = _here(chunks, play)
         else:
             # Enough chunks to balance the workers and to move the progress bar, each big
             # enough to make the cost of shipping it negligible. A cluster's executor pays a
@@ -320,27 +367,82 @@ def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec
             # much as 4 GreedyBot games), so it gets two per worker, up to 400 games each.
             per = max(1, min(200, games // (workers * 8) or 1) if executor is None
                       else min(400, games // (workers * 2) or 1))
-            chunks = [list(range(s, min(games, s + per))) for s in range(0, games, per)]
+            chunks = _Chunks(games, per)
             parts = (_local_pool(workers, chunks, play) if executor is None
-                     else _on_executor(executor, chunks, play))
+                     else _on_executor(executor, chunks, play, workers))
         with contextlib.closing(parts):  # an error here stops the workers at once
-            for part in parts:
-                rows.extend(part)
+            for index, part in parts:
+                yield chunks.bounds(index)[0], part
                 done += len(part)
                 if progress:
                     progress(done, total)
-        return _sorted(rows)
 
 
-def _on_executor(executor: Executor, chunks: list[list[int]],
-                 play: Callable[[list[int]], list[Row]]) -> Generator[list[Row], None, None]:
-    """Each chunk's rows, as the caller's executor finishes them."""
-    futures = [executor.submit(play, c) for c in chunks]
+def _words(err: BaseException) -> str:
+    """An error in words for a message: its kind and its text, cut short."""
+    text = str(err)
+    return f"{type(err).__name__}: {text if len(text) <= 200 else text[:197] + '...'}"
+
+
+def _failed(chunks: _Chunks, indices: Iterable[int], why: str) -> SimulationError:
+    ranges: list[tuple[int, int]] = []
+    for i in sorted(indices):
+        first, last = chunks.bounds(i)
+        if ranges and ranges[-1][1] + 1 == first:
+            ranges[-1] = (ranges[-1][0], last)
+        else:
+            ranges.append((first, last))
+    return SimulationError(f"{_span(ranges)} failed: {why}", ranges)
+
+
+def _here(chunks: _Chunks, play: Callable[[list[int]], list[Row]]
+          ) -> Generator[tuple[int, list[Row]], None, None]:
+    """Each chunk played in this process, in order."""
+    for index in range(len(chunks)):
+        try:
+            rows = play(chunks[index])
+        except Exception as err:
+            raise _failed(chunks, [index], _words(err)) from err
+        yield index, rows
+
+
+def _run(jobs: list[tuple[Rules, str, dict[str, Any]]], seats: Sequence[SeatSpec], games: int,
+         seed: int, executor: Executor | None, jobs_n: int | None, rotate: bool,
+         progress: Callable[[int, int], None] | None, max_actions: int,
+         detail: bool = False) -> Rows:
+    parsed, games = _check_run(seats, games, seed, jobs_n)
+    rows: list[Row] = []
+    for _, part in _stream(jobs, parsed, games, seed, executor, jobs_n, rotate, progress,
+                           max_actions, detail):
+        rows.extend(part)
+    return _sorted(rows)
+
+
+def _on_executor(executor: Executor, chunks: _Chunks,
+                 play: Callable[[list[int]], list[Row]], workers: int
+                 ) -> Generator[tuple[int, list[Row]], None, None]:
+    """Each chunk's rows, as the caller's executor finishes them. Chunks are submitted as
+    earlier ones finish, a few per worker at a time, so a long run holds a few futures, not
+    one per chunk."""
+    window = 2 * max(workers, getattr(executor, "_max_workers", 0) or 0, 32)
+    pending: dict[Future[list[Row]], int] = {}
+    upcoming = iter(range(len(chunks)))
     try:
-        for fut in as_completed(futures):
-            yield fut.result()
+        for index in itertools.islice(upcoming, window):
+            pending[executor.submit(play, chunks[index])] = index
+        while pending:
+            finished, _ = futures_wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                index = pending.pop(fut)
+                try:
+                    rows = fut.result()
+                except Exception as err:
+                    raise _failed(chunks, [index], _words(err)) from err
+                for nxt in itertools.islice(upcoming, 1):
+                    pending[executor.submit(play, chunks[nxt])] = nxt
+                yield index, rows
     finally:
-        for fut in futures:
+        for fut in pending:
             fut.cancel()
 
 
@@ -351,14 +453,22 @@ class _RemoteTraceback(Exception):
         return str(self.args[0])
 
 
-def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
-           play: Callable[[list[int]], list[Row]]) -> None:
-    """A pool worker: take the next chunk not yet taken, send its rows (a list), and so on
-    until none is left; an error is sent as it is raised, with its traceback (a tuple), and
-    ends the worker."""
+def _serve(conn: Connection, taken: Any, chunks: Sequence[list[int]],
+           play: Callable[[list[int]], list[Row]], inherited: Sequence[Connection] = ()
+           ) -> None:
+    """A pool worker: take the next chunk not yet taken, send its index and rows (a list),
+    and so on until none is left; an error is sent as it is raised, with the chunk's index and
+    its traceback (a 3-tuple), and ends the worker."""
     # An interrupt is the parent's to handle (it stops the workers): none from a terminal's
     # Ctrl-C here, which would print a traceback from every worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # terminate() stops it, whatever the parent's
+    # A forked worker holds copies of the parent's reading ends (its own pipe's and the
+    # workers' before it): closed, so that once the parent is gone a send fails at once
+    # instead of blocking for ever on a pipe that a sibling keeps open and never reads.
+    for reader in inherited:
+        reader.close()
+    index = -1
     try:
         while True:
             with taken.get_lock():
@@ -366,21 +476,23 @@ def _serve(conn: Connection, taken: Any, chunks: list[list[int]],
                 taken.value = index + 1
             if index >= len(chunks):
                 break
-            conn.send(play(chunks[index]))
+            conn.send((index, play(chunks[index])))
     except Exception as err:
         text = "".join(traceback.format_exception(err))
         try:
-            conn.send((err, text))
+            conn.send((index, err, text))
         except Exception:  # an error that cannot be pickled: its words, then
             with contextlib.suppress(OSError):  # or the parent has stopped reading: no one
-                conn.send((RuntimeError(f"{type(err).__name__}: {err}"), text))
+                conn.send((index, RuntimeError(f"{type(err).__name__}: {err}"), text))
     finally:
         conn.close()
 
 
-def _local_pool(workers: int, chunks: list[list[int]],
-                play: Callable[[list[int]], list[Row]]) -> Generator[list[Row], None, None]:
-    """Each chunk's rows played by ``workers`` processes of this machine, as they finish.
+def _local_pool(workers: int, chunks: _Chunks,
+                play: Callable[[list[int]], list[Row]]
+                ) -> Generator[tuple[int, list[Row]], None, None]:
+    """Each chunk's index and rows played by ``workers`` processes of this machine, as they
+    finish.
 
     Lighter than a ProcessPoolExecutor (its manager and feeder threads, a queue each way, the
     arguments pickled for every chunk), on which the same 600 GreedyBot games measured 3-12%
@@ -389,16 +501,20 @@ def _local_pool(workers: int, chunks: list[list[int]],
     """
     ctx = multiprocessing.get_context()
     taken = ctx.Value("i", 0)
-    procs, readers = [], []
+    procs: list[Any] = []
+    readers: list[Connection] = []
+    received: set[int] = set()
     try:
         for _ in range(workers):
             reader, writer = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play))
+            inherited = [*readers, reader] if ctx.get_start_method() == "fork" else []
+            proc = ctx.Process(target=_serve, args=(writer, taken, chunks, play, inherited))
             proc.start()
             writer.close()  # the worker's end: the pipe reads EOF once the worker is gone
             procs.append(proc)
             readers.append(reader)
-        received = 0
+        failed: list[int] = []
+        first: BaseException | None = None
         while readers:
             for ready in wait(readers):
                 assert isinstance(ready, Connection)
@@ -407,17 +523,28 @@ def _local_pool(workers: int, chunks: list[list[int]],
                 except EOFError:
                     readers.remove(ready)
                     continue
-                if isinstance(message, tuple):  # (error, traceback); rows come as a list
-                    err, text = message
-                    raise err from _RemoteTraceback(text)
-                received += 1
+                if len(message) == 3:  # (index, error, traceback); rows come as a pair
+                    index, err, text = message
+                    failed.append(index)
+                    if first is None:
+                        first = _remote(err, text)
+                        # No new chunk for anyone; the chunks under way are finished and
+                        # kept (or fail too, and are named), then the error is raised.
+                        with taken.get_lock():
+                            taken.value = len(chunks)
+                    continue
+                received.add(message[0])
                 yield message
-        if received < len(chunks):
+        if first is not None:
+            raise _failed(chunks, failed, _words(first)) from first
+        if len(received) < len(chunks):
             for proc in procs:
                 proc.join()
             codes = ", ".join(str(p.exitcode) for p in procs if p.exitcode)
-            raise RuntimeError("a simulation worker stopped before its games were played "
-                               f"(exit code {codes or 0})")
+            why = ("a simulation worker stopped before its games were played "
+                   f"(exit code {codes or 0})")
+            lost = [i for i in range(min(len(chunks), taken.value)) if i not in received]
+            raise _failed(chunks, lost or range(len(chunks)), why)
     finally:
         # Stopped before their pipes close, so that none writes to a closed one meanwhile.
         for proc in procs:
@@ -427,6 +554,12 @@ def _local_pool(workers: int, chunks: list[list[int]],
             reader.close()
         for proc in procs:
             proc.join()
+
+
+def _remote(err: BaseException, text: str) -> BaseException:
+    """The worker's error, with its traceback (as text) for its cause."""
+    err.__cause__ = _RemoteTraceback(text)
+    return err
 
 
 def worker_count(jobs: int | None, games: int) -> int:
@@ -505,10 +638,36 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
     ``collections``, ``tokens_placed``, ``tokens_paid`` (from the supply), ``powers_used``,
     and per seat ``collections_p``, ``tokens_p``, ``powers_p``.
     """
+    return _run(_simulate_jobs(rules), seats, games, seed, executor, jobs, rotate, progress,
+                max_actions, detail)
+
+
+def _simulate_jobs(rules: Rules) -> list[tuple[Rules, str, dict[str, Any]]]:
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")
-    return _run([(rules, variant_label(rules), {})], seats, games, seed, executor, jobs, rotate,
-                progress, max_actions, detail)
+    return [(rules, variant_label(rules), {})]
+
+
+def iter_simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
+                  executor: Executor | None = None, *, jobs: int | None = None,
+                  rotate: bool = False, progress: Callable[[int, int], None] | None = None,
+                  max_actions: int = MAX_ACTIONS, detail: bool = False
+                  ) -> Generator[tuple[int, list[Row]], None, None]:
+    """:func:`simulate`'s rows as they are played: ``(first game, rows)`` per chunk of games,
+    chunks in the order they finish (rows within a chunk in game order), so a caller can keep
+    each finished game (write it out) while the run goes on, and memory stays flat for any
+    number of games. Everything is checked before it returns (nothing is played until the
+    first chunk is asked for). A chunk that fails raises :class:`SimulationError` naming its
+    games; closing the iterator (or an error in ``progress``) stops the workers.
+
+    >>> [(first, len(rows)) for first, rows in iter_simulate(
+    ...     Rules.default(), ["random"], games=60, seed=1, jobs=1)]
+    [(0, 50), (50, 10)]
+    """
+    jobs_list = _simulate_jobs(rules)
+    parsed, games = _check_run(seats, games, seed, jobs)
+    return _stream(jobs_list, parsed, games, seed, executor, jobs, rotate, progress,
+                   max_actions, detail)
 
 
 def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[SeatSpec],
@@ -528,6 +687,12 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
     >>> [(r["game"], r["grid_cols"]) for r in rows]
     [(0, 3), (0, 4), (1, 3), (1, 4)]
     """
+    return _run(_sweep_jobs(base_rules, grid), seats, games, seed, executor, jobs, rotate,
+                progress, max_actions)
+
+
+def _sweep_jobs(base_rules: Rules, grid: Mapping[str, Iterable[Any]]
+                ) -> list[tuple[Rules, str, dict[str, Any]]]:
     if not isinstance(base_rules, Rules):
         raise ValueError(f"base_rules must be a Rules, got {type(base_rules).__name__}")
     if not isinstance(grid, Mapping) or not grid:
@@ -548,9 +713,22 @@ def sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[
         rules = base_rules.replace(**change)
         extra = {**change, "variant_index": i}
         jobs_list.append((rules, variant_label(rules), extra))
-    return _run(jobs_list, seats, games, seed, executor, jobs, rotate, progress, max_actions)
+    return jobs_list
 
 
-__all__ = ["BOT_KINDS", "DASK_LOCAL_CONFIG", "MAX_ACTIONS", "Rows", "game_seeds", "local_dask",
-           "parse_seat", "play_game", "points_of", "seat_label", "seat_labels", "simulate",
-           "sweep", "variant_label", "worker_count"]
+def iter_sweep(base_rules: Rules, grid: Mapping[str, Iterable[Any]], seats: Sequence[SeatSpec],
+               games: int, seed: int, executor: Executor | None = None, *,
+               jobs: int | None = None, rotate: bool = False,
+               progress: Callable[[int, int], None] | None = None,
+               max_actions: int = MAX_ACTIONS) -> Generator[tuple[int, list[Row]], None, None]:
+    """:func:`sweep`'s rows as they are played, chunk by chunk, as :func:`iter_simulate`."""
+    jobs_list = _sweep_jobs(base_rules, grid)
+    parsed, games = _check_run(seats, games, seed, jobs)
+    return _stream(jobs_list, parsed, games, seed, executor, jobs, rotate, progress,
+                   max_actions)
+
+
+__all__ = ["BOT_KINDS", "DASK_LOCAL_CONFIG", "MAX_ACTIONS", "Rows", "SimulationError",
+           "game_seeds", "iter_simulate", "iter_sweep", "local_dask", "parse_seat", "play_game",
+           "points_of", "seat_label", "seat_labels", "simulate", "sweep", "variant_label",
+           "worker_count"]

@@ -18,10 +18,12 @@ import reprlib
 from collections.abc import Iterable, Sized
 from itertools import islice
 
-__all__ = ["MAX_ECHO", "names", "quote"]
+__all__ = ["MAX_ECHO", "MAX_PATH_ECHO", "names", "quote", "quote_path"]
 
 #: The most characters of a given value that a message repeats.
 MAX_ECHO = 80
+#: The most characters of a file path a message repeats (its end: the file's name).
+MAX_PATH_ECHO = 240
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = 60
@@ -62,3 +64,22 @@ def names(items: Iterable[object]) -> str:
     """
     text = ", ".join(str(item)[:MAX_ECHO] for item in islice(items, 12))
     return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 3] + "..."
+
+
+def quote_path(path: object) -> str:
+    """A file path for a message: quoted in full up to :data:`MAX_PATH_ECHO` characters, else
+    its end (where the file's name is), so the message still says which file.
+
+    >>> quote_path("/tmp/game.json")
+    "'/tmp/game.json'"
+    >>> text = quote_path("/d" * 10**6 + "/game.json")
+    >>> len(text) <= MAX_PATH_ECHO and text.endswith("/game.json'")
+    True
+    """
+    try:
+        text = repr(str(path)) if isinstance(path, str) else repr(path)
+    except Exception:  # a path-like whose repr fails: say so, never crash
+        return "a path"
+    if len(text) <= MAX_PATH_ECHO:
+        return text
+    return "'..." + text[-(MAX_PATH_ECHO - 4):]

@@ -503,7 +503,7 @@ class Game:
         if version == 1:
             return self._hash_v1()
         if version != 2:
-            raise ValueError(f"state hash version must be 1 or 2, got {version!r}")
+            raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
         pos = self._pos
         head = "%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031 - the recipe's own text
             pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,

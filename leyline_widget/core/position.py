@@ -233,7 +233,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
             raise ValueError(f"powers_used_in_game[{p}] must be an object of power uses")
         for key, count in row.items():
             if key not in keys:
-                raise ValueError(f"powers_used_in_game[{p}]: no power {key!r} in these rules")
+                raise ValueError(f"powers_used_in_game[{p}]: no power {quote(key)} in these rules")
             majors[p * len(keys) + keys.index(key)] = _int(count, f"powers_used_in_game[{p}]."
                                                            f"{key}")
     busy = _int(position.get("busy_turn", turn - 1), "busy_turn", 0, turn)

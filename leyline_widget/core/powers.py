@@ -72,7 +72,7 @@ class Effect:
             value = getattr(self, name)
             if name not in spec:
                 if value != 0:
-                    raise ValueError(f"effect {self.kind} takes no {name!r}")
+                    raise ValueError(f"effect {self.kind} takes no {quote(name)}")
                 continue
             low, high = spec[name]
             top = 1000 if high is None else high

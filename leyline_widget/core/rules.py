@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .echo import quote
+from .echo import names, quote
 from .powers import LEGACY, Effect
 
 __all__ = ["DEFAULT_POWERS", "EFFECTS", "MAX_COUNT", "MAX_DECK", "MAX_ELEMENTS", "MAX_GRID",
@@ -215,7 +215,7 @@ class Rules:
                 _check_int(name, getattr(self, name), 1)
         if not isinstance(self.deactivate_refund, bool):
             raise ValueError(f"deactivate_refund must be true or false, "
-                             f"got {self.deactivate_refund!r}")
+                             f"got {quote(self.deactivate_refund)}")
         if self.deck_size > MAX_DECK:
             raise ValueError(f"the deck ({len(self.elements)} elements x {self.cards_per_element}"
                              f" = {self.deck_size} cards) is larger than {MAX_DECK} cards")
@@ -298,7 +298,7 @@ class Rules:
         known = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise ValueError(f"unknown rules field(s) {', '.join(unknown)}; "
+            raise ValueError(f"unknown rules field(s) {names(unknown)}; "
                              f"fields are {', '.join(sorted(known))}")
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         if "elements" in changes and "powers" not in changes and set(self.powers) <= set(

@@ -42,6 +42,7 @@ from typing import Any
 
 from ..core import actions
 from ..core.actions import SOURCES, Action, EndPhase, PlaceToken, UsePower
+from ..core.echo import quote
 from ..core.game import Game, Phase
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
@@ -107,30 +108,31 @@ class ActionSpace:
             return _SLOT_ACTIONS.index(type(action)) * g + action.slot
         if isinstance(action, PlaceToken):
             if not 0 <= action.slot < g or action.element not in self.rules.elements:
-                raise ValueError(f"{action!r} is outside these rules")
+                raise ValueError(f"{quote(action)} is outside these rules")
             i = self.rules.elements.index(action.element)
             return self._place + (action.slot * self._e + i) * len(SOURCES) + SOURCES.index(
                 action.source)
         if isinstance(action, UsePower):
             index = self._power_index.get((action.element, action.tier))
             if index is None:
-                raise ValueError(f"{action!r}: no such power in these rules")
+                raise ValueError(f"{quote(action)}: no such power in these rules")
             targets = tuple(action.targets)
             for k, at, _ in self._powers[index][1]:
                 if k == len(targets):
                     if list(targets) != sorted(set(targets)) or (targets and not (
                             targets[0] >= 0 and targets[-1] < g)):
-                        raise ValueError(f"{action!r}: targets must be distinct slots, "
+                        raise ValueError(f"{quote(action)}: targets must be distinct slots, "
                                          "ascending")
                     return at + _rank(targets)
-            raise ValueError(f"{action!r}: wrong number of targets")
-        raise ValueError(f"{action!r} is not a Leyline action")
+            raise ValueError(f"{quote(action)}: wrong number of targets")
+        raise ValueError(f"{quote(action)} is not a Leyline action")
 
     def decode(self, number: int) -> Action:
         """The action numbered ``number``."""
         g = self._g
         if isinstance(number, bool) or not 0 <= number < self.size:
-            raise ValueError(f"action number must be from 0 to {self.size - 1}, got {number!r}")
+            raise ValueError(f"action number must be from 0 to {self.size - 1}, "
+                             f"got {quote(number)}")
         if number < 3 * g:
             return _SLOT_ACTIONS[number // g](number % g)
         if number == 3 * g:

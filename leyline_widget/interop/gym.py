@@ -14,7 +14,9 @@ legal action). The reward of a step is the change of the score (cards in the Stu
 collection adds, a token paid from the supply takes one away), so an episode's return is the
 final score. A deal that ends at set-up (a stalemate) is dealt again at reset (up to
 :data:`REDEALS` times). An illegal action changes nothing, earns 0 and is reported in
-``info["illegal"]``; an episode is truncated after ``max_steps`` steps.
+``info["illegal"]``; anything but a whole number from 0 to the action space's size less one
+(``"3"``, ``1.5``, ``None``, ``True``) raises :class:`~leyline_widget.interop.spaces.ActionError`
+and changes nothing. An episode is truncated after ``max_steps`` steps.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ..core.game import Game
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from .encoding import view_vector
-from .spaces import masked_observation_space, setup
+from .spaces import action_number, masked_observation_space, setup
 
 __all__ = ["REDEALS", "LeylineSoloEnv"]
 
@@ -78,12 +80,14 @@ class LeylineSoloEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def step(self, action: Any) -> tuple[dict[str, Any], SupportsFloat, bool, bool,
                                          dict[str, Any]]:
-        assert self.game is not None, "call reset() first"
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        number = action_number(action, self.space.size)
         if self.game.end_reason is not None:
             raise RuntimeError("the episode is over: call reset()")
         self._steps += 1
         before = self.game.scores()[0]
-        move = self.space.decode(int(action))
+        move = self.space.decode(number)
         info: dict[str, Any] = {}
         if self.game.is_legal(move):
             self.mind.observe(self.game.apply(move))

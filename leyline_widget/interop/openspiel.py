@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core.echo import quote
 from ..core.game import MAX_PLAYERS, Game
 from ..core.rules import Rules
 from .encoding import ActionSpace, view_size, view_vector
@@ -88,7 +89,7 @@ class LeylineGame(pyspiel.Game):  # type: ignore[misc]
         players = params["players"]
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 1 <= players <= MAX_PLAYERS):
-            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players!r}")
+            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {quote(players)}")
         self.rules = rules_param(params["rules"])
         self.players = players
         self.space = ActionSpace(self.rules)

@@ -15,7 +15,10 @@ Agents are ``player_0`` .. ``player_{n-1}``, in seat order. Actions are the fixe
 observation is a dict: ``observation``, the seat's view as numbers (its
 ``Game.observation(seat)`` and its memory, the Knowledge fold of the events it was shown:
 nothing it has not seen), and ``action_mask`` (int8, 1 for each legal action). Rewards come at
-the end: 1 shared among the winners, 0 to the others. A game is truncated after
+the end: 1 shared among the winners, 0 to the others. An action must be a whole number
+(numpy integers included) in range: anything else (``"3"``, ``1.5``, ``None``, ``True``) raises
+:class:`~leyline_widget.interop.spaces.ActionError` and changes nothing; an illegal move
+raises the engine's ``IllegalActionError``. A game is truncated after
 ``max_actions`` actions (default 20,000), since the rules bound no game's length.
 """
 
@@ -27,11 +30,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..core.echo import quote
 from ..core.game import MAX_PLAYERS, Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
 from .encoding import view_vector
-from .spaces import masked_observation_space, setup
+from .spaces import action_number, masked_observation_space, setup
 
 __all__ = ["LeylineAECEnv", "env"]
 
@@ -53,7 +57,7 @@ class LeylineAECEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if isinstance(players, bool) or not isinstance(players, int) or not (
                 1 <= players <= MAX_PLAYERS):
-            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players!r}")
+            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {quote(players)}")
         self.rules, self.space = setup(rules, render_mode)
         self.max_actions = max_actions
         self.render_mode = render_mode
@@ -102,14 +106,16 @@ class LeylineAECEnv(AECEnv):  # type: ignore[misc]
             mask[self.space.legal(self.game)] = 1
         return {"observation": np.asarray(view, np.float32), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.game is not None and action is not None
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        move = self.space.decode(action_number(action, self.space.size))
         self._cumulative_rewards[agent] = 0.0
-        self._feed(self.game.apply(self.space.decode(int(action))))
+        self._feed(self.game.apply(move))
         self._actions += 1
         for a in self.agents:
             self.rewards[a] = 0.0

@@ -40,7 +40,8 @@ from html import escape
 from typing import Any, NoReturn
 
 from ..core.actions import Action, Activate, Deactivate
-from ..core.echo import quote
+from ..core.echo import names, quote, quote_path
+from ..core.files import write_atomic
 from ..core.game import Frozen, Game, IllegalActionError, check_deck, visible_events
 from ..core.rules import Rules
 from ..core.types import Event, Observation
@@ -389,7 +390,7 @@ def _number(value: object, at: str, low: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(
             value) or value < low or abs(value) > MAX_INT:
         want = "a finite number" + (" >= 0" if low == 0.0 else "")
-        raise ReplayFormatError(f"field {at!r} must be {want}, got {quote(value)}", field=at)
+        raise ReplayFormatError(f"field {quote(at)} must be {want}, got {quote(value)}", field=at)
     return float(value)
 
 
@@ -412,7 +413,7 @@ def _action(value: object, at: str) -> dict[str, Any]:
     try:
         return Action.from_dict(value).to_dict()
     except (ValueError, TypeError, KeyError) as err:
-        raise ReplayFormatError(f"field {at!r}: {quote(value, 120)} is not an action: {err}",
+        raise ReplayFormatError(f"field {quote(at)}: {quote(value, 120)} is not an action: {err}",
                                 field=at) from None
 
 
@@ -427,11 +428,12 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
     """
     at = where
     if not isinstance(data, Mapping):
-        raise ReplayFormatError(f"field {at!r} must be an object (a review), got {quote(data)}",
+        raise ReplayFormatError(f"field {quote(at)} must be an object (a review), "
+                                f"got {quote(data)}",
                                 field=at)
     unknown = sorted(str(k) for k in data if k not in ("player", "seed", "budget", "moves"))
     if unknown:
-        raise ReplayFormatError(f"field {at!r}: unknown field(s) {', '.join(map(repr, unknown))}",
+        raise ReplayFormatError(f"field {quote(at)}: unknown field(s) {names(map(repr, unknown))}",
                                 field=f"{at}.{unknown[0]}")
     player = _int_field(data, "player", at, 0, players - 1)
     seed = _field(data, "seed", int, at + ".")
@@ -445,13 +447,13 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
     for k, m in enumerate(raw):
         mat = f"{at}.moves[{k}]"
         if not isinstance(m, Mapping):
-            raise ReplayFormatError(f"field {mat!r} must be an object, got {quote(m)}",
+            raise ReplayFormatError(f"field {quote(mat)} must be an object, got {quote(m)}",
                                     field=mat)
         extra = sorted(str(x) for x in m if x not in (
             "step", "player", "played", "best", "loss", "verdict", "reason", "options"))
         if extra:
-            raise ReplayFormatError(f"field {mat!r}: unknown field(s) "
-                                    f"{', '.join(map(repr, extra))}", field=f"{mat}.{extra[0]}")
+            raise ReplayFormatError(f"field {quote(mat)}: unknown field(s) "
+                                    f"{names(map(repr, extra))}", field=f"{mat}.{extra[0]}")
         step = _int_field(m, "step", mat, 0, max(0, len(actions) - 1))
         if not actions:
             raise ReplayFormatError(f"field '{mat}.step': the main line has no actions",
@@ -488,7 +490,7 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
             oat = f"{mat}.options[{j}]"
             if not isinstance(o, Mapping) or sorted(o) != ["actions", "key", "label", "rollouts",
                                                             "value"]:
-                raise ReplayFormatError(f"field {oat!r} must be an object with key, label, "
+                raise ReplayFormatError(f"field {quote(oat)} must be an object with key, label, "
                                         "actions, value and rollouts", field=oat, step=step)
             plan = o["actions"]
             if not isinstance(plan, list) or len(plan) > 64:
@@ -564,17 +566,17 @@ def read_file(path: str | os.PathLike[str], max_bytes: int, what: str) -> bytes:
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size > max_bytes:
-                raise ReplayFormatError(f"{where!r}: the file is {size} bytes; the "
+                raise ReplayFormatError(f"{quote_path(where)}: the file is {size} bytes; the "
                                         f"limit is {max_bytes} (pass max_bytes= to allow "
                                         "more)")
             return f.read(max_bytes + 1)
     except FileNotFoundError:
-        raise ReplayFormatError(f"no {what} file at {where!r}: the path does not "
+        raise ReplayFormatError(f"no {what} file at {quote_path(where)}: the path does not "
                                 "exist") from None
     except IsADirectoryError:
-        raise ReplayFormatError(f"{where!r} is a folder, not a {what} file") from None
+        raise ReplayFormatError(f"{quote_path(where)} is a folder, not a {what} file") from None
     except OSError as err:
-        raise ReplayFormatError(f"cannot read the {what} file {where!r}: "
+        raise ReplayFormatError(f"cannot read the {what} file {quote_path(where)}: "
                                 f"{err.strerror or err}") from None
 
 
@@ -619,8 +621,9 @@ class JsonFile:
         return dump_json(self.to_dict(), indent)
 
     def save(self, path: str | os.PathLike[str], indent: int | None = None) -> None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json(indent))
+        """Write the file atomically: on failure (a full disk) the old file stays whole and
+        :class:`~leyline_widget.core.files.WriteError` names the path and the reason."""
+        write_atomic(path, self.to_json(indent))
 
 
 class Replay(JsonFile):
@@ -847,7 +850,7 @@ class Replay(JsonFile):
         """
         n = len(self._players)
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+            raise ValueError(f"player must be a seat from 0 to {n - 1}, got {quote(player)}")
         if review is None:
             self._analyses.pop(player, None)
             return
@@ -916,7 +919,7 @@ class Replay(JsonFile):
             return
         if not isinstance(glyph, str) or glyph not in GLYPHS:
             raise ValueError(f"a glyph is one of {', '.join(GLYPHS)} (or None to remove), got "
-                             f"{glyph!r}")
+                             f"{quote(glyph)}")
         line.glyphs[at] = glyph
 
     # ------------------------------------------------------------------ variations
@@ -1210,7 +1213,7 @@ class Replay(JsonFile):
         _check_tree(data, "", line=True)
         unknown = sorted(k for k in data if k not in _TOP_FIELDS)
         if unknown:
-            raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
+            raise ReplayFormatError(f"unknown field(s) {names(map(repr, unknown))}",
                                     field=unknown[0])
         # The re-run allocates tens of thousands of small acyclic objects (history records,
         # events, snapshots); the cyclic collector's passes over them found nothing and took
@@ -1508,7 +1511,7 @@ class _Reader:
             unknown = sorted(k for k in item if k not in _VARIATION_FIELDS)
             if unknown:
                 raise ReplayFormatError(f"field 'variations[{n}]': unknown field(s) "
-                                        f"{', '.join(map(repr, unknown))}",
+                                        f"{names(map(repr, unknown))}",
                                         field=where + unknown[0])
             vid = _field(item, "id", int, where)
             if vid < 1 or vid in replay._vars:
@@ -1631,7 +1634,7 @@ class _Reader:
         unknown = sorted(key for key in item if key not in fields)
         if unknown:
             raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
-                                    f"{', '.join(map(repr, unknown))}", field=at, variation=vid)
+                                    f"{names(map(repr, unknown))}", field=at, variation=vid)
         step: int = _field(item, "step", int, at + ".")
         if not low <= step <= high:
             raise ReplayFormatError(f"field '{at}.step': step {step} is not {what} "

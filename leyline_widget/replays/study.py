@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.echo import quote
+from ..core.echo import names, quote
 from .replay import (
     MAX_BYTES,
     MAX_NOTE_CHARS,
@@ -120,7 +120,7 @@ class Study(JsonFile):
     def _index(self, index: object) -> int:
         n = len(self._chapters)
         if isinstance(index, bool) or not isinstance(index, int) or not -n <= index < n:
-            raise IndexError(f"the study has {n} chapter(s); there is no chapter {index!r}")
+            raise IndexError(f"the study has {n} chapter(s); there is no chapter {quote(index)}")
         return index % n
 
     # ------------------------------------------------------------------ JSON
@@ -158,7 +158,7 @@ class Study(JsonFile):
         if data.get("format") != STUDY_FORMAT:
             hint = " (a single replay: use Replay.from_json)" if data.get(
                 "format") == "leyline-replay" else ""
-            raise ReplayFormatError(f"field 'format' must be {STUDY_FORMAT!r}, got "
+            raise ReplayFormatError(f"field 'format' must be {quote(STUDY_FORMAT)}, got "
                                     f"{quote(data.get('format'))}{hint}", field="format")
         version = data.get("version")
         if isinstance(version, bool) or not isinstance(version, int):
@@ -173,7 +173,7 @@ class Study(JsonFile):
                                     f"{version}", field="version")
         unknown = sorted(k for k in data if k not in _TOP_FIELDS)
         if unknown:
-            raise ReplayFormatError(f"unknown field(s) {', '.join(map(repr, unknown))}",
+            raise ReplayFormatError(f"unknown field(s) {names(map(repr, unknown))}",
                                     field=unknown[0])
         if not isinstance(data.get("generator", ""), str):
             raise ReplayFormatError("field 'generator' must be a string", field="generator")
@@ -195,18 +195,18 @@ class Study(JsonFile):
         for n, item in enumerate(chapters):
             at = f"chapters[{n}]"
             if not isinstance(item, dict):
-                raise ReplayFormatError(f"field {at!r} must be an object, got {quote(item)}",
+                raise ReplayFormatError(f"field {quote(at)} must be an object, got {quote(item)}",
                                         field=at)
             unknown = sorted(k for k in item if k not in _CHAPTER_FIELDS)
             if unknown:
-                raise ReplayFormatError(f"field {at!r}: unknown field(s) "
-                                        f"{', '.join(map(repr, unknown))}", field=at)
+                raise ReplayFormatError(f"field {quote(at)}: unknown field(s) "
+                                        f"{names(map(repr, unknown))}", field=at)
             name = item.get("name", f"Chapter {n + 1}")
             try:
                 name = _check_name(name, "a chapter name")
                 notes = _check_text(item.get("notes", ""), "chapter notes", MAX_NOTE_CHARS)
             except ValueError as err:
-                raise ReplayFormatError(f"field {at!r}: {err}", field=at) from None
+                raise ReplayFormatError(f"field {quote(at)}: {err}", field=at) from None
             if "replay" not in item:
                 raise ReplayFormatError(f"field '{at}.replay' is missing", field=at + ".replay")
             try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
+from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.knowledge import Knowledge, Sighting
 from ..core.rules import Rules
@@ -162,22 +163,22 @@ def memory_report(source: Game | _Replayable, player: int, upto_step: int | None
     elif hasattr(source, "game_at"):
         end = len(source) if upto_step is None else upto_step
         if isinstance(end, bool) or not isinstance(end, int) or not 0 <= end <= len(source):
-            raise ValueError(f"upto_step must be from 0 to {len(source)}, got {upto_step!r}")
+            raise ValueError(f"upto_step must be from 0 to {len(source)}, got {quote(upto_step)}")
         game = source.game_at(end)
     else:
         raise ValueError(f"memory_report needs a Game or a Replay, got {type(source).__name__}")
     n = len(game.players)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise ValueError(f"player must be from 0 to {n - 1}, got {player!r}")
+        raise ValueError(f"player must be from 0 to {n - 1}, got {quote(player)}")
     actions = game.actions
     upto = len(actions) if upto_step is None else upto_step
     if isinstance(upto, bool) or not isinstance(upto, int) or not 0 <= upto <= len(actions):
-        raise ValueError(f"upto_step must be from 0 to {len(actions)}, got {upto_step!r}")
+        raise ValueError(f"upto_step must be from 0 to {len(actions)}, got {quote(upto_step)}")
     rules: Rules = game.rules
     size = rules.grid_size
     for slot, el in (known or {}).items():
         if not 0 <= slot < size or el not in rules.elements:
-            raise ValueError(f"known: slot {slot!r} / element {el!r} is not on this grid")
+            raise ValueError(f"known: slot {quote(slot)} / element {quote(el)} is not on this grid")
     return next(_fold(game, player, upto, known, truth, upto))
 
 
@@ -198,14 +199,14 @@ def memory_reports(game: Game, player: int, *, first: int = 0,
     """
     n = len(game.players)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise ValueError(f"player must be from 0 to {n - 1}, got {player!r}")
+        raise ValueError(f"player must be from 0 to {n - 1}, got {quote(player)}")
     end = game.step
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= end:
-        raise ValueError(f"first must be from 0 to {end}, got {first!r}")
+        raise ValueError(f"first must be from 0 to {end}, got {quote(first)}")
     size = game.rules.grid_size
     for slot, el in (known or {}).items():
         if not 0 <= slot < size or el not in game.rules.elements:
-            raise ValueError(f"known: slot {slot!r} / element {el!r} is not on this grid")
+            raise ValueError(f"known: slot {quote(slot)} / element {quote(el)} is not on this grid")
     return _fold(game, player, end, known, truth, first)
 
 

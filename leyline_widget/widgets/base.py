@@ -231,7 +231,7 @@ def shown_batch(content: Message, events: Mapping[str, Any]) -> int:
     only(content, "shown", ("seq",))
     seq = content.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int):
-        raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {seq!r}")
+        raise ValueError(f"a shown message needs the integer 'seq' of a batch, got {quote(seq)}")
     sent = events.get("seq", 0)
     if not isinstance(sent, int) or seq > sent:
         raise ValueError(f"batch {seq} has not been sent yet")

@@ -16,12 +16,12 @@ import base64
 import hashlib
 import json
 import os
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..core.echo import quote
+from ..core.files import write_atomic
 from ..core.version import VERSION
 from ..replays.replay import Replay
 from ..replays.study import Study
@@ -119,15 +119,14 @@ def widget_html(widgets: Any, path: str | Path, *, title: str = "Leyline",
         target = path.parent / "leyline-assets"
         target.mkdir(parents=True, exist_ok=True)
         for name, rel in _LOADERS.items():
-            shutil.copyfile(folder / rel, target / name)
-        (target / "anywidget.js").write_text(amd, "utf-8")
+            write_atomic(target / name, (folder / rel).read_bytes())
+        write_atomic(target / "anywidget.js", amd)
         scripts = [f'<script src="leyline-assets/{name}"></script>'
                    for name in ("require.js", "anywidget.js", "embed-amd.js")]
     html = _HTML.format(title=escape_html(title), scripts="\n".join(scripts),
                         body="\n".join(body))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, "utf-8")
-    return path
+    return write_atomic(path, html)
 
 
 _PAGE = """<!DOCTYPE html>
@@ -291,5 +290,4 @@ def _standalone(path: str | os.PathLike[str], *, what: str, root: str, data: str
                         boot=boot, footer=escape_html(footer))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, "utf-8")
-    return path
+    return write_atomic(path, page)

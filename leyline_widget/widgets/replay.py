@@ -159,7 +159,7 @@ class ReplayWidget(BoardWidget):
         n = len(replay.players)
         if train is not None:
             if isinstance(train, bool) or not isinstance(train, int) or not 0 <= train < n:
-                raise ValueError(f"train must be a seat from 0 to {n - 1}, got {train!r}")
+                raise ValueError(f"train must be a seat from 0 to {n - 1}, got {quote(train)}")
             # Guess the move: the learner sees only what that seat saw, and cannot branch.
             viewer, allow_all_seeing, allow_explore, explore = train, False, False, False
             show_memory_of = None
@@ -485,13 +485,13 @@ class ReplayWidget(BoardWidget):
         step = content.get("step")
         if isinstance(step, bool) or not isinstance(step, int) or step != self.step:
             raise StepError(f"a {kind} message is for the shown step {self.step}, got "
-                            f"{step!r} (the page moved meanwhile?)")
+                            f"{quote(step)} (the page moved meanwhile?)")
         return step
 
     def _variation_id(self, content: Message, kind: str) -> int:
         vid = content.get("variation")
         if isinstance(vid, bool) or not isinstance(vid, int) or vid < 1:
-            raise VariationError(f"a {kind} message needs the id of a variation, got {vid!r}")
+            raise VariationError(f"a {kind} message needs the id of a variation, got {quote(vid)}")
         self.replay.variation(vid)  # unknown ids raise, naming the known ones
         return vid
 
@@ -502,7 +502,7 @@ class ReplayWidget(BoardWidget):
         step = self._note_step(content, "glyph")
         glyph = content.get("glyph")
         if glyph is not None and not isinstance(glyph, str):
-            raise ValueError(f"a glyph message needs a glyph string or null, got {glyph!r}")
+            raise ValueError(f"a glyph message needs a glyph string or null, got {quote(glyph)}")
         self.set_glyph(glyph, step)
         self.error = ""
 
@@ -555,7 +555,7 @@ class ReplayWidget(BoardWidget):
         vid = self._variation_id(content, "rename")
         name = content.get("name")
         if not isinstance(name, str):
-            raise ValueError(f"a rename message needs the new name as a string, got {name!r}")
+            raise ValueError(f"a rename message needs the new name as a string, got {quote(name)}")
         self.replay.rename(vid, name.strip())
         self.lines = line_list(self.replay)
         self.error = ""
@@ -611,7 +611,7 @@ class ReplayWidget(BoardWidget):
         viewer = content.get("viewer", self.viewer)
         if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
                                    or not 0 <= viewer < len(self.replay.players)):
-            raise ValueError(f"an export is for a seat or null (the teacher), got {viewer!r}")
+            raise ValueError(f"an export is for a seat or null (the teacher), got {quote(viewer)}")
         if viewer is None and not self.allow_all_seeing:
             raise ValueError("the all-seeing export is switched off here; choose a seat")
         if self.train is not None and viewer != self.train:
@@ -645,7 +645,7 @@ class ReplayWidget(BoardWidget):
             who = "teacher" if viewer is None else f"seat{viewer}"
             out = {"name": f"{base}-{who}.html", "mime": "text/html", "text": text}
         else:
-            raise ValueError(f"an export is 'json', 'markdown' or 'html', got {kind!r}")
+            raise ValueError(f"an export is 'json', 'markdown' or 'html', got {quote(kind)}")
         self.export = {"seq": seq, "kind": kind, **out}
         self.error = ""
 
@@ -660,7 +660,7 @@ class ReplayWidget(BoardWidget):
         """
         n = len(self.replay.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"an analysis is of a seat from 0 to {n - 1}, got {seat!r}")
+            raise ValueError(f"an analysis is of a seat from 0 to {n - 1}, got {quote(seat)}")
         if self.train is not None:
             raise ValueError("no analysis while guessing the move (it would tell the answers)")
         if self.viewer is not None and seat != self.viewer:
@@ -668,7 +668,7 @@ class ReplayWidget(BoardWidget):
                              "that seat")
         if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 10_000:
             raise ValueError(f"budget must be a whole number of rollouts from 1 to 10000, got "
-                             f"{budget!r}")
+                             f"{quote(budget)}")
         if self._analysing is not None and self._analysing.is_alive():
             raise ValueError("an analysis is already running; wait for it to finish")
         start = self.replay.game_at(0)
