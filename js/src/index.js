@@ -18,11 +18,66 @@ export { bookModel } from "./book.js";
 /** Front-end modes by the `mode` trait. @type {Record<string, import("./types").Mode>} */
 export const MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 
+/** Values already read through `nulled`, each with its copy (or itself when it held no undefined). */
+const NULLED = new WeakMap();
+
+/**
+ * `value` with every `undefined` inside it read as `null`. Pyodide's comm (JupyterLite) delivers
+ * `undefined` where Python sent None, and the modes test `=== null` (an inert card's element, a
+ * set-up event's player, a finished game's active seat). Each object is copied at most once and
+ * only when it holds an `undefined`, so the modes see the same object for the same trait value.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function nulled(value) {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== "object") return value;
+  const known = NULLED.get(value);
+  if (known !== undefined) return known;
+  /** @type {any} */
+  let out = value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const v = nulled(value[i]);
+      if (v === value[i]) continue;
+      if (out === value) out = value.slice();
+      out[i] = v;
+    }
+  } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const source = /** @type {Record<string, unknown>} */ (value);
+    for (const key of Object.keys(source)) {
+      const v = nulled(source[key]);
+      if (v === source[key]) continue;
+      if (out === value) out = { ...source };
+      out[key] = v;
+    }
+  }
+  NULLED.set(value, out);
+  return out;
+}
+
+/**
+ * The one place the front-end reads the model: every mode gets this view of it, whose `get`
+ * answers `null` wherever the host delivered `undefined` (see `nulled`); writes go straight through.
+ * @param {import("./types").Model} model
+ * @returns {import("./types").Model}
+ */
+export function hostModel(model) {
+  return {
+    get: (key) => nulled(model.get(key)),
+    set: (key, value) => model.set(key, value),
+    save_changes: () => model.save_changes(),
+    send: (message) => model.send(message),
+    on: (name, callback) => model.on(name, callback),
+    off: (name, callback) => model.off(name, callback),
+  };
+}
+
 /** @param {import("./types").RenderProps} props */
-function render({ model, el }) {
-  const mode = model.get("mode");
-  const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+function render(props) {
+  const model = hostModel(props.model);
+  const impl = MODES[/** @type {string} */ (model.get("mode"))] || MODES.play;
+  return impl({ model, el: props.el });
 }
 
 /**

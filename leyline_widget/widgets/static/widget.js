@@ -3832,10 +3832,52 @@ function replayMode({ model, el }) {
 
 // js/src/index.js
 var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
-function render({ model, el }) {
-  const mode = model.get("mode");
-  const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+var NULLED = /* @__PURE__ */ new WeakMap();
+function nulled(value) {
+  if (value === void 0) return null;
+  if (value === null || typeof value !== "object") return value;
+  const known = NULLED.get(value);
+  if (known !== void 0) return known;
+  let out = value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const v = nulled(value[i]);
+      if (v === value[i]) continue;
+      if (out === value) out = value.slice();
+      out[i] = v;
+    }
+  } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const source = (
+      /** @type {Record<string, unknown>} */
+      value
+    );
+    for (const key of Object.keys(source)) {
+      const v = nulled(source[key]);
+      if (v === source[key]) continue;
+      if (out === value) out = { ...source };
+      out[key] = v;
+    }
+  }
+  NULLED.set(value, out);
+  return out;
+}
+function hostModel(model) {
+  return {
+    get: (key) => nulled(model.get(key)),
+    set: (key, value) => model.set(key, value),
+    save_changes: () => model.save_changes(),
+    send: (message) => model.send(message),
+    on: (name, callback) => model.on(name, callback),
+    off: (name, callback) => model.off(name, callback)
+  };
+}
+function render(props) {
+  const model = hostModel(props.model);
+  const impl = MODES[
+    /** @type {string} */
+    model.get("mode")
+  ] || MODES.play;
+  return impl({ model, el: props.el });
 }
 function studyPage2(data, root) {
   studyPage(data, root, render);
@@ -3845,5 +3887,7 @@ export {
   MODES,
   bookModel,
   index_default as default,
+  hostModel,
+  nulled,
   studyPage2 as studyPage
 };
