@@ -2445,9 +2445,15 @@ function analyseBar(doc, st) {
       value: done,
       "aria-label": "Analysis progress"
     }) : null,
-    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : " analysed"}`) : null,
+    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
+    running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
+}
+function analyseStep(st) {
+  const p = st.analysis_progress;
+  if (!p || !p.running || !p.stepped) return null;
+  return { type: "analyse_step", run: Number(p.run), done: Number(p.done) };
 }
 function evalGraph(doc, st, shown) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
@@ -3359,6 +3365,7 @@ function replayMode({ model, el }) {
     const ui = newReplayUi();
     ui.exported = Number((model.get("export") || {}).seq) || 0;
     let lastAck = model.get("ack");
+    let askedStep = "";
     let painted = null;
     let appliedForm = -1;
     let pickedAt = "";
@@ -3504,6 +3511,9 @@ function replayMode({ model, el }) {
       glimpse(st);
       schedule();
       pace();
+      const ask = analyseStep(st);
+      if (ask && `${ask.run}/${ask.done}` !== askedStep) model.send(ask);
+      askedStep = ask ? `${ask.run}/${ask.done}` : "";
     }
     function openForm(editing) {
       const note = editing && (model.get("annotations") || []).find((n) => n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
@@ -3698,6 +3708,9 @@ function replayMode({ model, el }) {
           if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
           break;
         }
+        case "analyse-cancel":
+          model.send({ type: "analyse_cancel" });
+          break;
         case "ready":
           ui.dealt = true;
           break;
