@@ -18,14 +18,25 @@ export { bookModel } from "./book.js";
 /** Front-end modes by the `mode` trait. @type {Record<string, import("./types").Mode>} */
 export const MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 
-/** Values already read through `nulled`, each with its copy (or itself when it held no undefined). */
+/** Values already read through `nulled`, each with what the modes see of it. */
 const NULLED = new WeakMap();
 
+/** A plain object's missing fields read as null (see `nulled`); its own and inherited ones as they are. */
+const MISSING_IS_NULL = {
+  /** @param {object} target @param {string | symbol} key @param {unknown} receiver */
+  get(target, key, receiver) {
+    if (typeof key === "string" && !(key in target)) return null;
+    return Reflect.get(target, key, receiver);
+  },
+};
+
 /**
- * `value` with every `undefined` inside it read as `null`. Pyodide's comm (JupyterLite) delivers
- * `undefined` where Python sent None, and the modes test `=== null` (an inert card's element, a
- * set-up event's player, a finished game's active seat). Each object is copied at most once and
- * only when it holds an `undefined`, so the modes see the same object for the same trait value.
+ * `value` as the modes read it: every `undefined` in it, and every field missing from one of its
+ * plain objects, reads as `null`. JupyterLite's Pyodide kernel turns Python's None into
+ * `undefined`, and its messages travel as JSON, which drops a field whose value is `undefined`:
+ * so a set-up event's `player`, an inert card's `element` or a finished game's `active_player`
+ * is missing there where JupyterLab sends `null`, and the modes test `=== null`. Each value is
+ * wrapped once, so the modes see the same object for the same trait value.
  * @param {unknown} value
  * @returns {unknown}
  */
@@ -37,20 +48,13 @@ export function nulled(value) {
   /** @type {any} */
   let out = value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const v = nulled(value[i]);
-      if (v === value[i]) continue;
-      if (out === value) out = value.slice();
-      out[i] = v;
-    }
+    out = value.map(nulled);
   } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     const source = /** @type {Record<string, unknown>} */ (value);
-    for (const key of Object.keys(source)) {
-      const v = nulled(source[key]);
-      if (v === source[key]) continue;
-      if (out === value) out = { ...source };
-      out[key] = v;
-    }
+    /** @type {Record<string, unknown>} */
+    const copy = {};
+    for (const key of Object.keys(source)) copy[key] = nulled(source[key]);
+    out = new Proxy(copy, MISSING_IS_NULL);
   }
   NULLED.set(value, out);
   return out;

@@ -1,5 +1,6 @@
 // Renders widget states as a host that delivers `undefined` for Python's None would (Pyodide's
-// comm in JupyterLite), and as JupyterLab does (null), and prints what differs.
+// comm in JupyterLite, whose JSON messages then drop those fields), and as JupyterLab does (null),
+// and prints what differs.
 // Not a test file itself (node --test runs *.test.mjs): tests/test_host_nulls.py writes real
 // widget states of every mode to a JSON file and runs `node js/tests/host_nulls.mjs FILE`.
 // Output: one JSON line per state, {name, same, words: [...bad words seen], html?}.
@@ -50,7 +51,10 @@ for (const entry of entries) {
   const withNull = await rendered(entry, entry.state);
   // A standalone page (book, study) parses its data from JSON in the page, so its nulls stay
   // null: it is only checked for words that should never show.
-  const withUndefined = entry.kind === "widget" ? await rendered(entry, undefine(entry.state)) : withNull;
+  // Pyodide gives undefined; its messages travel as JSON, which then drops those fields.
+  const widget = entry.kind === "widget";
+  const withUndefined = widget ? await rendered(entry, undefine(entry.state)) : withNull;
+  const dropped = widget ? await rendered(entry, JSON.parse(JSON.stringify(undefine(entry.state)))) : withNull;
   const text = (html) => {
     const window = dom();
     const box = window.document.createElement("div");
@@ -58,7 +62,7 @@ for (const entry of entries) {
     const attrs = [...box.querySelectorAll("*")].flatMap((n) => [...n.attributes].map((a) => a.value));
     return [box.textContent || "", ...attrs].join("\n");
   };
-  const words = [...new Set([...text(withUndefined).matchAll(BAD), ...text(withNull).matchAll(BAD)].map((m) => m[0]))];
-  const same = withNull === withUndefined;
-  process.stdout.write(`${JSON.stringify({ name: entry.name, same, words, size: withNull.length, ...(same ? {} : { html: [withNull, withUndefined] }) })}\n`);
+  const words = [...new Set([...text(withUndefined).matchAll(BAD), ...text(dropped).matchAll(BAD), ...text(withNull).matchAll(BAD)].map((m) => m[0]))];
+  const same = withNull === withUndefined && withNull === dropped;
+  process.stdout.write(`${JSON.stringify({ name: entry.name, same, words, size: withNull.length, ...(same ? {} : { html: [withNull, withUndefined === withNull ? dropped : withUndefined] }) })}\n`);
 }

@@ -3846,6 +3846,13 @@ function replayMode({ model, el }) {
 // js/src/index.js
 var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 var NULLED = /* @__PURE__ */ new WeakMap();
+var MISSING_IS_NULL = {
+  /** @param {object} target @param {string | symbol} key @param {unknown} receiver */
+  get(target, key, receiver) {
+    if (typeof key === "string" && !(key in target)) return null;
+    return Reflect.get(target, key, receiver);
+  }
+};
 function nulled(value) {
   if (value === void 0) return null;
   if (value === null || typeof value !== "object") return value;
@@ -3853,23 +3860,15 @@ function nulled(value) {
   if (known !== void 0) return known;
   let out = value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) {
-      const v = nulled(value[i]);
-      if (v === value[i]) continue;
-      if (out === value) out = value.slice();
-      out[i] = v;
-    }
+    out = value.map(nulled);
   } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
     const source = (
       /** @type {Record<string, unknown>} */
       value
     );
-    for (const key of Object.keys(source)) {
-      const v = nulled(source[key]);
-      if (v === source[key]) continue;
-      if (out === value) out = { ...source };
-      out[key] = v;
-    }
+    const copy = {};
+    for (const key of Object.keys(source)) copy[key] = nulled(source[key]);
+    out = new Proxy(copy, MISSING_IS_NULL);
   }
   NULLED.set(value, out);
   return out;
