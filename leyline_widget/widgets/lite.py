@@ -221,8 +221,8 @@ def _for_the_browser(nb: dict[str, Any]) -> dict[str, Any]:
 
 # -- fetching ---------------------------------------------------------------------------------
 
-def _run(cmd: Sequence[str], what: str) -> None:
-    done = subprocess.run(list(cmd), capture_output=True, text=True, check=False)
+def _run(cmd: Sequence[str], what: str, cwd: Path | None = None) -> None:
+    done = subprocess.run(list(cmd), capture_output=True, text=True, check=False, cwd=cwd)
     if done.returncode:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
         raise RuntimeError(f"{what} failed:\n{tail}")
@@ -346,7 +346,7 @@ def build_lite(out: str | os.PathLike[str], notebooks: Sequence[str] | None = No
         staged = work / "site"
         _run([sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", str(lite),
               "--output-dir", str(staged), "--no-sourcemaps", "--no-unused-shared-packages"],
-             "jupyter lite build")
+             "jupyter lite build", cwd=work)  # its task database stays in the temp folder
         if target.exists():
             shutil.rmtree(target)
         target.parent.mkdir(parents=True, exist_ok=True)
