@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor
+from pathlib import Path
 from typing import Any, TextIO
 
 from .agents.balance import balance_report
@@ -494,6 +495,7 @@ def _parser() -> argparse.ArgumentParser:
                     "greedy, and the expert at its quick and default budgets.")
     _common(lad, 40, REPORT_FORMATS)
     lad.add_argument("--plot", metavar="PATH.png", help="also draw the ratings to a PNG")
+    _lite_parser(sub)
     return parser
 
 
@@ -714,7 +716,47 @@ def _short(message: str, limit: int = 500) -> str:
     return message if len(message) <= limit else message[:limit - 4].rstrip() + " ..."
 
 
-_COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder}
+# -- leyline lite: the in-browser site (widgets/lite.py) ------------------------------------
+
+def _lite_parser(sub: Any) -> None:
+    lite = sub.add_parser(
+        "lite", help="build the in-browser site (JupyterLite + Pyodide): notebooks, lessons, play",
+        description="Build a static JupyterLite site with the Pyodide kernel, this package's "
+                    "wheel and every pure wheel it needs, the example notebooks that run in a "
+                    "browser and the lessons. Everything is fetched now (PyPI, npm) and copied "
+                    "in: the site works offline from any static host.")
+    lite.add_argument("--out", required=True, metavar="DIR", help="the site's folder (replaced)")
+    lite.add_argument("--notebook", action="append", default=[], metavar="NAME",
+                      help="a notebook to include (repeatable; default: play, rules tutorial, "
+                           "annotate a replay, coach, lessons): an example's name such as "
+                           "01_play or play, a path to an .ipynb, coach, lessons, or "
+                           "lesson:<id>")
+    lite.add_argument("--wheel", metavar="PATH.whl",
+                      help="this package's wheel (default: built from the source tree)")
+
+
+def _lite(args: argparse.Namespace) -> int:
+    from .widgets.lite import build_lite, resolve_notebook
+
+    for spec in args.notebook:  # a bad name is refused before anything is fetched
+        try:
+            resolve_notebook(spec)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    if args.wheel and not Path(args.wheel).is_file():
+        raise UsageError(f"--wheel: no file {quote_path(args.wheel)}")
+    try:
+        site = build_lite(args.out, args.notebook or None, wheel=args.wheel)
+    except RuntimeError as err:
+        print(f"leyline lite: {err}", file=sys.stderr)
+        return 1
+    print(site.summary())
+    print(f"serve it with: python -m http.server -d {site.out} 8000, then open "
+          "http://127.0.0.1:8000/lab/index.html")
+    return 0
+
+
+_COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder, "lite": _lite}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

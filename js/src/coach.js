@@ -110,8 +110,22 @@ export function analyseBar(doc, st) {
     running || total ? h(doc, "progress", {
       class: "ll-analyseprogress", max: Math.max(1, total), value: done, "aria-label": "Analysis progress",
     }) : null,
-    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : " analysed"}`) : null,
+    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
+    running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null);
+}
+
+/**
+ * The page's next request in a stepped analysis (a kernel that cannot start threads, such as
+ * Pyodide's): one decision per message, named by run and progress so that a request sent twice
+ * (two views of one widget) or late is answered once. Null when no stepped analysis is running.
+ * @param {ReplayState} st
+ * @returns {{type: "analyse_step", run: number, done: number} | null}
+ */
+export function analyseStep(st) {
+  const p = st.analysis_progress;
+  if (!p || !p.running || !p.stepped) return null;
+  return { type: "analyse_step", run: Number(p.run), done: Number(p.done) };
 }
 
 /**

@@ -18,11 +18,70 @@ export { bookModel } from "./book.js";
 /** Front-end modes by the `mode` trait. @type {Record<string, import("./types").Mode>} */
 export const MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 
+/** Values already read through `nulled`, each with what the modes see of it. */
+const NULLED = new WeakMap();
+
+/** A plain object's missing fields read as null (see `nulled`); its own and inherited ones as they are. */
+const MISSING_IS_NULL = {
+  /** @param {object} target @param {string | symbol} key @param {unknown} receiver */
+  get(target, key, receiver) {
+    if (typeof key === "string" && !(key in target)) return null;
+    return Reflect.get(target, key, receiver);
+  },
+};
+
+/**
+ * `value` as the modes read it: every `undefined` in it, and every field missing from one of its
+ * plain objects, reads as `null`. JupyterLite's Pyodide kernel turns Python's None into
+ * `undefined`, and its messages travel as JSON, which drops a field whose value is `undefined`:
+ * so a set-up event's `player`, an inert card's `element` or a finished game's `active_player`
+ * is missing there where JupyterLab sends `null`, and the modes test `=== null`. Each value is
+ * wrapped once, so the modes see the same object for the same trait value.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function nulled(value) {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== "object") return value;
+  const known = NULLED.get(value);
+  if (known !== undefined) return known;
+  /** @type {any} */
+  let out = value;
+  if (Array.isArray(value)) {
+    out = value.map(nulled);
+  } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const source = /** @type {Record<string, unknown>} */ (value);
+    /** @type {Record<string, unknown>} */
+    const copy = {};
+    for (const key of Object.keys(source)) copy[key] = nulled(source[key]);
+    out = new Proxy(copy, MISSING_IS_NULL);
+  }
+  NULLED.set(value, out);
+  return out;
+}
+
+/**
+ * The one place the front-end reads the model: every mode gets this view of it, whose `get`
+ * answers `null` wherever the host delivered `undefined` (see `nulled`); writes go straight through.
+ * @param {import("./types").Model} model
+ * @returns {import("./types").Model}
+ */
+export function hostModel(model) {
+  return {
+    get: (key) => nulled(model.get(key)),
+    set: (key, value) => model.set(key, value),
+    save_changes: () => model.save_changes(),
+    send: (message) => model.send(message),
+    on: (name, callback) => model.on(name, callback),
+    off: (name, callback) => model.off(name, callback),
+  };
+}
+
 /** @param {import("./types").RenderProps} props */
-function render({ model, el }) {
-  const mode = model.get("mode");
-  const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+function render(props) {
+  const model = hostModel(props.model);
+  const impl = MODES[/** @type {string} */ (model.get("mode"))] || MODES.play;
+  return impl({ model, el: props.el });
 }
 
 /**

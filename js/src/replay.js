@@ -12,7 +12,7 @@ import { cardClick, clearPicks, closePower, dropStalePicks, pickPower, pickSourc
 import {
   download, explorePanel, exportBar, glyphBar, markCurrent, moveButton, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
-import { coachPanel, evalGraph } from "./coach.js";
+import { analyseStep, coachPanel, evalGraph } from "./coach.js";
 import { describeStep, listSlots, playerName, plural } from "./words.js";
 
 /** @typedef {import("./types").Info} Info */
@@ -338,6 +338,7 @@ export function replayMode({ model, el }) {
     ui.exported = Number((model.get("export") || {}).seq) || 0;
     /** @type {number | undefined} */
     let lastAck = model.get("ack");
+    let askedStep = ""; // the stepped analysis's last request (run/done), sent once
     /** @type {{step: number, line: LineEntry[]} | null} */
     let painted = null; // {step, line} last painted, to glimpse reveals and scroll the list
     let appliedForm = -1;
@@ -486,6 +487,9 @@ export function replayMode({ model, el }) {
       glimpse(st);
       schedule();
       pace();
+      const ask = analyseStep(st);
+      if (ask && `${ask.run}/${ask.done}` !== askedStep) model.send(ask);
+      askedStep = ask ? `${ask.run}/${ask.done}` : "";
     }
 
     /**
@@ -647,6 +651,7 @@ export function replayMode({ model, el }) {
           if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
           break;
         }
+        case "analyse-cancel": model.send({ type: "analyse_cancel" }); break;
         case "ready": ui.dealt = true; break;
         case "deal-again": ui.dealt = false; break;
         case "graph": {

@@ -370,6 +370,12 @@ export interface AnalysisProgress {
   total?: number;
   running?: boolean;
   error?: string;
+  /** Stopped by Cancel before its end. */
+  cancelled?: boolean;
+  /** The page drives it, one decision per `analyse_step` (a kernel without threads). */
+  stepped?: boolean;
+  /** Which analysis of this widget (the page names it in each step request). */
+  run?: number;
 }
 
 /** What the replay page renders from. */

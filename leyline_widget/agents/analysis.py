@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -285,7 +285,42 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
     decision. The same replay, seed and budget give the same review. ``known`` is what the
     seat knew before the first action of a game begun from a position (for a
     :class:`~leyline_widget.teach.scenario.Scenario`, its ``seen_cards(player)``); a dealt game's
-    set-up reveals are in its events already.
+    set-up reveals are in its events already. :func:`analysis_steps` is the same review one
+    decision at a time.
+
+    >>> from leyline_widget import Game, Replay
+    >>> game = Game.new(players=2, seed=4)
+    >>> _ = game.apply(game.legal_actions()[-1])
+    >>> analyse(Replay.from_game(game), player=0, budget=4).moves[0].step
+    0
+    """
+    steps = analysis_steps(replay, player, seed, budget, horizon, known)
+    while True:
+        try:
+            done, total = next(steps)
+        except StopIteration as finished:
+            review: Review = finished.value
+            return review
+        if progress:
+            progress(done, total)
+
+
+def analysis_steps(replay: ReplayLike, player: int = 0, seed: int = 0,
+                   budget: int = ANALYSIS_BUDGET, horizon: int | None = None,
+                   known: Mapping[int, str] | None = None,
+                   ) -> Generator[tuple[int, int], None, Review]:
+    """:func:`analyse` one decision at a time, for a host without threads (Pyodide): each
+    ``next()`` judges one decision and yields ``(done, total)`` (the first yields
+    ``(0, total)`` before any search), and the generator returns the :class:`Review`. A caller
+    that stops asking cancels the analysis; nothing else is left running.
+
+    >>> from leyline_widget import Game, Replay
+    >>> game = Game.new(players=2, seed=4)
+    >>> for _ in range(4):
+    ...     _ = game.apply(game.legal_actions()[-1])
+    >>> steps = analysis_steps(Replay.from_game(game), player=0, budget=4)
+    >>> next(steps), next(steps)
+    ((0, 1), (1, 1))
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {quote(seed)}")
@@ -304,8 +339,7 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
             decisions.append(i)
         g.apply(a)
     total = len(decisions)
-    if progress:
-        progress(0, total)
+    yield 0, total
     rules = start.rules
     fold = Knowledge(player, known)
     fed = 0
@@ -341,8 +375,7 @@ def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = AN
                 if obs["phase"] == "activation":
                     phase_cache[obs["turn"]] = ev
             moves.append(_review(obs, memory, rules, player, i, a, ev, names))
-            if progress:
-                progress(len(moves), total)
+            yield len(moves), total
             g = after
         else:
             g.apply(a)
@@ -357,6 +390,7 @@ __all__ = [
     "MoveReview",
     "Review",
     "analyse",
+    "analysis_steps",
     "hint",
     "verdict",
 ]

@@ -140,6 +140,12 @@ class BalanceReport:
 
     @property
     def variant(self) -> str:
+        """The ruleset's short label: "default", or the fields it changes.
+
+        >>> from leyline_widget import Rules, balance_report
+        >>> balance_report(Rules.default(), ["random", "random"], games=2, seed=1).variant
+        'default'
+        """
         return variant_label(self.rules)
 
     def to_dict(self) -> dict[str, Any]:

@@ -670,6 +670,8 @@ class ExpertBot(GreedyBot):
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget!r})"
 
     def decide(self, view: SeatView, legal: list[Action]) -> Action:
+        """A new decision: searched (:func:`search`) from what the seat knows, but for the
+        refill, where GreedyBot's spread is kept."""
         if view.phase == "refill":
             # Every empty slot is the same choice for players who remember (module doc);
             # against forgetful ones GreedyBot's spread is better, so keep it.

@@ -46,6 +46,11 @@ class Action:
             Action._registry[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as JSON-safe data (:meth:`from_dict` reads it back).
+
+        >>> Action.from_dict(Activate(3).to_dict()) == Activate(3)
+        True
+        """
         raise NotImplementedError
 
     @staticmethod
@@ -102,6 +107,11 @@ class _SlotAction(Action):
         _require_slot(self.type, self.slot)
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as JSON-safe data.
+
+        >>> Activate(3).to_dict()
+        {'type': 'activate', 'slot': 3}
+        """
         return {"type": self.type, "slot": self.slot}
 
     @classmethod
@@ -142,6 +152,11 @@ class EndPhase(Action):
         return one
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as JSON-safe data.
+
+        >>> EndPhase().to_dict()
+        {'type': 'end_phase'}
+        """
         return {"type": "end_phase"}
 
     @classmethod
@@ -205,6 +220,11 @@ class PlaceToken(Action):
                              f"{quote(self.element)} and {quote(self.source)}")
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as JSON-safe data.
+
+        >>> PlaceToken(2, "fire", "supply").to_dict()
+        {'type': 'place_token', 'slot': 2, 'element': 'fire', 'source': 'supply'}
+        """
         return {"type": "place_token", "slot": self.slot, "element": self.element,
                 "source": self.source}
 
@@ -236,6 +256,11 @@ class UsePower(Action):
             _require_slot(self.type, t)
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as JSON-safe data.
+
+        >>> UsePower("water", "minor", (1, 4)).to_dict()
+        {'type': 'use_power', 'element': 'water', 'tier': 'minor', 'targets': [1, 4]}
+        """
         return {"type": "use_power", "element": self.element, "tier": self.tier,
                 "targets": list(self.targets)}
 

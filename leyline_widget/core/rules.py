@@ -272,10 +272,12 @@ class Rules:
 
     @property
     def grid_size(self) -> int:
+        """Grid slots: rows x columns (12 by default)."""
         return self.grid_rows * self.grid_cols
 
     @property
     def deck_size(self) -> int:
+        """Cards in the Leyline deck: elements x cards per element (48 by default)."""
         return self.cards_per_element * len(self.elements)
 
     def threshold(self, tier: str) -> int:

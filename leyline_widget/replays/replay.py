@@ -696,14 +696,35 @@ class Replay(JsonFile):
 
     @property
     def rules(self) -> Rules:
+        """The rules the game was played under (stored in the file).
+
+        >>> from leyline_widget import Game
+        >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+        >>> replay.rules.activations_per_turn
+        3
+        """
         return self._rules
 
     @property
     def players(self) -> tuple[str, ...]:
+        """The players' names, by seat.
+
+        >>> from leyline_widget import Game
+        >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+        >>> replay.players
+        ('Ada', 'Bo')
+        """
         return self._players
 
     @property
     def seed(self) -> int | None:
+        """The seed the deck was shuffled from (None for a game dealt from an explicit deck).
+
+        >>> from leyline_widget import Game
+        >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+        >>> replay.seed
+        7
+        """
         return self._seed
 
     @property
@@ -930,6 +951,15 @@ class Replay(JsonFile):
         return [self._view(line) for line in self._ordered()]
 
     def variation(self, id: int) -> Variation:
+        """The variation ``id`` (a read-only view: its name, parent, start and actions); a
+        :class:`VariationError` names an unknown id.
+
+        >>> from leyline_widget import Game
+        >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+        >>> game = replay.branch(0, name="Try Activate")
+        >>> replay.variation(1).name
+        'Try Activate'
+        """
         return self._view(self._line(id))
 
     def variation_of(self, game: Game) -> Variation | None:
@@ -1009,6 +1039,14 @@ class Replay(JsonFile):
         return self._view(line)
 
     def rename(self, id: int, name: str) -> Variation:
+        """Give variation ``id`` a new name; returns its view.
+
+        >>> from leyline_widget import Game
+        >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+        >>> _ = replay.branch(0)
+        >>> replay.rename(1, "Sharper").name
+        'Sharper'
+        """
         line = self._line(id)
         if line is self._main:
             raise VariationError("the main line has no name to change")

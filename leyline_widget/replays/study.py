@@ -97,19 +97,51 @@ class Study(JsonFile):
         return chapter
 
     def chapter(self, index: int) -> Chapter:
+        """Chapter ``index`` (negative counts from the end); an unknown index raises ValueError.
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> study.chapter(0).name
+        'Seed 1'
+        """
         return self._chapters[self._index(index)]
 
     def rename(self, index: int, name: str) -> Chapter:
+        """Rename chapter ``index``; returns it.
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> study.rename(0, "The first deal").name
+        'The first deal'
+        """
         chapter = self.chapter(index)
         chapter.name = _check_name(name, "a chapter name")
         return chapter
 
     def set_notes(self, index: int, notes: str) -> Chapter:
+        """Replace chapter ``index``'s notes; returns it.
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> study.set_notes(0, "Watch the waters").notes
+        'Watch the waters'
+        """
         chapter = self.chapter(index)
         chapter.notes = _check_text(notes, "chapter notes", MAX_NOTE_CHARS)
         return chapter
 
     def remove(self, index: int) -> None:
+        """Remove chapter ``index``.
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> study.remove(0); len(study)
+        0
+        """
         del self._chapters[self._index(index)]
 
     def move(self, index: int, to: int) -> None:
@@ -125,6 +157,14 @@ class Study(JsonFile):
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
+        """The study as JSON-safe data (the ``leyline-study`` format; :meth:`from_dict` reads it).
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> Study.from_dict(study.to_dict()).chapter(0).name
+        'Seed 1'
+        """
         from ..core.version import VERSION as __version__
 
         return {
@@ -153,6 +193,14 @@ class Study(JsonFile):
 
     @classmethod
     def from_dict(cls, data: Any) -> Study:
+        """The study from :meth:`to_dict`'s data; malformed data raises ReplayFormatError.
+
+        >>> from leyline_widget import Game, Replay
+        >>> study = Study("Openings")
+        >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+        >>> len(Study.from_dict(study.to_dict()))
+        1
+        """
         if not isinstance(data, dict):
             raise ReplayFormatError(f"a study is a JSON object, got {type(data).__name__}")
         if data.get("format") != STUDY_FORMAT:

@@ -352,6 +352,12 @@ class Lesson:
         return LessonSession(self)
 
     def to_dict(self) -> dict[str, Any]:
+        """The lesson's words as JSON-safe data (its checks stay in Python).
+
+        >>> from leyline_widget.teach.course import lesson
+        >>> lesson("binding").to_dict()["id"]
+        'binding'
+        """
         return {"id": self.id, "title": self.title, "section": self.section, "rule": self.rule,
                 "intro": self.intro, "summary": self.summary,
                 "steps": [s.to_dict() for s in self.steps]}
@@ -395,10 +401,22 @@ class LessonSession:
     # ------------------------------------------------------------------ reading
     @property
     def step(self) -> Step:
+        """The step the learner is on.
+
+        >>> from leyline_widget.teach.course import lesson
+        >>> lesson("activate-collect").session().step is lesson("activate-collect").steps[0]
+        True
+        """
         return self.lesson.steps[self.index]
 
     @property
     def done(self) -> bool:
+        """Whether every step of the lesson is done.
+
+        >>> from leyline_widget.teach.course import lesson
+        >>> lesson("activate-collect").session().done
+        False
+        """
         return self.status == "done"
 
     def observation(self) -> Observation:

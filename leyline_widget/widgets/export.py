@@ -228,6 +228,27 @@ def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = 
     over the replay page of each chapter. ``viewer`` (a seat) makes every chapter that seat's
     view (a chapter with fewer seats shows its last seat); None is the all-seeing page, which
     also offers the study file as a download."""
+    data = study_page_data(study, viewer, hide_tags=hide_tags, exclude_tags=exclude_tags,
+                           reveal_ms=reveal_ms)
+    who = "all-seeing view" if viewer is None else f"seat {viewer}'s view only"
+    return _standalone(
+        path, what="study", root="leyline-replay", data="book", payload=data,
+        start="widget.studyPage(data, root);", generator=data["generator"],
+        title=title if title is not None else study.title,
+        footer=f"Leyline study: {study.title}, {len(study)} chapters; {who}. Opens offline.")
+
+
+def study_page_data(study: Study, viewer: int | None = None, *,
+                    hide_tags: Iterable[str] = ("spoiler",), exclude_tags: Iterable[str] = (),
+                    reveal_ms: int = 1500) -> dict[str, Any]:
+    """What a study page (:func:`study_html`) renders from: each chapter's replay book, JSON-safe.
+
+    >>> from leyline_widget import Game, Replay, Study
+    >>> study = Study("Openings")
+    >>> _ = study.add(Replay.from_game(Game.new(players=2, seed=1)), "Seed 1")
+    >>> [c["name"] for c in study_page_data(study)["chapters"]]
+    ['Seed 1']
+    """
     if not isinstance(study, Study):
         raise ValueError(f"study_html needs a Study, got {type(study).__name__}")
     if not len(study):
@@ -240,17 +261,12 @@ def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = 
             chapter.replay, seat, hide_tags=hide_tags, exclude_tags=exclude_tags,
             reveal_ms=reveal_ms)})
     generator = f"leyline_widget {VERSION}"
-    data = {"format": "leyline-study-page", "version": 1, "generator": generator,
+    data: dict[str, Any] = {"format": "leyline-study-page", "version": 1, "generator": generator,
             "title": study.title,
             "notes": study.notes, "chapters": chapters,
             "downloads": ({"json": study.to_json()}
                           if viewer is None and not set(exclude_tags) else {})}
-    who = "all-seeing view" if viewer is None else f"seat {viewer}'s view only"
-    return _standalone(
-        path, what="study", root="leyline-replay", data="book", payload=data,
-        start="widget.studyPage(data, root);", generator=generator,
-        title=title if title is not None else study.title,
-        footer=f"Leyline study: {study.title}, {len(study)} chapters; {who}. Opens offline.")
+    return data
 
 
 def board_html(widget: Any, path: str | os.PathLike[str], *, title: str = "Leyline") -> Path:

@@ -36,7 +36,7 @@ Synced traits, besides the board's (``view``, ``legal``, ``info``, ``error``):
   player's view shows that seat's own review only; none while guessing the move), drawn as the
   evaluation graph, verdict marks in the move list and "Best was" at each reviewed move;
   ``analysis_progress``: the run started by :meth:`ReplayWidget.analyse` or the Analyse button
-  (``seat``, ``done``, ``total``, ``running``, ``error``).
+  (``seat``, ``done``, ``total``, ``running``, ``error``, ``cancelled``, ``stepped``, ``run``).
 
 Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights``),
 ``edit_note`` and ``remove_note`` (``step``, ``variation``, ``index``, and for an edit the new
@@ -45,8 +45,10 @@ Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights
 ``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
 training; ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
 ``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
-background thread; a player's view may analyse only its own seat). The replay validates each;
-a refusal sets ``error``.
+background thread, or in steps where the kernel has no threads; a player's view may analyse only
+its own seat); ``analyse_step`` (``run``, ``done``: the page asks for the next decision of a
+stepped analysis, see :meth:`ReplayWidget.analyse`) and ``analyse_cancel``. The replay validates
+each; a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
@@ -67,13 +69,13 @@ False
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
 import traitlets
 
-from ..agents.analysis import ANALYSIS_BUDGET, analyse
+from ..agents.analysis import ANALYSIS_BUDGET, analysis_steps
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError
@@ -92,6 +94,7 @@ from .book import (
     step_entries,
 )
 from .presenters import TEACHER, game_info, legal_summary, sentence
+from .runs import StepRun, threads_available
 
 __all__ = ["ReplayWidget"]
 
@@ -176,7 +179,9 @@ class ReplayWidget(BoardWidget):
         super().__init__(mode="replay", reveal_ms=reveal_ms,
                          info=game_info(replay.game_at(0), {}))
         self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
-        self._analysing: threading.Thread | None = None
+        self._analysing: StepRun | None = None
+        self._finish_analysis: Callable[[], None] = lambda: None
+        self._runs = 0  # analyses started, so a stepped run's page names the run it drives
         #: Rollouts per decision when the page's Analyse button asks (no budget of its own).
         self.analysis_budget = analysis_budget
         self.train = train
@@ -406,7 +411,8 @@ class ReplayWidget(BoardWidget):
         out: dict[str, Handler] = {
             "glyph": self._on_glyph, "action": self._on_action, "promote": self._on_promote,
             "rename": self._on_rename, "delete_variation": self._on_delete,
-            "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse}
+            "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse,
+            "analyse_step": self._on_analyse_step, "analyse_cancel": self._on_analyse_cancel}
         if self.editable:
             out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
                         "remove_note": self._on_remove})
@@ -651,12 +657,27 @@ class ReplayWidget(BoardWidget):
 
     # -- the coach -----------------------------------------------------------------------
     def analyse(self, seat: int, budget: int = ANALYSIS_BUDGET, seed: int = 0,
-                wait: bool = False) -> threading.Thread:
+                wait: bool = False) -> StepRun:
         """Run the coach (:func:`~leyline_widget.agents.analysis.analyse`) on ``seat``'s moves of
-        the main line in a background thread, so the page keeps drawing: ``analysis_progress``
-        (``seat``, ``done``, ``total``, ``running``, ``error``) follows it, and when it is done
-        the review is attached to the replay (``replay.set_analysis``) and shown. Returns the
-        thread (``wait=True`` joins it first). A player's page analyses only its own seat.
+        the main line while the page keeps drawing: ``analysis_progress`` (``seat``, ``done``,
+        ``total``, ``running``, ``error``, ``cancelled``, ``stepped``, ``run``) follows it, and
+        when it is done the review is attached to the replay (``replay.set_analysis``) and shown.
+        A player's page analyses only its own seat.
+
+        Where the kernel can start a thread the analysis runs in one; where it cannot (Pyodide
+        in JupyterLite) it is ``stepped``: the page asks for one decision at a time
+        (``analyse_step`` messages), so progress shows and Cancel answers between decisions.
+        Returns the run: ``join()`` waits for it (with no thread, it finishes the steps in the
+        caller), ``cancel()`` (or :meth:`cancel_analysis`) stops it; ``wait=True`` joins first.
+
+        >>> from leyline_widget import Game, Replay
+        >>> game = Game.new(players=2, seed=4)
+        >>> for _ in range(4):
+        ...     _ = game.apply(game.legal_actions()[-1])
+        >>> w = ReplayWidget(Replay.from_game(game))
+        >>> run = w.analyse(0, budget=4, wait=True)
+        >>> w.analysis_progress["done"], w.analysis_progress["running"], len(w.analyses)
+        (1, False, 1)
         """
         n = len(self.replay.players)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -674,40 +695,86 @@ class ReplayWidget(BoardWidget):
         start = self.replay.game_at(0)
         actions = self.replay.actions
 
-        class _Snapshot:  # what analyse reads, fixed now: the thread never touches the replay
+        class _Snapshot:  # what analyse reads, fixed now: the run never touches the replay
             def __init__(self) -> None:
                 self.actions = actions
 
             def game_at(self, i: int) -> Game:
                 return start.clone()
 
-        self.analysis_progress = {"seat": seat, "done": 0, "total": 0, "running": True,
-                                  "error": ""}
+        stepped = not threads_available()
+        self._runs += 1
+        shown = {"seat": seat, "done": 0, "total": 0, "running": True, "error": "",
+                 "cancelled": False, "stepped": stepped, "run": self._runs}
+        self.analysis_progress = shown
 
         def progress(done: int, total: int) -> None:
-            self.analysis_progress = {"seat": seat, "done": done, "total": total,
-                                      "running": True, "error": ""}
+            self.analysis_progress = {**shown, "done": done, "total": total}
 
-        def run() -> None:
+        run = StepRun(analysis_steps(_Snapshot(), seat, seed=seed, budget=budget), progress)
+        ended = threading.Event()
+
+        def finish() -> None:
+            if ended.is_set():
+                return
+            ended.set()
             error = ""
-            try:
-                review = analyse(_Snapshot(), seat, seed=seed, budget=budget, progress=progress)
-                if self.replay.actions == actions:  # the main line did not change meanwhile
-                    self.replay.set_analysis(seat, review.to_dict())
-                    self._show_analyses()
-                else:
-                    error = "the main line changed during the analysis; analyse again"
-            except Exception as err:  # shown on the page, not lost in a thread
-                error = sentence(str(err))
-            done = dict(self.analysis_progress)
-            self.analysis_progress = {**done, "running": False, "error": error}
+            if run.error is not None:  # shown on the page, not lost in a thread
+                error = sentence(str(run.error))
+            elif run.cancelled:
+                pass
+            elif self.replay.actions == actions:  # the main line did not change meanwhile
+                self.replay.set_analysis(seat, run.result.to_dict())
+                self._show_analyses()
+            else:
+                error = "the main line changed during the analysis; analyse again"
+            self.analysis_progress = {**self.analysis_progress, "running": False, "error": error,
+                                      "cancelled": run.cancelled}
 
-        thread = threading.Thread(target=run, name=f"leyline-analyse-{seat}", daemon=True)
-        self._analysing = thread
-        thread.start()
-        if wait:
-            thread.join()
-        return thread
+        self._analysing = run
+        self._finish_analysis = finish
+        if stepped:
+            if wait:
+                run.join()
+                finish()
+        else:
+            run.start_thread(f"leyline-analyse-{seat}", finish)
+            if wait:
+                run.join()
+        return run
+
+    def cancel_analysis(self) -> None:
+        """Stop the running analysis, if any: nothing is attached, and ``analysis_progress``
+        says ``cancelled`` (a thread stops after the decision it is judging).
+
+        >>> from leyline_widget import Game, Replay
+        >>> w = ReplayWidget(Replay.from_game(Game.new(players=2, seed=4)))
+        >>> w.cancel_analysis()   # nothing running: nothing happens
+        >>> w.analysis_progress
+        {}
+        """
+        run = self._analysing
+        if run is None or not run.is_alive():
+            return
+        run.cancel()
+        if self.analysis_progress.get("stepped"):
+            self._finish_analysis()
+
+    def _on_analyse_step(self, content: Message) -> None:
+        only(content, "analyse_step", ("run", "done"))
+        run, shown = self._analysing, self.analysis_progress
+        # A step asked twice (two views of this widget), late, or for an ended run: no answer.
+        if (run is None or not run.is_alive() or not shown.get("stepped")
+                or content.get("run") != shown.get("run")
+                or content.get("done") != shown.get("done")):
+            return
+        if not run.step():
+            self._finish_analysis()
+
+    def _on_analyse_cancel(self, content: Message) -> None:
+        only(content, "analyse_cancel", ())
+        self.cancel_analysis()
+        self.error = ""
 
     def _on_analyse(self, content: Message) -> None:
         only(content, "analyse", ("seat", "budget"))

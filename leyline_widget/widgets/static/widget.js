@@ -2445,9 +2445,15 @@ function analyseBar(doc, st) {
       value: done,
       "aria-label": "Analysis progress"
     }) : null,
-    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : " analysed"}`) : null,
+    running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
+    running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
+}
+function analyseStep(st) {
+  const p = st.analysis_progress;
+  if (!p || !p.running || !p.stepped) return null;
+  return { type: "analyse_step", run: Number(p.run), done: Number(p.done) };
 }
 function evalGraph(doc, st, shown) {
   const analyses = (st.analyses || []).filter((a) => (a.moves || []).some((m) => typeof m.played_value === "number"));
@@ -3359,6 +3365,7 @@ function replayMode({ model, el }) {
     const ui = newReplayUi();
     ui.exported = Number((model.get("export") || {}).seq) || 0;
     let lastAck = model.get("ack");
+    let askedStep = "";
     let painted = null;
     let appliedForm = -1;
     let pickedAt = "";
@@ -3504,6 +3511,9 @@ function replayMode({ model, el }) {
       glimpse(st);
       schedule();
       pace();
+      const ask = analyseStep(st);
+      if (ask && `${ask.run}/${ask.done}` !== askedStep) model.send(ask);
+      askedStep = ask ? `${ask.run}/${ask.done}` : "";
     }
     function openForm(editing) {
       const note = editing && (model.get("annotations") || []).find((n) => n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
@@ -3698,6 +3708,9 @@ function replayMode({ model, el }) {
           if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
           break;
         }
+        case "analyse-cancel":
+          model.send({ type: "analyse_cancel" });
+          break;
         case "ready":
           ui.dealt = true;
           break;
@@ -3832,10 +3845,51 @@ function replayMode({ model, el }) {
 
 // js/src/index.js
 var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
-function render({ model, el }) {
-  const mode = model.get("mode");
-  const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+var NULLED = /* @__PURE__ */ new WeakMap();
+var MISSING_IS_NULL = {
+  /** @param {object} target @param {string | symbol} key @param {unknown} receiver */
+  get(target, key, receiver) {
+    if (typeof key === "string" && !(key in target)) return null;
+    return Reflect.get(target, key, receiver);
+  }
+};
+function nulled(value) {
+  if (value === void 0) return null;
+  if (value === null || typeof value !== "object") return value;
+  const known = NULLED.get(value);
+  if (known !== void 0) return known;
+  let out = value;
+  if (Array.isArray(value)) {
+    out = value.map(nulled);
+  } else if ([Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const source = (
+      /** @type {Record<string, unknown>} */
+      value
+    );
+    const copy = {};
+    for (const key of Object.keys(source)) copy[key] = nulled(source[key]);
+    out = new Proxy(copy, MISSING_IS_NULL);
+  }
+  NULLED.set(value, out);
+  return out;
+}
+function hostModel(model) {
+  return {
+    get: (key) => nulled(model.get(key)),
+    set: (key, value) => model.set(key, value),
+    save_changes: () => model.save_changes(),
+    send: (message) => model.send(message),
+    on: (name, callback) => model.on(name, callback),
+    off: (name, callback) => model.off(name, callback)
+  };
+}
+function render(props) {
+  const model = hostModel(props.model);
+  const impl = MODES[
+    /** @type {string} */
+    model.get("mode")
+  ] || MODES.play;
+  return impl({ model, el: props.el });
 }
 function studyPage2(data, root) {
   studyPage(data, root, render);
@@ -3845,5 +3899,7 @@ export {
   MODES,
   bookModel,
   index_default as default,
+  hostModel,
+  nulled,
   studyPage2 as studyPage
 };

@@ -1,0 +1,33 @@
+"""``leyline lite``: what it is asked for is checked before anything is fetched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from leyline_widget.cli import main
+from leyline_widget.widgets.lite import DEFAULT_NOTEBOOKS, _for_the_browser, resolve_notebook
+
+
+def test_a_bad_notebook_name_is_refused_at_once(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["lite", "--out", str(tmp_path / "site"), "--notebook", "no-such-notebook"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--notebook 'no-such-notebook' names no notebook" in err and "lesson:<id>" in err
+    assert not (tmp_path / "site").exists()
+    with pytest.raises(SystemExit):
+        main(["lite", "--out", str(tmp_path / "site"), "--wheel", str(tmp_path / "none.whl")])
+    assert "--wheel: no file" in capsys.readouterr().err
+
+
+def test_the_default_notebooks_start_by_installing_the_package() -> None:
+    for spec in DEFAULT_NOTEBOOKS:
+        nb = _for_the_browser(resolve_notebook(spec).content)
+        first = nb["cells"][0]
+        assert first["source"] == "%pip install -q leyline_widget"
+        assert all(c.get("outputs", []) == [] for c in nb["cells"])
+    assert resolve_notebook("play").name == "01_play.ipynb"
+    assert resolve_notebook("lesson:binding").name == "lesson-binding.ipynb"
