@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -27,9 +28,13 @@ from typing import Any
 import pytest
 from browser_support import REPO, free_port
 
+from leyline_widget import Replay, Rules
 from leyline_widget.tables.client import TableClient
+from leyline_widget.tables.store import open_store
 
 PG_BIN = Path("/usr/lib/postgresql")
+#: Short games (8 turns) for the tests that play many tables at once.
+SHORT = Rules.default().replace(turn_limit=8).to_dict()
 
 
 def in_ci() -> bool:
@@ -140,14 +145,14 @@ def new_table(url: str, seats: list[str], **options: Any) -> dict[str, Any]:
 
 
 def choose(frame: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A move from the legal ones the server sent: mostly not ending a phase early, so games
-    collect cards and use powers, but they end (random players' games end by deck or
-    stalemate)."""
+    """A move from the legal ones the server sent: mostly a move that plays (activate, refill,
+    a token, a power), seldom a take-back, so that turns stay short and games end."""
     actions = frame["actions"]
-    rest = [a for a in actions if a["type"] != "end_phase"]
-    if rest and rng.random() < 0.8:
-        return dict(rng.choice(rest))
-    return dict(rng.choice(actions))
+    plays = [a for a in actions if a["type"] not in ("end_phase", "deactivate")]
+    ends = [a for a in actions if a["type"] == "end_phase"]
+    if plays and (not ends or rng.random() < 0.7):
+        return dict(rng.choice(plays))
+    return dict(rng.choice(ends or actions))
 
 
 def play_turns(client: TableClient, seat: int, rng: random.Random, *, until_over: bool = True,
@@ -206,3 +211,69 @@ def scan_frame(frame: dict[str, Any], seat: int | None) -> list[str]:
     if '"deck"' in board and "order" in board:
         problems.append("the board names the deck's order")
     return problems
+
+
+def check_restart(servers: list[Server], restart: Any, db: str, tables: int,
+                  play_time: float = 240) -> None:
+    """Play ``tables`` tables (two clients each, spread over ``servers``), kill -9 every
+    server once the games are under way, start them again (``restart``), let the clients
+    reconnect and finish, then check every acknowledged move against the store."""
+    made = [new_table(servers[i % len(servers)].url, ["Ada", "Grace"], seed=i, rules=SHORT)
+            for i in range(tables)]
+    acked: dict[str, list[tuple[int, dict[str, Any]]]] = {m["table"]: [] for m in made}
+    clients: list[TableClient] = []
+    threads = []
+    errors: list[BaseException] = []
+
+    def run(client: TableClient, seat: int, table: str, seed: int) -> None:
+        try:
+            play_turns(client, seat, random.Random(seed), acked=acked[table], timeout=play_time)
+        except BaseException as err:
+            errors.append(err)
+
+    for i, m in enumerate(made):
+        for seat in (0, 1):
+            # Seat 1 of a table talks to another server process than seat 0, when there are two.
+            base = servers[(i + seat) % len(servers)].url
+            link = m["seats"][seat]["link"].replace(m["seats"][seat]["link"].split("/t/")[0],
+                                                    base)
+            client = TableClient(link)
+            clients.append(client)
+            threads.append(threading.Thread(target=run, args=(client, seat, m["table"],
+                                                              i * 2 + seat)))
+    for t in threads:
+        t.start()
+    try:
+        deadline = time.monotonic() + 60
+        while sum(map(len, acked.values())) < 8 * tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        moved = sum(map(len, acked.values()))
+        assert moved >= 8 * tables
+        for s in servers:
+            s.kill()
+        before = {t: len(a) for t, a in acked.items()}
+        time.sleep(0.5)
+        for s in restart():
+            s.start()
+        for t in threads:
+            t.join(play_time + 30)
+        stuck = [(c.link.table, c.online, c.connections, c.state and c.state["step"],
+                  c.state and c.state["active_player"]) for c, t in zip(clients, threads)
+                 if t.is_alive() or (c.state is not None and not c.state["over"])]
+        assert errors == [] and stuck == []
+        assert all(c.connections >= 2 for c in clients)  # every client came back
+        store = open_store(db)
+        try:
+            for m in made:
+                moves = {row.step: row.action for row in store.moves(m["table"])}
+                for step, action in acked[m["table"]]:
+                    assert moves.get(step) == action, (m["table"], step)
+                row = store.table(m["table"])
+                assert row is not None and row.status == "over" and row.replay is not None
+                assert len(Replay.from_json(row.replay).actions) == len(moves)
+        finally:
+            store.close()
+        assert sum(before.values()) >= 8 * tables
+    finally:
+        for c in clients:
+            c.close()

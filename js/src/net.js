@@ -134,12 +134,17 @@ export function joinTable(widget, options) {
   function onState(frame) {
     const board = frame.board || {};
     /** @type {Record<string, any>} */
-    const changes = { view: frame.view, legal: board.legal || {}, info: board.info || {},
-      log: board.log, viewer: frame.view && frame.view.viewer };
+    const changes = { view: frame.view, legal: board.legal || {}, log: board.log,
+      viewer: frame.view && frame.view.viewer };
+    // `info` and the finished turns come whole only on a connection's first frame.
+    if (board.info) changes.info = board.info;
     if (board.log_past) changes.log_past = board.log_past;
     const items = (frame.events && frame.events.items) || [];
     if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
     model.update(changes);
+    const players = frame.players || [];
+    say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}`
+      : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
     seen = frame.step;
     if (storage) storage.setItem(seenKey, String(seen));
     if (!rendered) {
@@ -152,7 +157,7 @@ export function joinTable(widget, options) {
   function onFrame(frame) {
     if (frame.type === "welcome") {
       delay = 500;
-      say(frame.role === "seat" ? `Online: seat ${frame.seat + 1}` : `Online: ${frame.role}`, true);
+      say("Online", true);
     } else if (frame.type === "state") {
       onState(frame);
     } else if (frame.type === "ack") {

@@ -155,15 +155,22 @@ class TableClient:
                         hello["seen"] = self.state["step"]
                     ws.send(json.dumps(hello))
                     self._ws = ws
+                    welcomed = False
                     for text in ws:
                         frame = json.loads(text)
                         if frame.get("type") == "welcome":
                             delay = 0.2
                             with self._cond:
-                                self.online = True
                                 self.connections += 1
-                                self._cond.notify_all()
+                                welcomed = True
                         self._take(frame)
+                        if welcomed and frame.get("type") == "state":
+                            # Online from the first state of this connection: until then the
+                            # state held is the one from before the drop, out of date.
+                            welcomed = False
+                            with self._cond:
+                                self.online = True
+                                self._cond.notify_all()
                         if self.refused is not None:
                             return
             except (OSError, WebSocketException, TimeoutError):
@@ -245,6 +252,7 @@ class TableClient:
             if not sent:
                 raise TableError("the connection dropped; the move was not sent", "connection")
             if not self.wait(lambda c: msg_id in c._answers, timeout):
+                self.drop()  # a connection that answers nothing: start a fresh one
                 raise TableError("no answer from the table server", "connection")
             answer = self._answers.pop(msg_id)
         finally:

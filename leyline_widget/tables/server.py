@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -64,6 +65,7 @@ Board = Callable[[Game, Mapping[str, Any], Mapping[int, str], list[Event], "int 
 BoardMaker = Callable[["int | None"], Board]
 
 _T = TypeVar("_T")
+log = logging.getLogger("leyline.tables")
 
 
 class Refused(ValueError):
@@ -457,13 +459,16 @@ class TableServer:
                                   "role": conn.role,
                                   "seat": None if conn.seat == ONLOOKER else conn.seat})
                 self._send(conn, self._frame(live, conn))
-            while True:
+            while not writer.done():
                 msg = await self._receive(ws)
                 await self._message(live, conn, msg)
-                if writer.done():
-                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as err:  # the store failed: the client reconnects and tries again
+            log.warning("table %s: connection closed after %s: %s", table_id,
+                        type(err).__name__, str(err)[:200])
+            with contextlib.suppress(Exception):
+                await ws.close(code=1011)
         finally:
             if live is not None and conn is not None:
                 live.conns.discard(conn)
@@ -486,6 +491,10 @@ class TableServer:
             try:
                 await ws.send_text(json.dumps(frame, separators=(",", ":")))
             except Exception:
+                # A frame that cannot go out: close, so that the client reconnects and
+                # catches up rather than wait for frames that never come.
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1011)
                 return
 
     async def _receive(self, ws: WebSocket) -> Any:
@@ -593,12 +602,15 @@ class TableServer:
             if game.is_over:
                 raise Refused("turn", f"the game is over ({game.end_reason}); no move is "
                                       "possible")
-            if game.active_player != conn.seat:
-                raise Refused("turn", f"it is {game.players[game.active_player]}'s turn, not "
-                                      f"{game.players[conn.seat]}'s")
+            # The step first: a move made on an old view is out of date whoever's turn it is
+            # now (the sender looks again), while a move for this very step out of turn is
+            # refused by the rule.
             if step != game.step:
                 raise Refused("step", f"that move was for step {step}, but the table is at "
                                       f"step {game.step}; look again")
+            if game.active_player != conn.seat:
+                raise Refused("turn", f"it is {game.players[game.active_player]}'s turn, not "
+                                      f"{game.players[conn.seat]}'s")
             await self._commit(live, action, conn.seat, "seat")
             self._send(conn, {"type": "ack", "id": msg_id, "step": live.game.step})
             self._broadcast(live)
@@ -710,7 +722,7 @@ class TableServer:
                 raise Refused("rules", f"rules: {str(err)[:300]}") from None
         turn_seconds = data.get("turn_seconds")
         if turn_seconds is not None:
-            turn_seconds = _int(turn_seconds, "turn_seconds", 5, 30 * 86400)
+            turn_seconds = _int(turn_seconds, "turn_seconds", 1, 30 * 86400)
         bot_delay = _int(data.get("bot_delay_ms", 600), "bot_delay_ms", 0, 60_000)
         class_id = None
         if data.get("class") is not None:

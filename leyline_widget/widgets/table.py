@@ -89,12 +89,13 @@ class TableWidget(BoardWidget):
     online = traitlets.Bool(False).tag(sync=True)
     _page_writable: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, link: str, *, reveal_ms: int = 1500) -> None:
+    def __init__(self, link: str, *, reveal_ms: int = 1500, record: bool = False) -> None:
         self._lock = threading.RLock()
         self._moves: dict[int, int] = {}  # move ids the page sent, waiting for the server
         self._ids = itertools.count(1_000_000)  # apart from TableClient.move's own ids
         super().__init__(mode="play", reveal_ms=reveal_ms)
-        self.client = TableClient(link, board=True, on_frame=self._on_frame)
+        # record: keep every frame received in ``client.frames`` (tests scan them).
+        self.client = TableClient(link, board=True, record=record, on_frame=self._on_frame)
 
     # -- frames from the server (the client's thread) ----------------------------------------
     def _on_frame(self, frame: dict[str, Any]) -> None:
