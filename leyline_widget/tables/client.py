@@ -195,6 +195,10 @@ class TableClient:
     def _take(self, frame: dict[str, Any]) -> None:
         if self.record:
             self.frames.append(frame)
+        if self.on_frame is not None:
+            # First the owner (a widget's traits), then the waiters: whoever waits for a step
+            # finds the widget showing it.
+            self.on_frame(frame)
         kind = frame.get("type")
         with self._cond:
             if kind == "state":
@@ -204,8 +208,6 @@ class TableClient:
             elif kind == "error" and self.state is None:
                 self.refused = TableError(str(frame.get("error")), str(frame.get("field", "")))
             self._cond.notify_all()
-        if self.on_frame is not None:
-            self.on_frame(frame)
 
     # -- the caller's side -----------------------------------------------------------------
     def wait(self, until: Callable[[TableClient], bool], timeout: float = 30) -> bool:

@@ -42,7 +42,7 @@ from ..core.types import Event
 from ..replays.replay import Replay
 from . import keys
 from .pages import class_page, lobby_page, table_page
-from .store import Conflict, Store, TableRow
+from .store import Conflict, NewMove, Store, TableRow
 
 __all__ = ["MAX_FRAME", "Board", "BoardMaker", "Refused", "TableServer"]
 
@@ -195,6 +195,8 @@ class TableServer:
         self._loading: dict[str, asyncio.Future[_Live | None]] = {}
         self._http_buckets: dict[str, _Bucket] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._pending: list[tuple[NewMove, asyncio.Future[None]]] = []  # moves to commit
+        self._flusher: asyncio.Future[None] | None = None
         self.app = Starlette(routes=[
             Route("/", self._index),
             Route("/t/{table}", self._table_page),
@@ -325,8 +327,8 @@ class TableServer:
         over = game.is_over
         try:
             replay = Replay.from_game(game).to_json() if over else None
-            await self._db(self.store.add_move, live.id, step, action.to_dict(), seat, cause,
-                           over=over, replay=replay)
+            await self._record(NewMove(live.id, step, action.to_dict(), seat, cause, over,
+                                       replay))
         except BaseException as err:
             # Not recorded: this process's copy is rebuilt from the store (the move applied
             # above must not stand), then it catches up with whatever was recorded.
@@ -344,6 +346,32 @@ class TableServer:
         live.batches.append(events)
         if game.turn != turn:
             live.turn_started = time.time()
+
+    async def _record(self, move: NewMove) -> None:
+        """Record ``move``; returns once it is committed. The moves of every table that wait
+        meanwhile are committed together in the next transaction (one wait for the disk for
+        all of them), so many tables cost little more than one."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((move, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.ensure_future(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            results: list[BaseException | None]
+            try:
+                results = list(await self._db(self.store.add_moves, [m for m, _ in batch]))
+            except Exception as failed:  # the store failed: every move of the batch is refused
+                results = [failed] * len(batch)
+            for (_, fut), refusal in zip(batch, results, strict=True):
+                if fut.done():
+                    continue
+                if refusal is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(refusal)
 
     def _drive(self, live: _Live) -> None:
         """Start (again) what plays at this table without a person: its bots, its timer."""
@@ -473,6 +501,8 @@ class TableServer:
             if live is not None and conn is not None:
                 live.conns.discard(conn)
                 conn.outbox.put_nowait(None)
+                if live.game.is_over and not live.conns and self.live.get(live.id) is live:
+                    del self.live[live.id]  # finished and unwatched: its replay is stored
             if writer is not None:
                 try:
                     await asyncio.wait_for(writer, 5)

@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..core.echo import quote
 
-__all__ = ["Conflict", "MoveRow", "Store", "TableRow", "open_store"]
+__all__ = ["Conflict", "MoveRow", "NewMove", "Store", "TableRow", "open_store"]
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS ll_classes (
@@ -72,6 +72,20 @@ class MoveRow:
     seat: int
     cause: str
     at: float
+
+
+@dataclass(frozen=True)
+class NewMove:
+    """A move to record: move number ``step`` of a table, and whether it ended the game (with
+    the replay then)."""
+
+    table_id: str
+    step: int
+    action: dict[str, Any]
+    seat: int
+    cause: str
+    over: bool
+    replay: str | None
 
 
 class _Connection(Protocol):
@@ -181,29 +195,47 @@ class Store:
 
     def steps(self, table_ids: Sequence[str]) -> dict[str, int]:
         """How many moves each table has recorded (for a process to see another's moves)."""
-        if not table_ids:
-            return {}
-        marks = ", ".join("?" for _ in table_ids)
-        with self._tx() as run:
-            rows = run(f"SELECT id, step FROM ll_tables WHERE id IN ({marks})",
-                       list(table_ids)).fetchall()
-        return {r[0]: int(r[1]) for r in rows}
+        out: dict[str, int] = {}
+        for i in range(0, len(table_ids), 500):  # a bounded statement, however many tables
+            chunk = list(table_ids[i:i + 500])
+            marks = ", ".join("?" for _ in chunk)
+            with self._tx() as run:
+                rows = run(f"SELECT id, step FROM ll_tables WHERE id IN ({marks})",
+                           chunk).fetchall()
+            out.update((r[0], int(r[1])) for r in rows)
+        return out
 
     def add_move(self, table_id: str, step: int, action: dict[str, Any], seat: int, cause: str,
                  *, over: bool, replay: str | None) -> None:
         """Record move number ``step`` (0-based) and the table's new step, in one transaction;
         :class:`Conflict` when another process recorded that step first."""
-        now = time.time()
+        err = self.add_moves([NewMove(table_id, step, action, seat, cause, over, replay)])[0]
+        if err is not None:
+            raise err
+
+    def add_moves(self, moves: Sequence[NewMove]) -> list[Conflict | None]:
+        """Record moves of several tables in one transaction (one wait for the disk for all
+        of them: a group commit); for each, None once it is recorded or the :class:`Conflict`
+        that refused it. When one was recorded elsewhere first, each is recorded on its own."""
         try:
             with self._tx() as run:
-                run("INSERT INTO ll_moves (table_id, step, action, seat, cause, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, step, json.dumps(action), seat, cause, now))
-                run("UPDATE ll_tables SET step = ?, updated = ?, status = ?, replay = ? "
-                    "WHERE id = ?",
-                    (step + 1, now, "over" if over else "playing", replay, table_id))
-        except self._duplicate as err:
-            raise Conflict(f"step {step} of table {table_id} is already recorded") from err
+                for move in moves:
+                    self._insert(run, move)
+            return [None] * len(moves)
+        except self._duplicate:
+            if len(moves) == 1:
+                m = moves[0]
+                return [Conflict(f"step {m.step} of table {m.table_id} is already recorded")]
+        return [self.add_moves([m])[0] for m in moves]
+
+    @staticmethod
+    def _insert(run: Any, m: NewMove) -> None:
+        now = time.time()
+        run("INSERT INTO ll_moves (table_id, step, action, seat, cause, at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (m.table_id, m.step, json.dumps(m.action), m.seat, m.cause, now))
+        run("UPDATE ll_tables SET step = ?, updated = ?, status = ?, replay = ? WHERE id = ?",
+            (m.step + 1, now, "over" if m.over else "playing", m.replay, m.table_id))
 
 
 def _sqlite(path: str, url: str) -> Store:
