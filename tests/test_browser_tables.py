@@ -95,3 +95,38 @@ def test_a_page_and_a_kernel_play_at_one_table_through_a_server_restart(
         if grace is not None:
             grace.close()
         s.stop()
+
+
+def test_the_teachers_room_lists_the_class_and_opens_the_all_seeing_view(
+        browser: Any, output_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+    from leyline_widget.tables.client import request
+
+    s = Server(f"sqlite:///{tmp_path / 'tables.db'}", tmp_path / "server.log").start()
+    try:
+        cls = request(s.url, "/api/classes", {"name": "Year 9"})
+        made = [new_table(s.url, seats, rules=SHORT, **{"class": cls["teacher_key"]})
+                for seats in (["Ada", "Grace"], ["Alan", "greedy"])]
+        page = new_page(browser)
+        page.goto(cls["room"])
+        page.wait_for_selector("#list tr", timeout=15_000)
+        rows = page.locator("#list tr")
+        assert rows.count() == 2
+        assert "Ada vs Grace" in rows.nth(0).inner_text()
+        assert "Alan vs Greedy bot" in rows.nth(1).inner_text()
+        page.screenshot(path=str(output_dir / "1-room.png"))
+        rows.nth(0).locator("a").click()
+        page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+        assert "teacher" in page.locator("#net").inner_text()
+        # The teacher sees every card's element; the page of a seat of the same table none.
+        faces = page.locator(".leyline [data-act=card][data-element]").count()
+        assert faces == 12
+        page.screenshot(path=str(output_dir / "2-teacher-view.png"))
+        seat = new_page(browser)
+        seat.goto(made[0]["seats"][1]["link"])
+        seat.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+        seat.wait_for_timeout(2000)  # the deal's reveal is over
+        scan_seat(seat.locator(".leyline"))
+        no_widget_errors(page)
+        no_widget_errors(seat)
+    finally:
+        s.stop()
