@@ -96,15 +96,20 @@ def test_imports_only_point_down() -> None:
     assert wrong == []
 
 
-def test_only_widgets_know_jupyter() -> None:
+def outside_imports(layer: str, packages: tuple[str, ...]) -> list[str]:
+    """Every import of one of ``packages`` by a module outside ``layer``."""
     wrong = []
     for path in modules():
-        if layer_of(module_name(path)) == "widgets":
+        if layer_of(module_name(path)) == layer:
             continue
         for line, target in imports(path):
-            if target.split(".")[0] in JUPYTER:
+            if target.split(".")[0] in packages:
                 wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
-    assert wrong == []
+    return wrong
+
+
+def test_only_widgets_know_jupyter() -> None:
+    assert outside_imports("widgets", JUPYTER) == []
 
 
 #: The web server and the database drivers: only the tables layer knows them.
@@ -112,14 +117,7 @@ NETWORK = ("starlette", "uvicorn", "websockets", "psycopg", "sqlite3", "sqlalche
 
 
 def test_only_tables_know_the_web_server_and_the_database() -> None:
-    wrong = []
-    for path in modules():
-        if layer_of(module_name(path)) == "tables":
-            continue
-        for line, target in imports(path):
-            if target.split(".")[0] in NETWORK:
-                wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
-    assert wrong == []
+    assert outside_imports("tables", NETWORK) == []
 
 
 def test_the_layer_check_catches_a_lazy_upward_import(tmp_path: Path) -> None:
