@@ -130,3 +130,46 @@ def test_the_teachers_room_lists_the_class_and_opens_the_all_seeing_view(
         no_widget_errors(seat)
     finally:
         s.stop()
+
+
+@pytest.mark.jupyter
+def test_a_notebook_takes_its_seat_with_join_in_jupyterlab(
+        browser: Any, output_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+    from browser_support import jupyter_lab, notebook_json, open_notebook, run_all_cells
+
+    s = Server(f"sqlite:///{tmp_path / 'tables.db'}", tmp_path / "server.log").start()
+    grace: TableClient | None = None
+    notebook = notebook_json([
+        "from leyline_widget import LeylineWidget\n"
+        "w = LeylineWidget.join(open('link.txt').read().strip())\nw"])
+    try:
+        made = new_table(s.url, ["Ada", "Grace"], seed=8, rules=SHORT)
+        grace = TableClient(made["seats"][1]["link"])
+        with jupyter_lab({"join.ipynb": notebook}) as lab:
+            (lab.root / "link.txt").write_text(made["seats"][0]["link"])
+            page = open_notebook(browser, lab, "join.ipynb")
+            run_all_cells(page)
+            root = page.locator(".leyline").first
+            page.screenshot(path=str(output_dir / "1-joined.png"))
+            # A click in the notebook's board is a move at the table: the kernel sends it.
+            click_and_wait(page, root, root.locator("[data-act=card][data-card=inert]").first)
+            assert grace.wait(lambda c: c.state is not None and c.state["step"] == 1, 15)
+            click_and_wait(page, root, root.locator("[data-act=end]"))
+            assert grace.wait(lambda c: c.state is not None and c.state["step"] == 2, 15)
+            # The server dies: the board says so; it comes back by itself with the server.
+            s.kill()
+            page.wait_for_selector(".leyline .ll-error:not(.ll-hidden)", timeout=15_000)
+            assert "Offline" in root.locator(".ll-error").inner_text()
+            page.screenshot(path=str(output_dir / "2-offline.png"))
+            s.start()
+            page.wait_for_function(
+                "(el) => el.querySelector('.ll-error').classList.contains('ll-hidden')",
+                arg=root.element_handle(), timeout=30_000)
+            assert lab.kernel_json("join.ipynb", "w.online") is True
+            assert lab.kernel_json("join.ipynb", "w.view['viewer']") == 0
+            scan_seat(root)
+            no_widget_errors(page)
+    finally:
+        if grace is not None:
+            grace.close()
+        s.stop()
