@@ -496,6 +496,7 @@ def _parser() -> argparse.ArgumentParser:
     _common(lad, 40, REPORT_FORMATS)
     lad.add_argument("--plot", metavar="PATH.png", help="also draw the ratings to a PNG")
     _lite_parser(sub)
+    _table_parsers(sub)
     return parser
 
 
@@ -757,6 +758,102 @@ def _lite(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"simulate": _simulate, "balance": _balance, "ladder": _ladder, "lite": _lite}
+
+
+# -- play over the network: leyline serve, leyline table new / class ----------------------------
+def _table_parsers(sub: Any) -> None:
+    srv = sub.add_parser(
+        "serve", help="run the table server (play over the network)",
+        description="Serve tables over HTTP and WebSockets (docs/tables.md). Every accepted "
+                    "move is committed to --db before it is acknowledged; a restarted server "
+                    "resumes every table at its last accepted move.")
+    srv.add_argument("--db", default="sqlite:///tables.db",
+                     help="sqlite:///path.db (default: sqlite:///tables.db) or "
+                          "postgresql://user@host/db (several server processes may share it)")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8765, help="port (8765)")
+    srv.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                     help="a web origin (https://host:port) whose pages may open WebSockets "
+                          "here besides the server's own (repeatable)")
+    srv.add_argument("--poll", type=float, default=0.5, metavar="SECONDS",
+                     help="how often to look for moves made through another server process")
+    tab = sub.add_parser("table", help="create tables and classes on a table server",
+                         description="Create a table or a class on a running table server.")
+    tsub = tab.add_subparsers(dest="table_command", required=True, metavar="ACTION")
+    new = tsub.add_parser("new", help="a table: prints one private link per person's seat "
+                                      "and a spectator link")
+    new.add_argument("--server", required=True, help="http://host:port of the table server")
+    new.add_argument("--seat", action="append", required=True, metavar="NAME_OR_BOT",
+                     help="a player's name, or a bot kind (random, memory, greedy, expert); "
+                          "one per seat, in turn order")
+    new.add_argument("--seed", type=int, default=None, help="the deal's seed (random)")
+    new.add_argument("--class", dest="class_key", default=None, metavar="TEACHER_KEY",
+                     help="the teacher's key of the class this table belongs to")
+    new.add_argument("--turn-seconds", type=int, default=None, metavar="N",
+                     help="a turn timer: after N seconds the seat's turn ends by itself")
+    new.add_argument("--bot-delay-ms", type=int, default=None, metavar="MS",
+                     help="the pause before each bot move (600)")
+    cls = tsub.add_parser("class", help="a class: prints the teacher's key and room link")
+    cls.add_argument("--server", required=True, help="http://host:port of the table server")
+    cls.add_argument("--name", default="Class", help="the class's name")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .tables.server import serve
+        from .tables.store import open_store
+    except ImportError as err:
+        raise UsageError(f"leyline serve needs the tables extra: pip install "
+                         f"'leyline_widget[tables]' ({err})") from None
+    from .widgets.assets import STATIC
+    from .widgets.table import table_board
+
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, got {args.port}")
+    if not 0.05 <= args.poll <= 60:
+        raise UsageError(f"--poll must be from 0.05 to 60 seconds, got {args.poll}")
+    try:
+        store = open_store(args.db)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    except Exception as err:  # the database cannot be reached: say so in a line
+        raise UsageError(f"--db: cannot open {args.db}: {str(err)[:200]}") from None
+    print(f"leyline: serving tables of {args.db} on http://{args.host}:{args.port}",
+          file=sys.stderr, flush=True)
+    serve(store, host=args.host, port=args.port, board=table_board, static=STATIC,
+          origins=tuple(args.allow_origin), poll=args.poll)
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    from .tables.client import TableError, create_class, create_table
+
+    try:
+        if args.table_command == "class":
+            made = create_class(args.server, args.name)
+            print(f"class {made['name']} ({made['class']})")
+            print(f"  teacher's key: {made['teacher_key']}")
+            print(f"  teacher's room: {made['room']}")
+            return 0
+        options = {k: v for k, v in (("seed", args.seed), ("class", args.class_key),
+                                     ("turn_seconds", args.turn_seconds),
+                                     ("bot_delay_ms", args.bot_delay_ms)) if v is not None}
+        made = create_table(args.server, args.seat, **options)
+    except TableError as err:
+        raise UsageError(f"{err.field or 'server'}: {err}") from None
+    except OSError as err:
+        raise UsageError(f"--server: cannot reach {args.server}: {str(err)[:200]}") from None
+    print(f"table {made['table']}: {' vs '.join(made['players'])}")
+    for seat in made["seats"]:
+        if "link" in seat:
+            print(f"  {seat['name']}: {seat['link']}")
+        else:
+            print(f"  {seat['name']}: a {seat['bot']} bot (played by the server)")
+    print(f"  spectators: {made['spectator']}")
+    return 0
+
+
+_COMMANDS.update(serve=_serve, table=_table)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The house in layers: imports only point down, and only widgets/ knows Jupyter.
 
-Layers, bottom to top: core <- replays <- agents, teach, interop <- widgets <- cli. A module
-may import from its own folder and from layers below; never from one above or beside it.
+Layers, bottom to top: core <- replays <- agents, teach, interop <- tables <- widgets <- cli.
+A module may import from its own folder and from layers below; never from one above or beside it.
 Every import counts, lazy ones inside functions included.
 """
 
@@ -18,7 +18,8 @@ import leyline_widget
 from leyline_widget.core.game import Game
 
 PACKAGE = Path(leyline_widget.__file__).parent
-RANK = {"core": 0, "replays": 1, "agents": 2, "teach": 2, "interop": 2, "widgets": 3, "cli": 4}
+RANK = {"core": 0, "replays": 1, "agents": 2, "teach": 2, "interop": 2, "tables": 3,
+        "widgets": 4, "cli": 5}
 JUPYTER = ("anywidget", "ipywidgets", "traitlets", "ipykernel", "IPython")
 
 
@@ -72,7 +73,7 @@ def imports(path: Path, name: str | None = None) -> list[tuple[int, str]]:
 
 def test_the_layers_are_the_design_folders() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    assert folders == {"core", "replays", "agents", "teach", "interop", "widgets"}
+    assert folders == {"core", "replays", "agents", "teach", "interop", "tables", "widgets"}
     flat = {p.stem for p in PACKAGE.glob("*.py")}
     assert flat == {"__init__", "cli"}
 
@@ -95,15 +96,28 @@ def test_imports_only_point_down() -> None:
     assert wrong == []
 
 
-def test_only_widgets_know_jupyter() -> None:
+def outside_imports(layer: str, packages: tuple[str, ...]) -> list[str]:
+    """Every import of one of ``packages`` by a module outside ``layer``."""
     wrong = []
     for path in modules():
-        if layer_of(module_name(path)) == "widgets":
+        if layer_of(module_name(path)) == layer:
             continue
         for line, target in imports(path):
-            if target.split(".")[0] in JUPYTER:
+            if target.split(".")[0] in packages:
                 wrong.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
-    assert wrong == []
+    return wrong
+
+
+def test_only_widgets_know_jupyter() -> None:
+    assert outside_imports("widgets", JUPYTER) == []
+
+
+#: The web server and the database drivers: only the tables layer knows them.
+NETWORK = ("starlette", "uvicorn", "websockets", "psycopg", "sqlite3", "sqlalchemy", "httpx")
+
+
+def test_only_tables_know_the_web_server_and_the_database() -> None:
+    assert outside_imports("tables", NETWORK) == []
 
 
 def test_the_layer_check_catches_a_lazy_upward_import(tmp_path: Path) -> None:

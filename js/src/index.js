@@ -14,6 +14,8 @@ import { studyPage as mountStudy } from "./studio.js";
 
 // The standalone replay page (replay_widget.py's _BOOT) renders over `bookModel(book)`.
 export { bookModel } from "./book.js";
+// The table server's page (tables/pages.py) plays over a WebSocket: `joinTable(default, ...)`.
+export { joinTable } from "./net.js";
 
 /** Front-end modes by the `mode` trait. @type {Record<string, import("./types").Mode>} */
 export const MODES = { play: playMode, lesson: lessonMode, replay: replayMode };

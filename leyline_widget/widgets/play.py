@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import traitlets
 
@@ -67,6 +67,9 @@ from .base import (
     shown_batch,
 )
 from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
+
+if TYPE_CHECKING:
+    from .table import TableWidget
 
 __all__ = ["LeylineWidget"]
 
@@ -169,6 +172,16 @@ class LeylineWidget(BoardWidget):
                          show_memory_of=show_memory_of)
         self._shown_seat = self.seat()
         self._sync(self._last_batch)
+
+    @classmethod
+    def join(cls, link: str, **options: Any) -> TableWidget:
+        """Take a seat at a table over the network (the kernel is the client): ``link`` is
+        the seat's link from ``leyline table new`` (``http://host:port/t/<table>?seat=...``),
+        a spectator's (``?watch=``) or a teacher's (``#teacher=``). See
+        :class:`~leyline_widget.widgets.table.TableWidget` and docs/tables.md."""
+        from .table import TableWidget
+
+        return TableWidget(link, **options)
 
     def _seat_bots(self, seats: Mapping[int, Bot | str], base: int | None) -> dict[int, str]:
         """Seat the bots of ``seats`` (seat -> kind or Bot) for ``self.game``; their kinds."""

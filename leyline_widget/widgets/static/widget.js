@@ -3843,6 +3843,207 @@ function replayMode({ model, el }) {
   });
 }
 
+// js/src/net.js
+var FIXED = {
+  mode: "play",
+  deal_ms: 0,
+  reveal_ms: 1500,
+  handoff: {},
+  session: [],
+  hint: {},
+  memory: {},
+  bot_delay_ms: 0,
+  error: "",
+  ack: 0
+};
+var LOCAL_ONLY = /* @__PURE__ */ new Set(["ready", "undo", "new_game", "rematch", "hint"]);
+function netModel(send) {
+  const state = { ...FIXED };
+  const listeners = /* @__PURE__ */ new Set();
+  const model = {
+    /** @param {string} key */
+    get: (key) => state[key],
+    /** @param {string} key @param {unknown} value */
+    set: (key, value) => {
+      state[key] = value;
+    },
+    save_changes: () => {
+    },
+    /** @param {object} message */
+    send: (message) => send(message),
+    /** @param {string} _name @param {() => void} fn */
+    on: (_name, fn) => {
+      listeners.add(fn);
+    },
+    /** @param {string} _name @param {() => void} fn */
+    off: (_name, fn) => {
+      listeners.delete(fn);
+    },
+    /** @param {Record<string, any>} changes */
+    update(changes) {
+      Object.assign(state, changes);
+      for (const fn of [...listeners]) fn();
+    }
+  };
+  return model;
+}
+function credentials(search, hash) {
+  const q = new URLSearchParams(search);
+  const h2 = new URLSearchParams(hash.replace(/^#/, ""));
+  if (q.get("seat")) return { secret: (
+    /** @type {string} */
+    q.get("seat")
+  ) };
+  if (q.get("watch")) return { watch: (
+    /** @type {string} */
+    q.get("watch")
+  ) };
+  if (h2.get("teacher")) return { teacher: (
+    /** @type {string} */
+    h2.get("teacher")
+  ) };
+  return null;
+}
+var FINAL = /* @__PURE__ */ new Set(["secret", "watch", "teacher", "table", "board", "protocol"]);
+function joinTable(widget, options) {
+  const loc = options.location || window.location;
+  const Socket = options.WebSocket || window.WebSocket;
+  const storage = options.storage === void 0 ? window.localStorage : options.storage;
+  const creds = credentials(loc.search, loc.hash);
+  const status = options.status;
+  const say = (text, online) => {
+    status.textContent = text;
+    status.dataset.online = String(online);
+  };
+  if (!creds) {
+    say("This link holds no seat, spectator or teacher key.", false);
+    return null;
+  }
+  const role = Object.keys(creds)[0];
+  const seenKey = `leyline-seen:${options.table}:${role}`;
+  let seen = Number((storage && storage.getItem(seenKey)) ?? -1);
+  if (!Number.isInteger(seen)) seen = -1;
+  if (creds.secret && storage) remember(storage, options.table, creds.secret);
+  let ws = null;
+  let open = false;
+  let rendered = false;
+  let stopped = false;
+  let nextId2 = 0;
+  let acks = 0;
+  let seq = 0;
+  let delay = 500;
+  const pending = /* @__PURE__ */ new Set();
+  const model = netModel((message) => {
+    const type = message && message.type;
+    if (type === "action") {
+      if (!open || !ws) {
+        refuse("The page is offline: that move was not sent. It reconnects by itself; try again then.");
+        return;
+      }
+      const id = ++nextId2;
+      pending.add(id);
+      ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
+    } else if (type === "log_sync") {
+      if (open && ws) ws.send(JSON.stringify({ type: "sync" }));
+    } else if (type === "bot_step" || type === "shown") {
+    } else if (LOCAL_ONLY.has(type)) {
+      refuse(`"${String(type)}" is not available at a network table.`);
+    }
+  });
+  function refuse(text) {
+    acks += 1;
+    model.update({ error: text, ack: acks });
+  }
+  function onState(frame) {
+    const board = frame.board || {};
+    const changes = {
+      view: frame.view,
+      legal: board.legal || {},
+      log: board.log,
+      viewer: frame.view && frame.view.viewer
+    };
+    if (board.info) changes.info = board.info;
+    if (board.log_past) changes.log_past = board.log_past;
+    const items = frame.events && frame.events.items || [];
+    if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
+    model.update(changes);
+    const players = frame.players || [];
+    say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}` : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
+    seen = frame.step;
+    if (storage) storage.setItem(seenKey, String(seen));
+    if (!rendered) {
+      rendered = true;
+      widget.render({ model, el: options.el });
+    }
+  }
+  function onFrame(frame) {
+    if (frame.type === "welcome") {
+      delay = 500;
+      say("Online", true);
+    } else if (frame.type === "state") {
+      onState(frame);
+    } else if (frame.type === "ack") {
+      pending.delete(frame.id);
+      acks += 1;
+      model.update({ error: "", ack: acks });
+    } else if (frame.type === "error") {
+      if (!rendered && FINAL.has(frame.field)) {
+        stopped = true;
+        say(`Refused: ${frame.error}`, false);
+        return;
+      }
+      if (typeof frame.id === "number") pending.delete(frame.id);
+      refuse(frame.error);
+    }
+  }
+  function connect() {
+    if (stopped) return;
+    const proto = loc.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new Socket(`${proto}//${loc.host}/ws/${encodeURIComponent(options.table)}`);
+    ws = socket;
+    socket.onopen = () => {
+      open = true;
+      socket.send(JSON.stringify({ type: "hello", ...creds, board: true, seen }));
+    };
+    socket.onmessage = (event) => {
+      try {
+        onFrame(JSON.parse(String(event.data)));
+      } catch (err) {
+        refuse(`The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
+      }
+    };
+    socket.onclose = () => {
+      open = false;
+      if (ws === socket) ws = null;
+      if (pending.size) {
+        pending.clear();
+        refuse("The connection dropped before the server answered your move; look at the board when it is back.");
+      }
+      if (stopped) return;
+      say(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 1e4);
+    };
+  }
+  say("Connecting...", false);
+  connect();
+  return { model, close: () => {
+    stopped = true;
+    if (ws) ws.close();
+  } };
+}
+function remember(storage, table, secret) {
+  let links = [];
+  try {
+    const stored = JSON.parse(storage.getItem("leyline-links") || "[]");
+    if (Array.isArray(stored)) links = stored;
+  } catch {
+    links = [];
+  }
+  links = [{ table, secret }, ...links.filter((l) => l && l.table !== table)].slice(0, 50);
+  storage.setItem("leyline-links", JSON.stringify(links));
+}
+
 // js/src/index.js
 var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 var NULLED = /* @__PURE__ */ new WeakMap();
@@ -3900,6 +4101,7 @@ export {
   bookModel,
   index_default as default,
   hostModel,
+  joinTable,
   nulled,
   studyPage2 as studyPage
 };

@@ -1,0 +1,229 @@
+// Play at a table over the network: a model that the play mode renders from, fed by the table
+// server's WebSocket instead of a Jupyter kernel (the protocol is docs/tables.md). The server is
+// the referee: it sends this seat's board (view, legal, log) after every accepted move, and a
+// click goes to it as a `move`; nothing here decides a rule. The connection comes back by
+// itself after a drop (the server sends the state again, with the reveals this seat missed),
+// and the status line says when the page is offline.
+
+/** @typedef {import("./types").Model} Model */
+
+/** The play mode's keys that a network table fixes (no deal to wait for, no hot-seat). */
+const FIXED = {
+  mode: "play", deal_ms: 0, reveal_ms: 1500, handoff: {}, session: [], hint: {}, memory: {},
+  bot_delay_ms: 0, error: "", ack: 0,
+};
+
+/** Messages of the play mode that have no meaning at a network table. */
+const LOCAL_ONLY = new Set(["ready", "undo", "new_game", "rematch", "hint"]);
+
+/**
+ * A model over plain state: what `render` reads, and the page's messages handed to `send`.
+ * @param {(message: any) => void} send
+ */
+export function netModel(send) {
+  /** @type {Record<string, any>} */
+  const state = { ...FIXED };
+  /** @type {Set<() => void>} */
+  const listeners = new Set();
+  const model = {
+    /** @param {string} key */
+    get: (key) => state[key],
+    /** @param {string} key @param {unknown} value */
+    set: (key, value) => { state[key] = value; },
+    save_changes: () => {},
+    /** @param {object} message */
+    send: (message) => send(message),
+    /** @param {string} _name @param {() => void} fn */
+    on: (_name, fn) => { listeners.add(fn); },
+    /** @param {string} _name @param {() => void} fn */
+    off: (_name, fn) => { listeners.delete(fn); },
+    /** @param {Record<string, any>} changes */
+    update(changes) {
+      Object.assign(state, changes);
+      for (const fn of [...listeners]) fn();
+    },
+  };
+  return model;
+}
+
+/**
+ * The hello's credentials from a table link: `?seat=` (a seat), `?watch=` (a spectator), or a
+ * teacher's key in the fragment (`#teacher=`, never sent to the server in the URL).
+ * @param {string} search
+ * @param {string} hash
+ * @returns {Record<string, string> | null}
+ */
+export function credentials(search, hash) {
+  const q = new URLSearchParams(search);
+  const h = new URLSearchParams(hash.replace(/^#/, ""));
+  if (q.get("seat")) return { secret: /** @type {string} */ (q.get("seat")) };
+  if (q.get("watch")) return { watch: /** @type {string} */ (q.get("watch")) };
+  if (h.get("teacher")) return { teacher: /** @type {string} */ (h.get("teacher")) };
+  return null;
+}
+
+/** Refusals at hello that no retry can mend. */
+const FINAL = new Set(["secret", "watch", "teacher", "table", "board", "protocol"]);
+
+/**
+ * Join a table: connect, render the play mode into `el` once the first state arrives, and keep
+ * the connection (and the `status` line) up to date.
+ * @param {{render: (props: {model: Model, el: HTMLElement}) => unknown}} widget
+ * @param {{table: string, el: HTMLElement, status: HTMLElement, location?: Location,
+ *          WebSocket?: typeof WebSocket, storage?: Storage | null}} options
+ */
+export function joinTable(widget, options) {
+  const loc = options.location || window.location;
+  const Socket = options.WebSocket || window.WebSocket;
+  const storage = options.storage === undefined ? window.localStorage : options.storage;
+  const creds = credentials(loc.search, loc.hash);
+  const status = options.status;
+  const say = (/** @type {string} */ text, /** @type {boolean} */ online) => {
+    status.textContent = text;
+    status.dataset.online = String(online);
+  };
+  if (!creds) {
+    say("This link holds no seat, spectator or teacher key.", false);
+    return null;
+  }
+  const role = Object.keys(creds)[0];
+  const seenKey = `leyline-seen:${options.table}:${role}`;
+  /** The last step shown here: a page loaded again does not replay its reveals. */
+  let seen = Number((storage && storage.getItem(seenKey)) ?? -1);
+  if (!Number.isInteger(seen)) seen = -1;
+  if (creds.secret && storage) remember(storage, options.table, creds.secret);
+
+  /** @type {WebSocket | null} */
+  let ws = null;
+  let open = false;
+  let rendered = false;
+  let stopped = false;
+  let nextId = 0;
+  let acks = 0;
+  let seq = 0;
+  let delay = 500;
+  /** @type {Set<number>} */
+  const pending = new Set();
+
+  const model = netModel((/** @type {any} */ message) => {
+    const type = message && message.type;
+    if (type === "action") {
+      if (!open || !ws) {
+        refuse("The page is offline: that move was not sent. It reconnects by itself; try again then.");
+        return;
+      }
+      const id = ++nextId;
+      pending.add(id);
+      ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
+    } else if (type === "log_sync") {
+      if (open && ws) ws.send(JSON.stringify({ type: "sync" }));
+    } else if (type === "bot_step" || type === "shown") {
+      // The server plays the bots at its own pace, and reveals are not replayed: nothing to say.
+    } else if (LOCAL_ONLY.has(type)) {
+      refuse(`"${String(type)}" is not available at a network table.`);
+    }
+  });
+
+  /** @param {string} text */
+  function refuse(text) {
+    acks += 1;
+    model.update({ error: text, ack: acks });
+  }
+
+  /** @param {any} frame */
+  function onState(frame) {
+    const board = frame.board || {};
+    /** @type {Record<string, any>} */
+    const changes = { view: frame.view, legal: board.legal || {}, log: board.log,
+      viewer: frame.view && frame.view.viewer };
+    // `info` and the finished turns come whole only on a connection's first frame.
+    if (board.info) changes.info = board.info;
+    if (board.log_past) changes.log_past = board.log_past;
+    const items = (frame.events && frame.events.items) || [];
+    if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
+    model.update(changes);
+    const players = frame.players || [];
+    say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}`
+      : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
+    seen = frame.step;
+    if (storage) storage.setItem(seenKey, String(seen));
+    if (!rendered) {
+      rendered = true;
+      widget.render({ model, el: options.el });
+    }
+  }
+
+  /** @param {any} frame */
+  function onFrame(frame) {
+    if (frame.type === "welcome") {
+      delay = 500;
+      say("Online", true);
+    } else if (frame.type === "state") {
+      onState(frame);
+    } else if (frame.type === "ack") {
+      pending.delete(frame.id);
+      acks += 1;
+      model.update({ error: "", ack: acks });
+    } else if (frame.type === "error") {
+      if (!rendered && FINAL.has(frame.field)) {
+        stopped = true;
+        say(`Refused: ${frame.error}`, false);
+        return;
+      }
+      if (typeof frame.id === "number") pending.delete(frame.id);
+      refuse(frame.error);
+    }
+  }
+
+  function connect() {
+    if (stopped) return;
+    const proto = loc.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new Socket(`${proto}//${loc.host}/ws/${encodeURIComponent(options.table)}`);
+    ws = socket;
+    socket.onopen = () => {
+      open = true;
+      socket.send(JSON.stringify({ type: "hello", ...creds, board: true, seen }));
+    };
+    socket.onmessage = (event) => {
+      try {
+        onFrame(JSON.parse(String(event.data)));
+      } catch (err) {
+        refuse(`The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
+      }
+    };
+    socket.onclose = () => {
+      open = false;
+      if (ws === socket) ws = null;
+      if (pending.size) {
+        pending.clear();
+        refuse("The connection dropped before the server answered your move; look at the board when it is back.");
+      }
+      if (stopped) return;
+      say(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 10_000);
+    };
+  }
+  say("Connecting...", false);
+  connect();
+  return { model, close: () => { stopped = true; if (ws) ws.close(); } };
+}
+
+/**
+ * Keep this seat's link for the lobby page (at most 50, the newest first).
+ * @param {Storage} storage
+ * @param {string} table
+ * @param {string} secret
+ */
+function remember(storage, table, secret) {
+  /** @type {{table: string, secret: string}[]} */
+  let links = [];
+  try {
+    const stored = JSON.parse(storage.getItem("leyline-links") || "[]");
+    if (Array.isArray(stored)) links = stored;
+  } catch {
+    links = [];
+  }
+  links = [{ table, secret }, ...links.filter((l) => l && l.table !== table)].slice(0, 50);
+  storage.setItem("leyline-links", JSON.stringify(links));
+}
