@@ -63,6 +63,7 @@ from .base import (
     count,
     milliseconds,
     only,
+    refusal,
     seat_or_none,
 )
 from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
@@ -178,7 +179,7 @@ class LeylineWidget(BoardWidget):
         table.join(self)
         problem = table.start_save(autosave, self._save_settings)
         if problem:
-            self.error = problem
+            self.error = refusal(problem)
 
     @staticmethod
     def _shared_seats(have: Mapping[int, Bot | str],
@@ -399,7 +400,7 @@ class LeylineWidget(BoardWidget):
         # Saved first, then shown on every widget of this game (this one too).
         problem = self._table.moved(action, events, before)
         if problem:
-            self.error = problem
+            self.error = refusal(problem)
         return events
 
     def _moved(self, events: list[Event], before: Phase) -> None:
@@ -448,7 +449,7 @@ class LeylineWidget(BoardWidget):
             raise ValueError("no Binding token has been placed this turn: nothing to undo")
         problem = self._table.replaced(snap.clone())
         if problem:
-            self.error = problem
+            self.error = refusal(problem)
 
     def new_game(self, *, seed: int | None = None, swap: bool = False,
                  seats: Sequence[str] | None = None) -> None:
@@ -491,7 +492,7 @@ class LeylineWidget(BoardWidget):
         self._table.join(self)
         problem = self._table.start_save(autosave, self._save_settings)
         if problem:
-            self.error = problem
+            self.error = refusal(problem)
 
     @classmethod
     def resume(cls, id: str | None = None) -> LeylineWidget:

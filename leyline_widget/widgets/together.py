@@ -111,7 +111,8 @@ def table_for(game: Game) -> Table:
 def table_saving(id: str) -> Table | None:
     """The Table in this kernel writing the save ``id``, if any (resuming it joins that)."""
     table = _SAVES.get(id)
-    return table if table is not None and table.journal is not None else None
+    journal = None if table is None else table.journal
+    return table if journal is not None and not journal.done else None
 
 
 def adopt(game: Game, journal: Journal) -> Table:
