@@ -106,7 +106,7 @@ def test_resume_after_a_lost_kernel_gives_the_same_game_seats_and_view() -> None
     assert replay.actions == r.game.actions and entry.replay().actions == r.game.actions
     with pytest.raises(ValueError, match="no unfinished game is saved"):
         LeylineWidget.resume()
-    with pytest.raises(SaveError, match="is finished: load it with Replay.load"):
+    with pytest.raises(SaveError, match="is finished: load it with Replay"):
         LeylineWidget.resume(entry.id)
 
 
@@ -140,7 +140,7 @@ def test_a_take_back_is_saved_too() -> None:
     while w.game.phase.value != "binding":
         w.play(w.game.legal_actions()[0] if w.game.phase.value == "refill" else EndPhase())
     start = w.game.step
-    placed = [a for a in w.game.legal_actions() if a.to_dict()["type"] == "place_token"][0]
+    placed = next(a for a in w.game.legal_actions() if a.to_dict()["type"] == "place_token")
     w.play(placed)
     w.undo()
     assert w.game.step == start
@@ -168,8 +168,8 @@ def test_damaged_saves_are_listed_with_a_short_error_and_never_crash() -> None:
     listed = {g.id: g for g in saved_games()}
     assert set(listed) == {path.name.split(".")[0], "empty", "garbage", "broken", "badline",
                            "illegal"}
-    for name, words in [("empty", "empty or cut short"), ("garbage", "line 1: the saved game is not UTF-8"),
-                        ("broken", "not valid JSON"), ("badline", "line 2 is not a saved move"),
+    for name, words in [("empty", "empty or cut short"),
+                        ("garbage", "line 1: the saved game is not UTF-8"), ("broken", "not valid JSON"), ("badline", "line 2 is not a saved move"),
                         ("illegal", "move 1 is not legal")]:
         assert words in listed[name].error and len(listed[name].error) <= 300, listed[name]
         if not listed[name].finished:
