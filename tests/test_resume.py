@@ -169,7 +169,8 @@ def test_damaged_saves_are_listed_with_a_short_error_and_never_crash() -> None:
     assert set(listed) == {path.name.split(".")[0], "empty", "garbage", "broken", "badline",
                            "illegal"}
     for name, words in [("empty", "empty or cut short"),
-                        ("garbage", "line 1: the saved game is not UTF-8"), ("broken", "not valid JSON"), ("badline", "line 2 is not a saved move"),
+                        ("garbage", "line 1: the saved game is not UTF-8"),
+                        ("broken", "not valid JSON"), ("badline", "line 2 is not a saved move"),
                         ("illegal", "move 1 is not legal")]:
         assert words in listed[name].error and len(listed[name].error) <= 300, listed[name]
         if not listed[name].finished:
