@@ -8,6 +8,7 @@
 // board (the play board, pure), memory (the teacher's memory panel), mount (the lifecycle every
 // mode shares), play, lesson and replay (the modes), book (the standalone replay page's model).
 import { lessonMode } from "./lesson.js";
+import { watchKernel } from "./lost.js";
 import { playMode } from "./play.js";
 import { replayMode } from "./replay.js";
 import { studyPage as mountStudy } from "./studio.js";
@@ -22,7 +23,12 @@ export const MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 function render({ model, el }) {
   const mode = model.get("mode");
   const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+  const cleanup = impl({ model, el });
+  const unwatch = watchKernel(model, el); // a board without its kernel says so
+  return () => {
+    unwatch();
+    if (typeof cleanup === "function") cleanup();
+  };
 }
 
 /**

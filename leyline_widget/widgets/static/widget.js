@@ -2202,6 +2202,60 @@ function lessonMode({ model, el }) {
   });
 }
 
+// js/src/lost.js
+var LOST = "ll-kernel-lost";
+function lostText(mode) {
+  if (mode === "play") {
+    return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach the game. Moves are saved as they are made (unless autosave=False): run LeylineWidget.resume() in a cell to go on from the last one (leyline_widget.saved_games() lists the saved games).";
+  }
+  return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach it. Run its cell again.";
+}
+function watchKernel(model, el) {
+  const doc = el.ownerDocument;
+  let note = null;
+  const stop = (event) => {
+    if (!el.classList.contains(LOST)) return;
+    const target = (
+      /** @type {Node | null} */
+      event.target
+    );
+    if (note && target && note.contains(target)) return;
+    event.stopPropagation();
+    event.preventDefault();
+  };
+  const kinds = ["click", "keydown", "keyup", "keypress", "pointerdown", "change"];
+  for (const kind of kinds) el.addEventListener(kind, stop, true);
+  const raw = (
+    /** @type {{comm_live?: unknown}} */
+    /** @type {unknown} */
+    model
+  );
+  function update() {
+    const live = typeof raw.comm_live === "boolean" ? raw.comm_live : false;
+    if (live) {
+      el.classList.remove(LOST);
+      if (note) note.remove();
+      note = null;
+      return;
+    }
+    el.classList.add(LOST);
+    if (!note) {
+      note = doc.createElement("div");
+      note.className = "ll-lost-note";
+      note.setAttribute("role", "alert");
+      note.textContent = lostText(model.get("mode"));
+      el.insertBefore(note, el.firstChild);
+    }
+  }
+  model.on("comm_live_update", update);
+  return () => {
+    model.off("comm_live_update", update);
+    for (const kind of kinds) el.removeEventListener(kind, stop, true);
+    if (note) note.remove();
+    el.classList.remove(LOST);
+  };
+}
+
 // js/src/book.js
 function applyPatch(base, changes) {
   const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
@@ -3835,7 +3889,12 @@ var MODES = { play: playMode, lesson: lessonMode, replay: replayMode };
 function render({ model, el }) {
   const mode = model.get("mode");
   const impl = MODES[mode] || MODES.play;
-  return impl({ model, el });
+  const cleanup = impl({ model, el });
+  const unwatch = watchKernel(model, el);
+  return () => {
+    unwatch();
+    if (typeof cleanup === "function") cleanup();
+  };
 }
 function studyPage2(data, root) {
   studyPage(data, root, render);
