@@ -8,17 +8,20 @@
 export const LOST = "ll-kernel-lost";
 
 /**
- * What the board says once its kernel has gone.
+ * What the board says once its kernel has gone: the words, and the code that goes on (if any).
  * @param {string} mode the widget's mode ("play", "lesson", "replay")
- * @returns {string}
+ * @returns {{text: string, code: string}}
  */
 export function lostText(mode) {
   if (mode === "play") {
-    return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach the game. " +
-      "Moves are saved as they are made (unless autosave=False): run LeylineWidget.resume() in a cell to go on " +
-      "from the last one (leyline_widget.saved_games() lists the saved games).";
+    return {
+      text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach the game. " +
+        "Its moves were saved as they were made (unless autosave=False); to go on from the last one, run in a cell:",
+      code: "from leyline_widget import LeylineWidget; LeylineWidget.resume()",
+    };
   }
-  return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach it. Run its cell again.";
+  return { text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach it. " +
+    "Run its cell again.", code: "" };
 }
 
 /**
@@ -58,7 +61,13 @@ export function watchKernel(model, el) {
       note = doc.createElement("div");
       note.className = "ll-lost-note";
       note.setAttribute("role", "alert");
-      note.textContent = lostText(model.get("mode"));
+      const { text, code } = lostText(model.get("mode"));
+      note.textContent = text;
+      if (code) {
+        const line = doc.createElement("code");
+        line.textContent = code;
+        note.append(" ", line);
+      }
       el.insertBefore(note, el.firstChild);
     }
   }

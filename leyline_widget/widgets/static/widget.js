@@ -2206,9 +2206,12 @@ function lessonMode({ model, el }) {
 var LOST = "ll-kernel-lost";
 function lostText(mode) {
   if (mode === "play") {
-    return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach the game. Moves are saved as they are made (unless autosave=False): run LeylineWidget.resume() in a cell to go on from the last one (leyline_widget.saved_games() lists the saved games).";
+    return {
+      text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach the game. Its moves were saved as they were made (unless autosave=False); to go on from the last one, run in a cell:",
+      code: "from leyline_widget import LeylineWidget; LeylineWidget.resume()"
+    };
   }
-  return "This board has lost its kernel (it was restarted or stopped): clicks no longer reach it. Run its cell again.";
+  return { text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach it. Run its cell again.", code: "" };
 }
 function watchKernel(model, el) {
   const doc = el.ownerDocument;
@@ -2243,7 +2246,13 @@ function watchKernel(model, el) {
       note = doc.createElement("div");
       note.className = "ll-lost-note";
       note.setAttribute("role", "alert");
-      note.textContent = lostText(model.get("mode"));
+      const { text, code } = lostText(model.get("mode"));
+      note.textContent = text;
+      if (code) {
+        const line = doc.createElement("code");
+        line.textContent = code;
+        note.append(" ", line);
+      }
       el.insertBefore(note, el.firstChild);
     }
   }
