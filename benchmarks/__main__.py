@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ("engine", "replay", "bots", "widget", "expert", "page")
+NAMES = ("engine", "replay", "bots", "widget", "expert", "page", "log")
 
 
 def main(argv: list[str]) -> int:
