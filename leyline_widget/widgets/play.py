@@ -216,9 +216,21 @@ class LeylineWidget(BoardWidget):
             table.specs, table.bots = dict(seats), seated
         self._bots: dict[int, BotSeat] = table.bots
         bot_kinds = {seat: b.bot.name for seat, b in sorted(self._bots.items())}
-        humans = [p for p in range(len(self.game.players)) if p not in self._bots]
-        self._last_human = humans[0] if humans else 0
+        self._last_human = self._human_before(self.game, self._bots)
         return bot_kinds
+
+    @staticmethod
+    def _human_before(game: Game, bots: Mapping[int, object]) -> int:
+        """The human seat whose eyes the hot-seat view shows now: the active player, or on a
+        bot's turn the human who played last (turns go round in seat order), as if the board
+        had followed the game from its start (a game resumed or joined mid-way)."""
+        n = len(game.players)
+        for back in range(min(game.turn, n)):
+            seat = (game.active_player - back) % n
+            if seat not in bots:
+                return seat
+        humans = [p for p in range(n) if p not in bots]
+        return humans[0] if humans else 0
 
     @staticmethod
     def _deal_default(game: Game) -> int:
