@@ -110,6 +110,21 @@ def test_resume_after_a_lost_kernel_gives_the_same_game_seats_and_view() -> None
         LeylineWidget.resume(entry.id)
 
 
+def test_a_resumed_hot_seat_game_waits_for_its_player() -> None:
+    w = LeylineWidget(players=["Ada", "Grace"], seed=6, deal_ms=0)
+    w.play(EndPhase())
+    w.play(EndPhase())   # Grace's turn: the board waits for her
+    w.send_message({"type": "ready"})
+    kernel_lost()
+    r = LeylineWidget.resume()
+    assert r.handoff["to"] == 1 and r.view == w.view
+    r.send_message({"type": "action", "action": {"type": "end_phase"}})
+    assert r.error.startswith("Pass the board to Grace first") and r.game.step == 2
+    r.send_message({"type": "ready"})
+    r.play(EndPhase())
+    assert r.game.step == 3
+
+
 def test_resume_picks_the_newest_unfinished_game_and_joins_a_live_one() -> None:
     old = LeylineWidget(players=["Ada"], seed=1, deal_ms=0)
     old.play(Activate(0))

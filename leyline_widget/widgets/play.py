@@ -546,6 +546,10 @@ class LeylineWidget(BoardWidget):
             # The last move was shown before the kernel went: its reveals are not shown again.
             widget._last_batch = []
             widget.events = {**widget.events, "items": []}
+            if (widget.viewer == ACTIVE and not game.is_over
+                    and len(game.players) - len(widget._bots) > 1):
+                # Hot-seat: whoever sits at the screen now, the board waits for its player.
+                widget.handoff = {"to": widget.seat(), "from": None}
         return widget
 
     def rematch(self, *, seed: int | None = None, seats: Sequence[str] | None = None) -> None:
