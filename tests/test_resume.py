@@ -163,6 +163,13 @@ def test_a_take_back_is_saved_too() -> None:
     r = LeylineWidget.resume()
     assert r.game.step == start and r.game.state_hash() == w.game.state_hash()
     assert json.loads(journal_lines(r)[-1]) == {"back": start}
+    # A kernel lost in the middle of the Binding phase: the tokens can still be taken back.
+    r.play(placed)
+    kernel_lost()
+    again = LeylineWidget.resume()
+    assert again.legal.get("undo") is True
+    again.undo()
+    assert again.game.step == start
 
 
 def test_damaged_saves_are_listed_with_a_short_error_and_never_crash() -> None:

@@ -163,7 +163,7 @@ class LeylineWidget(BoardWidget):
             raise ValueError(f"hints must be True or False, got {quote(hints)}")
         self._hints_on = hints
         self._hints: list[tuple[int, int]] = []  # (turn, seat) of each hint asked for
-        self._binding_at: Game | None = None
+        self._binding_at: Game | None = self._binding_start(game)
         self._recorded = game.is_over
         viewer = self._viewer_value(viewer)
         self._memory_seat(show_memory_of, viewer)
@@ -218,6 +218,20 @@ class LeylineWidget(BoardWidget):
         bot_kinds = {seat: b.bot.name for seat, b in sorted(self._bots.items())}
         self._last_human = self._human_before(self.game, self._bots)
         return bot_kinds
+
+    @staticmethod
+    def _binding_start(game: Game) -> Game | None:
+        """In the Binding phase, the game as the phase began (what :meth:`undo` goes back to),
+        for a game resumed or joined mid-phase; else None."""
+        if game.phase is not Phase.BINDING:
+            return None
+        from ..replays.replay import Replay
+
+        replay = Replay.from_game(game)
+        step = game.step
+        while step > 0 and replay.game_at(step - 1).phase is Phase.BINDING:
+            step -= 1
+        return replay.game_at(step)
 
     @staticmethod
     def _human_before(game: Game, bots: Mapping[int, object]) -> int:
