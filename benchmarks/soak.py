@@ -12,6 +12,12 @@ every synced trait for the element of a card its viewer may not see:
   (public) tokens has it;
 - ``memory``: empty for every viewer but the teacher.
 
+Some games are shown by a second widget on the same Game (the teacher's view, or another
+seat's board), which must stay in step (its view and step the game's after every message);
+some lose their kernel mid-game (the widgets forgotten, as by a restart) and go on from
+``LeylineWidget.resume()``, which must give the same step, view, legal moves and viewer; every
+game that autosaves must end as a replay file with the game's moves.
+
 Each game also replays every junk-message family of issue 14 (bools for numbers, floats for
 seats, negative steps, bot steps without a bot, huge input, a tag with a trailing newline)
 and checks each is refused with a short error and changes nothing; then round-trips the
@@ -23,6 +29,7 @@ accepted or exception escaped.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -31,8 +38,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leyline_widget import Game, Replay, Rules
+from leyline_widget import Game, Replay, Rules, saved_games
 from leyline_widget.core.types import Observation
+from leyline_widget.widgets import together
 from leyline_widget.widgets.book import replay_book, unstream
 from leyline_widget.widgets.export import replay_html
 from leyline_widget.widgets.play import LeylineWidget
@@ -51,6 +59,8 @@ class Soak:
         self.leaks: list[str] = []
         self.accepted: list[str] = []
         self.escaped: list[str] = []
+        self.resumed = self.views = 0
+        self.differ: list[str] = []  # a second view out of step, or a resume that differs
 
     # -- scanning ------------------------------------------------------------------------
     def leak(self, where: str, what: str) -> None:
@@ -187,20 +197,44 @@ class Soak:
         game = Game.new(players=[f"P{p}" for p in range(players)], seed=rng.randrange(2**32),
                         rules=rules)
         bots = {p: k for p, k in enumerate(kinds) if k is not None}
+        # Some games lose their kernel at a step (and so autosave); some have a second view.
+        lose_at = rng.randint(1, 60) if rng.random() < 0.3 else None
+        home = folder / f"home-{g}"
+        os.environ["LEYLINE_HOME"] = str(home)
         w = LeylineWidget(game, viewer="teacher" if viewer == "teacher" else viewer,
                           bots=bots, bot_seed=g,
-                          show_memory_of=0 if viewer == "teacher" else None)
+                          show_memory_of=0 if viewer == "teacher" else None,
+                          autosave=lose_at is not None)
+        other: LeylineWidget | None = None
+        if rng.random() < 0.3:
+            eyes: list[int | str] = [*(p for p in humans if p != viewer), "teacher"]
+            other = LeylineWidget(game, viewer=rng.choice(eyes))
+            self.views += 1
         self.games += 1
         where = f"game {g} ({players}p, viewer {viewer})"
         self.scan_play(w, where)
         while not w.game.is_over:
+            if lose_at is not None and w.game.step >= lose_at:
+                w, other, lose_at = self.lose_kernel(w, other, f"{where} step {w.game.step}")
+                continue
             if isinstance(w.handoff.get("to"), int):
                 # Hot-seat: the board waits, hidden, until the next player takes the seat.
                 self.send(w, {"type": "ready"})
                 self.scan_play(w, f"{where} hand-off at step {w.game.step}")
                 continue
             if w.legal.get("bot"):
-                self.send(w, {"type": "bot_step", "step": w.game.step})
+                self.send(w if other is None or rng.random() < 0.5 else other,
+                          {"type": "bot_step", "step": w.game.step})
+            elif other is not None and other.legal.get("actor") is not None and (
+                    rng.random() < 0.5):
+                # The second board makes this move: the first must follow.
+                action = rng.choice(w.game.legal_actions())
+                self.send(other, {"type": "action", "action": action.to_dict(),
+                                  "step": w.game.step})
+                if other.error:
+                    self.accepted.append(f"{where}: the second view refused a legal move: "
+                                         f"{other.error}")
+                    break
             else:
                 action = rng.choice(w.game.legal_actions())
                 self.send(w, {"type": "action", "action": action.to_dict(),
@@ -209,9 +243,18 @@ class Soak:
                     self.accepted.append(f"{where}: a legal move was refused: {w.error}")
                     break
             self.scan_play(w, f"{where} step {w.game.step}")
+            if other is not None:
+                self.scan_play(other, f"{where} second view step {w.game.step}")
+                self.in_step(w, other, f"{where} step {w.game.step}")
             if rng.random() < 0.05:
                 self.junk_play(w, rng, big=False)
         self.junk_play(w, rng, big=g == 0)
+        if (home / "games").exists():
+            kept = saved_games()
+            if [(s.finished, s.step) for s in kept] != [(True, w.game.step)] or (
+                    kept[0].replay().actions != w.game.actions):
+                self.differ.append(f"{where}: the finished game was not kept as its replay "
+                                   f"({[(s.finished, s.step, s.error) for s in kept]})")
         # the offline play page holds exactly the widget's synced state
         page = w.to_html(folder / "play.html").read_text("utf-8")
         found = re.search(r'id="leyline-board-state">(.*?)</script>', page, re.S)
@@ -220,6 +263,40 @@ class Soak:
         self.scan_events(f"{where} play page", state.get("events", {}).get("items", []),
                          w.seat())
         self.replay_game(Replay.from_game(w.game), rng, where, folder)
+
+    def in_step(self, w: LeylineWidget, other: LeylineWidget, where: str) -> None:
+        """A second view of the game shows the same step, through its own eyes."""
+        game = w.game
+        if other.game is not game or other.legal.get("step") != game.step or (
+                other.view != game.observation(other.seat())):
+            self.differ.append(f"{where}: the second view is out of step "
+                               f"(step {other.legal.get('step')}, game {game.step})")
+
+    def lose_kernel(self, w: LeylineWidget, other: LeylineWidget | None,
+                    where: str) -> tuple[LeylineWidget, None, None]:
+        """A kernel restart: every widget of this process is forgotten; then resume."""
+        before = {"step": w.game.step, "hash": w.game.state_hash(), "view": w.view,
+                  "legal": w.legal, "viewer": w.viewer, "info": w.info}
+        for gone in (w, other):
+            if gone is not None:
+                gone.close()
+        together._TABLES.clear()
+        together._SAVES.clear()
+        self.resumed += 1
+        try:
+            back = LeylineWidget.resume()
+        except Exception as err:
+            self.escaped.append(f"{where}: resume failed: {type(err).__name__}: {err}"[:300])
+            raise
+        after = {"step": back.game.step, "hash": back.game.state_hash(), "view": back.view,
+                 "legal": back.legal, "viewer": back.viewer, "info": back.info}
+        for key, value in before.items():
+            if after[key] != value:
+                self.differ.append(f"{where}: the resumed game's {key} differs")
+        if back.events["items"]:
+            self.differ.append(f"{where}: the resumed board shows the last reveals again")
+        self.scan_play(back, f"{where} resumed")
+        return back, None, None
 
     def replay_game(self, replay: Replay, rng: random.Random, where: str, folder: Path) -> None:
         text = replay.to_json()
@@ -261,12 +338,19 @@ def soak(games: int, first: int = 0) -> Soak:
     """Play ``games`` soak games, numbered from ``first`` (each game's number is its seed);
     returns the tally (see the module docstring)."""
     tally = Soak()
+    home = os.environ.get("LEYLINE_HOME")
     with tempfile.TemporaryDirectory() as tmp:
-        for g in range(first, first + games):
-            try:
-                tally.play_game(g, Path(tmp))
-            except Exception as err:
-                tally.escaped.append(f"game {g}: {type(err).__name__}: {str(err)[:300]}")
+        try:
+            for g in range(first, first + games):
+                try:
+                    tally.play_game(g, Path(tmp))
+                except Exception as err:
+                    tally.escaped.append(f"game {g}: {type(err).__name__}: {str(err)[:300]}")
+        finally:  # the soak's saved games were in its temporary folder, never the user's
+            if home is None:
+                os.environ.pop("LEYLINE_HOME", None)
+            else:
+                os.environ["LEYLINE_HOME"] = home
     return tally
 
 
@@ -279,10 +363,11 @@ def main(argv: list[str] | None = None) -> int:
     took = time.perf_counter() - start
     print(f"soak: {t.games} games, {t.messages} messages, {t.scanned} states scanned, "
           f"{len(t.leaks)} leaks found, {len(t.accepted)} junk accepted, "
-          f"{len(t.escaped)} exceptions escaped ({took:.1f} s)")
-    for problem in (t.leaks + t.accepted + t.escaped)[:20]:
+          f"{len(t.escaped)} exceptions escaped; {t.resumed} kernels lost and resumed, "
+          f"{t.views} games with a second view, {len(t.differ)} out of step ({took:.1f} s)")
+    for problem in (t.leaks + t.accepted + t.escaped + t.differ)[:20]:
         print("  ", problem)
-    return 1 if t.leaks or t.accepted or t.escaped else 0
+    return 1 if t.leaks or t.accepted or t.escaped or t.differ else 0
 
 
 if __name__ == "__main__":

@@ -270,7 +270,9 @@ def jupyter_lab(notebooks: dict[str, Path | str], timeout: float = 90,
     jupyter = Path(sys.executable).with_name("jupyter")
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime),
            "JUPYTERLAB_SETTINGS_DIR": str(settings),
-           "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"), "PYTHONUNBUFFERED": "1"}
+           "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"), "PYTHONUNBUFFERED": "1",
+           # The kernels' saved games stay in this server's folder, never the user's.
+           "LEYLINE_HOME": str(base / "leyline-home")}
     if nodelay:
         config = base / "config" / "jupyter_server_config.d"
         config.mkdir(parents=True)

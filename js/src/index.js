@@ -8,6 +8,7 @@
 // board (the play board, pure), memory (the teacher's memory panel), mount (the lifecycle every
 // mode shares), play, lesson and replay (the modes), book (the standalone replay page's model).
 import { lessonMode } from "./lesson.js";
+import { watchKernel } from "./lost.js";
 import { playMode } from "./play.js";
 import { replayMode } from "./replay.js";
 import { studyPage as mountStudy } from "./studio.js";
@@ -82,8 +83,14 @@ export function hostModel(model) {
 /** @param {import("./types").RenderProps} props */
 function render(props) {
   const model = hostModel(props.model);
+  const el = props.el;
   const impl = MODES[/** @type {string} */ (model.get("mode"))] || MODES.play;
-  return impl({ model, el: props.el });
+  const cleanup = impl({ model, el });
+  const unwatch = watchKernel(props.model, el); // a board without its kernel says so
+  return () => {
+    unwatch();
+    if (typeof cleanup === "function") cleanup();
+  };
 }
 
 /**

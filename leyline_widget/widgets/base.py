@@ -167,6 +167,20 @@ class BoardWidget(anywidget.AnyWidget):
     def _handlers(self) -> dict[str, Handler]:
         return {}
 
+    def _mark_shown(self, content: Message) -> None:
+        """The page says it has shown batch ``seq`` (the widget keeps ``shown_seq``): a view
+        rendered again skips it, and its items (a reveal, another seat's peek) leave the
+        synced state, so nothing the page has shown stays behind in it."""
+        seq = shown_batch(content, self.events)
+        self.set_trait("shown_seq", max(getattr(self, "shown_seq", 0), seq))
+        self._drop_shown()
+
+    def _drop_shown(self) -> None:
+        events = self.events
+        seq, shown = events.get("seq", 0), getattr(self, "shown_seq", -1)
+        if events.get("items") and isinstance(seq, int) and seq <= shown:
+            self.events = {**events, "items": []}
+
     def _publish(self, items: Sequence[Mapping[str, Any]], step: int) -> None:
         seq = self.events.get("seq", 0)
         self.events = {"seq": (seq if isinstance(seq, int) else 0) + 1, "step": step,
@@ -190,6 +204,10 @@ class BoardWidget(anywidget.AnyWidget):
         state["legal"] = {"actor": None,
                           **{k: legal[k] for k in ("step", "variation") if k in legal}}
         state["error"] = ""
+        if "shown_seq" in state:
+            # A board that shows its reveals once: the page is the board as it is now, after
+            # them, so it holds none (a reveal's element would sit in its data unshown).
+            state["events"] = {**state["events"], "items": []}
         return state
 
     def to_html(self, path: str | Path, *, title: str = "Leyline", assets: str = "inline") -> Path:

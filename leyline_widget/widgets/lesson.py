@@ -50,7 +50,7 @@ from ..core.game import Game
 from ..teach.course import COURSE, PROGRESS
 from ..teach.course import lesson as course_lesson
 from ..teach.lessons import Feedback, Lesson, LessonSession
-from .base import BoardWidget, Handler, Message, only, shown_batch
+from .base import BoardWidget, Handler, Message, only
 from .presenters import add_marks, game_info, legal_summary
 
 __all__ = ["LessonWidget"]
@@ -256,10 +256,8 @@ class LessonWidget(BoardWidget):
         return {"action": self._on_action, "hint": self._on_plain(self.hint),
                 "retry": self._on_plain(self.retry), "next": self._on_plain(self.next),
                 "restart": self._on_plain(self.restart), "goto": self._on_goto,
-                "shown": self._on_shown}
+                "shown": self._mark_shown}
 
-    def _on_shown(self, content: Message) -> None:
-        self.shown_seq = max(self.shown_seq, shown_batch(content, self.events))
 
     @staticmethod
     def _on_plain(method: Callable[[], object]) -> Handler:

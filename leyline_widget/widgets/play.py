@@ -63,10 +63,11 @@ from .base import (
     count,
     milliseconds,
     only,
+    refusal,
     seat_or_none,
-    shown_batch,
 )
 from .presenters import ACTIVE, TEACHER, GameLog, bot_name, game_info, legal_summary, parse_seats
+from .together import adopt, table_for, table_saving
 
 if TYPE_CHECKING:
     from .table import TableWidget
@@ -131,7 +132,7 @@ class LeylineWidget(BoardWidget):
                  viewer: int | str | None = ACTIVE, bots: Mapping[int, str | Bot] | None = None,
                  bot_seed: int | None = None, reveal_ms: int = 1500, deal_ms: int | None = None,
                  bot_delay_ms: int = 800, show_memory_of: int | None = None,
-                 hints: bool = False) -> None:
+                 hints: bool = False, autosave: bool = True) -> None:
         kinds: dict[int, str] = {}
         if game is None:
             names, kinds = parse_seats(1 if players is None else players)
@@ -140,6 +141,8 @@ class LeylineWidget(BoardWidget):
             raise ValueError(f"game must be a Game, got {type(game).__name__}")
         elif players is not None or seed is not None or rules is not None:
             raise ValueError("give either a game or players/seed/rules to deal one, not both")
+        if not isinstance(autosave, bool):
+            raise ValueError(f"autosave must be True or False, got {quote(autosave)}")
         self.game = game
         seats: dict[int, Bot | str] = dict(kinds)
         for seat, bot in (bots or {}).items():
@@ -150,6 +153,10 @@ class LeylineWidget(BoardWidget):
             if not isinstance(bot, (str, Bot)):
                 raise ValueError(f"bots: seat {seat} needs a bot kind or a Bot, got {quote(bot)}")
             seats[seat] = bot
+        table = table_for(game)
+        if table.specs is not None:
+            seats = self._shared_seats(table.specs, seats)
+        self._table = table
         self._bot_seed = bot_seed
         self._seat_specs = seats
         self._auto_deal = deal_ms is None
@@ -159,7 +166,7 @@ class LeylineWidget(BoardWidget):
             raise ValueError(f"hints must be True or False, got {quote(hints)}")
         self._hints_on = hints
         self._hints: list[tuple[int, int]] = []  # (turn, seat) of each hint asked for
-        self._binding_at: Game | None = None
+        self._binding_at: Game | None = self._binding_start(game)
         self._recorded = game.is_over
         viewer = self._viewer_value(viewer)
         self._memory_seat(show_memory_of, viewer)
@@ -172,6 +179,32 @@ class LeylineWidget(BoardWidget):
                          show_memory_of=show_memory_of)
         self._shown_seat = self.seat()
         self._sync(self._last_batch)
+        table.join(self)
+        problem = table.start_save(autosave, self._save_settings)
+        if problem:
+            self.error = refusal(problem)
+
+    @staticmethod
+    def _shared_seats(have: Mapping[int, Bot | str],
+                      asked: Mapping[int, Bot | str]) -> dict[int, Bot | str]:
+        """The bot seats of a game another widget shows already: that widget's (a bot plays
+        once, whichever board asks); giving other bots is refused."""
+        def kinds(specs: Mapping[int, Bot | str]) -> dict[int, str]:
+            return {s: b if isinstance(b, str) else b.name for s, b in specs.items()}
+        if asked and kinds(asked) != kinds(have):
+            raise ValueError(f"bots: another widget shows this game with bot seats "
+                             f"{kinds(have) or 'none'}; widgets on one game share them, so "
+                             "give no bots (or the same)")
+        return dict(have)
+
+    def _save_settings(self) -> dict[str, Any]:
+        """How :meth:`resume` shows this game again: seats, viewer and pace (JSON)."""
+        return {"viewer": self.viewer, "bot_seed": self._bot_seed, "hints": self._hints_on,
+                "bots": {str(s): b if isinstance(b, str) else b.name
+                         for s, b in sorted(self._seat_specs.items())},
+                "reveal_ms": self.reveal_ms, "bot_delay_ms": self.bot_delay_ms,
+                "deal_ms": None if self._auto_deal else self.deal_ms,
+                "show_memory_of": self.show_memory_of}
 
     @classmethod
     def join(cls, link: str, **options: Any) -> TableWidget:
@@ -184,17 +217,47 @@ class LeylineWidget(BoardWidget):
         return TableWidget(link, **options)
 
     def _seat_bots(self, seats: Mapping[int, Bot | str], base: int | None) -> dict[int, str]:
-        """Seat the bots of ``seats`` (seat -> kind or Bot) for ``self.game``; their kinds."""
-        self._bots: dict[int, BotSeat] = {}
-        bot_kinds: dict[int, str] = {}
-        for seat, bot in sorted(seats.items()):
-            if isinstance(bot, str):
-                bot = make_bot(bot, seed=None if base is None else base * 10 + seat)
-            self._bots[seat] = BotSeat(bot, seat)
-            bot_kinds[seat] = bot.name
-        humans = [p for p in range(len(self.game.players)) if p not in self._bots]
-        self._last_human = humans[0] if humans else 0
+        """Seat the bots of ``seats`` (seat -> kind or Bot) for ``self.game``, or share those
+        another widget on the game seated already; their kinds."""
+        table = self._table
+        if table.bots is None:
+            seated: dict[int, BotSeat] = {}
+            for seat, bot in sorted(seats.items()):
+                if isinstance(bot, str):
+                    bot = make_bot(bot, seed=None if base is None else base * 10 + seat)
+                seated[seat] = BotSeat(bot, seat)
+            table.specs, table.bots = dict(seats), seated
+        self._bots: dict[int, BotSeat] = table.bots
+        bot_kinds = {seat: b.bot.name for seat, b in sorted(self._bots.items())}
+        self._last_human = self._human_before(self.game, self._bots)
         return bot_kinds
+
+    @staticmethod
+    def _binding_start(game: Game) -> Game | None:
+        """In the Binding phase, the game as the phase began (what :meth:`undo` goes back to),
+        for a game resumed or joined mid-phase; else None."""
+        if game.phase is not Phase.BINDING:
+            return None
+        from ..replays.replay import Replay
+
+        replay = Replay.from_game(game)
+        step = game.step
+        while step > 0 and replay.game_at(step - 1).phase is Phase.BINDING:
+            step -= 1
+        return replay.game_at(step)
+
+    @staticmethod
+    def _human_before(game: Game, bots: Mapping[int, object]) -> int:
+        """The human seat whose eyes the hot-seat view shows now: the active player, or on a
+        bot's turn the human who played last (turns go round in seat order), as if the board
+        had followed the game from its start (a game resumed or joined mid-way)."""
+        n = len(game.players)
+        for back in range(min(game.turn, n)):
+            seat = (game.active_player - back) % n
+            if seat not in bots:
+                return seat
+        humans = [p for p in range(n) if p not in bots]
+        return humans[0] if humans else 0
 
     @staticmethod
     def _deal_default(game: Game) -> int:
@@ -232,6 +295,7 @@ class LeylineWidget(BoardWidget):
         seq = self.events.get("seq", 0)
         self.events = {"seq": seq, "step": self.events.get("step", self.game.step),
                        "items": visible_events(self._last_batch, self.seat())}
+        self._drop_shown()
 
     def _memory_seat(self, seat: object, viewer: object) -> int | None:
         if seat is None:
@@ -372,6 +436,14 @@ class LeylineWidget(BoardWidget):
     def _apply(self, action: Action) -> list[Event]:
         before = self.game.phase
         events = self.game.apply(action)
+        # Saved first, then shown on every widget of this game (this one too).
+        problem = self._table.moved(action, events, before)
+        if problem:
+            self.error = refusal(problem)
+        return events
+
+    def _moved(self, events: list[Event], before: Phase) -> None:
+        """Show the move just made on this game (from this widget or another on it)."""
         if self.game.phase is not Phase.BINDING:
             self._binding_at = None
         elif before is not Phase.BINDING:
@@ -379,7 +451,20 @@ class LeylineWidget(BoardWidget):
         with self.hold_sync():
             self.error = ""
             self._sync(events)
-        return events
+
+    def _replaced(self, game: Game) -> None:
+        """Show ``game``, which took the place of this widget's (a take-back)."""
+        self.game = game
+        with self.hold_sync():
+            self.error = ""
+            self._sync([])
+
+    def close(self) -> None:
+        """Close the widget; it no longer follows its game."""
+        table = getattr(self, "_table", None)  # None: a widget whose making failed
+        if table is not None:
+            table.leave(self)
+        super().close()
 
     # -- Python API ----------------------------------------------------------------------
     def play(self, action: Action | Mapping[str, Any]) -> list[Event]:
@@ -401,10 +486,9 @@ class LeylineWidget(BoardWidget):
                              "before End turn)")
         if self.game.step == snap.step:
             raise ValueError("no Binding token has been placed this turn: nothing to undo")
-        self.game = snap.clone()
-        with self.hold_sync():
-            self.error = ""
-            self._sync([])
+        problem = self._table.replaced(snap.clone())
+        if problem:
+            self.error = refusal(problem)
 
     def new_game(self, *, seed: int | None = None, swap: bool = False,
                  seats: Sequence[str] | None = None) -> None:
@@ -425,6 +509,10 @@ class LeylineWidget(BoardWidget):
         game = Game.new(players=names, seed=new_seed, rules=old.rules)
         self.game = game
         self._seat_specs = specs
+        # The new game is this widget's alone (the other views keep the finished one).
+        autosave = bool(self._table.autosave)
+        self._table.leave(self)
+        self._table = table_for(game)
         bot_kinds = self._seat_bots(specs, new_seed if self._bot_seed is None else self._bot_seed)
         self._binding_at = None
         self._hints = []
@@ -440,6 +528,56 @@ class LeylineWidget(BoardWidget):
                 self.set_trait("viewer", (self.viewer - shift) % n)
             self._sync(list(game.event_log[-1]))
             self._shown_seat = self.seat()
+        self._table.join(self)
+        problem = self._table.start_save(autosave, self._save_settings)
+        if problem:
+            self.error = refusal(problem)
+
+    @classmethod
+    def resume(cls, id: str | None = None) -> LeylineWidget:
+        """The latest unfinished saved game (or the one saved as ``id``; see
+        :func:`~leyline_widget.replays.saves.saved_games`) at its last move, with the same
+        seats, bots and viewer; its moves go on being saved to the same file. After a kernel
+        restart, this is how a game goes on. A game still shown in this kernel is joined (one
+        more view of the same game). ValueError when nothing is saved, or the file is damaged.
+        """
+        from ..replays.saves import SaveError, games_folder, load, saved_games
+
+        if id is None:
+            open_games = [g for g in saved_games() if not g.finished and not g.error]
+            if not open_games:
+                raise ValueError(f"no unfinished game is saved in {games_folder()} (see "
+                                 "leyline_widget.saved_games())")
+            id = open_games[0].id
+        live = table_saving(id) if isinstance(id, str) else None
+        table = live
+        if table is None:
+            game, settings, journal = load(id)
+            table = adopt(game, journal)  # held here: the widget below joins it
+        else:
+            game, settings = table.game, table.journal.settings if table.journal else {}
+        try:
+            bots = settings.get("bots") or {}
+            widget = cls(game, viewer=settings.get("viewer", ACTIVE),
+                         bots={int(seat): kind for seat, kind in bots.items()},
+                         bot_seed=settings.get("bot_seed"),
+                         reveal_ms=settings.get("reveal_ms", 1500),
+                         deal_ms=settings.get("deal_ms"),
+                         bot_delay_ms=settings.get("bot_delay_ms", 800),
+                         show_memory_of=settings.get("show_memory_of"),
+                         hints=settings.get("hints", False))
+        except (ValueError, TypeError, AttributeError, traitlets.TraitError) as err:
+            raise SaveError(f"the saved game {quote(id)} cannot be shown again: "
+                            f"{str(err)[:200]}") from None
+        if live is None:
+            # The last move was shown before the kernel went: its reveals are not shown again.
+            widget._last_batch = []
+            widget.events = {**widget.events, "items": []}
+            if (widget.viewer == ACTIVE and not game.is_over
+                    and len(game.players) - len(widget._bots) > 1):
+                # Hot-seat: whoever sits at the screen now, the board waits for its player.
+                widget.handoff = {"to": widget.seat(), "from": None}
+        return widget
 
     def rematch(self, *, seed: int | None = None, seats: Sequence[str] | None = None) -> None:
         """A new game with the same settings and a new seed, the seats swapped (``seats``:
@@ -503,7 +641,7 @@ class LeylineWidget(BoardWidget):
     # -- messages ------------------------------------------------------------------------
     def _handlers(self) -> dict[str, Handler]:
         return {"action": self._on_action, "bot_step": self._on_bot_step,
-                "shown": self._on_shown, "log_sync": self._on_log_sync,
+                "shown": self._mark_shown, "log_sync": self._on_log_sync,
                 "ready": self._on_ready, "undo": self._on_undo,
                 "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint}
 
@@ -561,8 +699,6 @@ class LeylineWidget(BoardWidget):
         only(content, "hint", ())
         self.ask_hint()
 
-    def _on_shown(self, content: Message) -> None:
-        self.shown_seq = max(self.shown_seq, shown_batch(content, self.events))
 
     def _on_log_sync(self, content: Message) -> None:
         # log_past is kept whole here but only its new turns travel (_log_past): a view that

@@ -285,72 +285,97 @@ def add_marks(marks: dict[int, list[str]], ev: Event, *, activations: bool = Fal
             kinds.append(what)
 
 
-#: One turn's events, each with the card it names an element of (see :func:`_follow`).
-_Tagged = list[tuple[Event, int | None]]
+#: A line that may name a card's element: (words before, card, element, how the element is
+#: added: ": {}" or " ({})", words after); worded when the log is read (_TurnText.words).
+_Named = tuple[str, int | None, str | None, str, str]
 
 
-def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
-                names: Sequence[str], seat: int | None) -> list[str]:
-    """The lines of one turn's events, for ``seat``; ``named`` gives an element's word when
-    this seat's log may name it (else "")."""
+class _TurnText:
+    """The lines of one turn, folded event by event as they come (each event read once).
 
-    def who(p: int) -> str:
-        return "You" if p == seat else names[p]
+    A line that may name a card's element keeps the card and the element (:data:`_Named`):
+    whether the log may name it changes as cards flip back or are collected, so it is worded
+    only when the log is read. A card activated and deactivated again (a look under the
+    refund, or a change of mind) is one line however often it happens in a row, so a long
+    turn of such looks stays a few lines and reading it costs the same at any length.
+    """
 
-    def whose(p: int) -> str:
-        return "your" if p == seat else f"{names[p]}'s"
+    def __init__(self, names: Sequence[str], seat: int | None) -> None:
+        self.names, self.seat = names, seat
+        self.lines: list[str | _Named] = []
+        self.placing: list[Any] = []
+        # (player, slot) of the activation the last line is, and (player, slot, times) of the
+        # "activated and deactivated" line before it.
+        self.opened: tuple[int, int] | None = None
+        self.looped: tuple[int, int, int] | None = None
+        self.dealt = False
 
-    lines: list[str] = []
-    placing: list[Any] = []
-    # A card activated and deactivated again (a look under the refund, or a change of mind)
-    # is one line, however often it happens in a row: (player, slot) of the activation the
-    # last line is, and (player, slot, times) of the "activated and deactivated" line before.
-    opened: tuple[int, int] | None = None
-    looped: tuple[int, int, int] | None = None
-    for ev, card in tagged:
+    def who(self, p: int) -> str:
+        return "You" if p == self.seat else self.names[p]
+
+    def whose(self, p: int) -> str:
+        return "your" if p == self.seat else f"{self.names[p]}'s"
+
+    def words(self, named: Callable[[int | None, str | None], str]) -> list[str]:
+        """The lines; ``named`` gives an element's word when this log may name it (else "")."""
+        out: list[str] = []
+        for line in self.lines:
+            if isinstance(line, str):
+                out.append(line)
+            else:
+                before, card, element, form, after = line
+                el = named(card, element)
+                out.append(before + (form.format(el) if el else "") + after)
+        return out
+
+    def feed(self, ev: Event, card: int | None) -> None:
+        """Take in the turn's next event; ``card`` is the card it names an element of."""
         kind = ev.get("type")
-        line = ""
+        lines, placing, who = self.lines, self.placing, self.who
+        line: str | _Named = ""
         if kind == "reveal":
             cause = ev.get("cause")
-            el = named(card, ev.get("element"))
+            element = ev.get("element")
             if cause == "setup":
-                if not any(ln.startswith("The grid was dealt") for ln in lines):
+                if not self.dealt:
+                    self.dealt = True
                     line = "The grid was dealt face-up, each card shown to everyone once"
             elif cause == "refill":
-                line = f"Slot {ev['slot']} refilled" + (f": {el}" if el else "")
+                line = (f"Slot {ev['slot']} refilled", card, element, ": {}", "")
             elif cause == "tide":
-                line = f"Tide brought a new card into slot {ev['slot']}" + (f": {el}" if el else "")
+                line = (f"Tide brought a new card into slot {ev['slot']}", card, element, ": {}",
+                        "")
             elif cause in ("whisper", "gale"):
                 seers = ev.get("visible_to")
-                seen_by = [names[p] for p in seers] if isinstance(seers, list) else []
-                if ev.get("element") is None:
-                    line = f"Slot {ev['slot']} was peeked at (only {' and '.join(seen_by)} saw it)"
-                elif seat is None:
-                    line = (f"Peek at slot {ev['slot']}" + (f": {el}" if el else "")
-                            + f" (seen by {' and '.join(seen_by)} only)")
+                seen_by = [self.names[p] for p in seers] if isinstance(seers, list) else []
+                if element is None:
+                    line = (f"Slot {ev['slot']} was peeked at (only {' and '.join(seen_by)} "
+                            "saw it)")
+                elif self.seat is None:
+                    line = (f"Peek at slot {ev['slot']}", card, element, ": {}",
+                            f" (seen by {' and '.join(seen_by)} only)")
                 else:
-                    line = f"You peeked at slot {ev['slot']}" + (f": {el}" if el else "")
+                    line = (f"You peeked at slot {ev['slot']}", card, element, ": {}", "")
         elif kind == "activate":
-            el = named(card, ev.get("element"))
-            lines.append(f"{who(ev['player'])} activated slot {ev['slot']}"
-                         + (f": {el}" if el else ""))
+            lines.append((f"{who(ev['player'])} activated slot {ev['slot']}", card,
+                          ev.get("element"), ": {}", ""))
             placing.clear()
-            opened = (ev["player"], ev["slot"])
-            if looped is not None and looped[:2] != opened:
-                looped = None  # the loop's line is no longer just before this one
-            continue
+            self.opened = (ev["player"], ev["slot"])
+            if self.looped is not None and self.looped[:2] != self.opened:
+                self.looped = None  # the loop's line is no longer just before this one
+            return
         elif kind == "deactivate":
             card_at = (ev["player"], ev["slot"])
-            if opened == card_at:
+            if self.opened == card_at:
                 lines.pop()
                 times = 1
-                if looped is not None and looped[:2] == card_at and lines:
-                    times = looped[2] + 1
+                if self.looped is not None and self.looped[:2] == card_at and lines:
+                    times = self.looped[2] + 1
                     lines.pop()
                 lines.append(f"{who(card_at[0])} activated and deactivated slot {card_at[1]}"
                              + (f" ({times} times)" if times > 1 else ""))
-                opened, looped = None, (*card_at, times)
-                continue
+                self.opened, self.looped = None, (*card_at, times)
+                return
             line = f"{who(ev['player'])} deactivated slot {ev['slot']}"
         elif kind == "pass":
             line = f"{who(ev['player'])} passed"
@@ -361,7 +386,7 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
             line = f"{words[0].upper()}{words[1:]} flipped back"
         elif kind == "token_return":
             n = ev["count"]
-            to = (f"{whose(ev['player'])} Spent marker" if ev.get("to") == "marker"
+            to = (f"{self.whose(ev['player'])} Spent marker" if ev.get("to") == "marker"
                   else "the Token Pool")
             line = (f"{n} {element_name(ev['element'])} token{'s' if n != 1 else ''} freed "
                     f"from slot {ev['slot']} to {to}")
@@ -375,12 +400,12 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
                 n = len(placing[1])
                 lines[-1] = (f"{who(ev['player'])} placed {n} {element_name(ev['element'])} "
                              f"tokens from {src} on {slot_list(placing[1])}")
-                continue
+                return
             placing[:] = [key, [ev["slot"]]]
-            opened = looped = None
+            self.opened = self.looped = None
             lines.append(f"{who(ev['player'])} placed a {element_name(ev['element'])} token "
                          f"from {src} on slot {ev['slot']}")
-            continue
+            return
         elif kind == "power":
             targets = ev.get("targets") or []
             line = f"{who(ev['player'])} used {ev['name']}" + (
@@ -389,15 +414,14 @@ def _turn_lines(tagged: _Tagged, named: Callable[[int | None, str | None], str],
             a, b = ev["slots"]
             line = f"Slots {a} and {b} swapped"
         elif kind == "tide":
-            el = named(card, ev.get("to_deck"))
-            line = f"Slot {ev['slot']}'s card went on top of the deck" + (f" ({el})" if el else "")
+            line = (f"Slot {ev['slot']}'s card went on top of the deck", card,
+                    ev.get("to_deck"), " ({})", "")
         elif kind == "game_over":
             line = f"Game over: {end_words(ev.get('reason'))}"
         if line:
             lines.append(line)
             placing.clear()
-            opened = looped = None
-    return lines
+            self.opened = self.looped = None
 
 
 class GameLog:
@@ -429,7 +453,8 @@ class GameLog:
         self._done: list[dict[str, Any]] = []  # finished turns, built once
         self._done_marks: list[dict[int, list[str]]] = []
         self._head: dict[str, Any] = {"turn": 0, "player": None}  # the turn being played
-        self._now: _Tagged = []
+        self._now = _TurnText(() if game is None else game.players, self.seat)
+        self._marks_now: dict[int, list[str]] = {}  # what the turn being played did
         self._collected: set[int] = set()  # cards collected in the turn being played
         self._played = [0] * (0 if game is None else len(game.players))
 
@@ -450,13 +475,10 @@ class GameLog:
         face_up = {slot_of[s] for s, cell in enumerate(grid)
                    if cell["card"] == "active" and s in slot_of}
         seen = self._collected | face_up
-        lines = _turn_lines(self._now, self._namer(seen), game.players, self.seat)
-        now = {**self._head, "lines": lines}
-        marks_now: dict[int, list[str]] = {}
-        for ev, _ in self._now:
-            add_marks(marks_now, ev)
+        now = {**self._head, "lines": self._now.words(self._namer(seen))}
         turns = [*self._done, now]
-        marks = self._marks([*zip(turns, [*self._done_marks, marks_now])][1:], game.is_over)
+        marks = self._marks([*zip(turns, [*self._done_marks, self._marks_now])][1:],
+                            game.is_over)
         if not turns[0]["lines"]:
             turns = turns[1:]
         return {"turns": turns, "marks": {str(s): k for s, k in sorted(marks.items())},
@@ -476,20 +498,18 @@ class GameLog:
     def _take(self, ev: Event, names: Sequence[str]) -> None:
         if ev.get("type") == "turn":
             # The turn being played is over: its lines are final (collected cards only).
-            done = {**self._head, "lines": _turn_lines(self._now, self._namer(self._collected),
-                                                      names, self.seat)}
-            marks: dict[int, list[str]] = {}
-            for old, _ in self._now:
-                add_marks(marks, old)
+            done = {**self._head, "lines": self._now.words(self._namer(self._collected))}
             self._done.append(done)
-            self._done_marks.append(marks)
+            self._done_marks.append(self._marks_now)
             self._head = {"turn": ev["turn"], "player": ev["player"]}
-            self._now, self._collected = [], set()
+            self._now, self._marks_now = _TurnText(names, self.seat), {}
+            self._collected = set()
             self._played[ev["player"]] += 1
             return
         card, gone = _follow(self._cards, ev)
         self._collected.update(gone)
-        self._now.append((ev, card))
+        self._now.feed(ev, card)
+        add_marks(self._marks_now, ev)
 
     def _marks(self, groups: list[tuple[dict[str, Any], dict[int, list[str]]]],
                over: bool) -> dict[int, list[str]]:

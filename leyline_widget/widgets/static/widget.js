@@ -2202,6 +2202,69 @@ function lessonMode({ model, el }) {
   });
 }
 
+// js/src/lost.js
+var LOST = "ll-kernel-lost";
+function lostText(mode) {
+  if (mode === "play") {
+    return {
+      text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach the game. Its moves were saved as they were made (unless autosave=False); to go on from the last one, run in a cell:",
+      code: "from leyline_widget import LeylineWidget; LeylineWidget.resume()"
+    };
+  }
+  return { text: "This board has lost its kernel (it was restarted or stopped), so clicks no longer reach it. Run its cell again.", code: "" };
+}
+function watchKernel(model, el) {
+  const doc = el.ownerDocument;
+  let note = null;
+  const stop = (event) => {
+    if (!el.classList.contains(LOST)) return;
+    const target = (
+      /** @type {Node | null} */
+      event.target
+    );
+    if (note && target && note.contains(target)) return;
+    event.stopPropagation();
+    event.preventDefault();
+  };
+  const kinds = ["click", "keydown", "keyup", "keypress", "pointerdown", "change"];
+  for (const kind of kinds) el.addEventListener(kind, stop, true);
+  const raw = (
+    /** @type {{comm_live?: unknown}} */
+    /** @type {unknown} */
+    model
+  );
+  function update() {
+    const live = typeof raw.comm_live === "boolean" ? raw.comm_live : false;
+    if (live) {
+      el.classList.remove(LOST);
+      if (note) note.remove();
+      note = null;
+      return;
+    }
+    el.classList.add(LOST);
+    if (!note) {
+      note = doc.createElement("div");
+      note.className = "ll-lost-note";
+      note.setAttribute("role", "alert");
+      const { text, code } = lostText(model.get("mode"));
+      note.textContent = text;
+      if (code) {
+        const line = doc.createElement("code");
+        line.textContent = code;
+        note.append(" ", line);
+      }
+      el.insertBefore(note, el.firstChild);
+    }
+  }
+  model.on("comm_live_update", update);
+  return () => {
+    model.off("comm_live_update", update);
+    for (const kind of kinds) el.removeEventListener(kind, stop, true);
+    if (note) note.remove();
+    el.classList.remove(LOST);
+  };
+}
+
 // js/src/book.js
 function applyPatch(base, changes) {
   const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
@@ -4086,11 +4149,17 @@ function hostModel(model) {
 }
 function render(props) {
   const model = hostModel(props.model);
+  const el = props.el;
   const impl = MODES[
     /** @type {string} */
     model.get("mode")
   ] || MODES.play;
-  return impl({ model, el: props.el });
+  const cleanup = impl({ model, el });
+  const unwatch = watchKernel(props.model, el);
+  return () => {
+    unwatch();
+    if (typeof cleanup === "function") cleanup();
+  };
 }
 function studyPage2(data, root) {
   studyPage(data, root, render);
