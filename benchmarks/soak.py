@@ -188,7 +188,7 @@ class Soak:
                         rules=rules)
         bots = {p: k for p, k in enumerate(kinds) if k is not None}
         w = LeylineWidget(game, viewer="teacher" if viewer == "teacher" else viewer,
-                          bots=bots, bot_seed=g,
+                          bots=bots, bot_seed=g, deal_ms=0,
                           show_memory_of=0 if viewer == "teacher" else None)
         self.games += 1
         where = f"game {g} ({players}p, viewer {viewer})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from leyline_widget import Activate, Deactivate, Game, PlaceToken, Rules, UsePower
 from leyline_widget.core.actions import Action
@@ -39,3 +40,18 @@ def lively(game: Game, rng: random.Random, bias: float = 0.6, tokens: float = 0.
         if pairs:
             return rng.choice(pairs)
     return rng.choice(legal)
+
+
+#: The page's messages that are moves: a play widget refuses them until the deal was shown.
+MOVES = ("action", "bot_step", "undo", "hint")
+
+
+def deal_shown(w: Any, content: Any) -> None:
+    """Before a move from the page, what the page says once the players pressed Ready and the
+    deal is on screen (``{"type": "shown"}``): a play widget takes no move before that."""
+    if not (isinstance(content, dict) and content.get("type") in MOVES):
+        return
+    seq = getattr(w, "shown_seq", None)
+    if isinstance(seq, int) and seq < w.events["seq"]:
+        w._handle_msg({"content": {"data": {"method": "custom", "content": {
+            "type": "shown", "seq": w.events["seq"]}}}, "buffers": []})

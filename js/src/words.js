@@ -39,7 +39,7 @@ export const END_REASONS = {
  */
 export const MARK_WORDS = {
   activated: "activated", flipped: "flipped and turned back", collected: "collected", refilled: "refilled", bound: "bound with a token",
-  swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide",
+  swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide", unbound: "its tokens removed",
 };
 
 /**

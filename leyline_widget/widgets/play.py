@@ -49,7 +49,7 @@ from typing import Any, ClassVar, cast
 import traitlets
 
 from ..agents.bots import BOT_KINDS, Bot, BotSeat, make_bot
-from ..core.actions import Action
+from ..core.actions import Action, EndPhase
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
@@ -120,6 +120,13 @@ class LeylineWidget(BoardWidget):
     #: The coach's Hint button: ``{}`` when off; else ``enabled``, ``used`` (hints per seat)
     #: and, while the position it answers stands, the ``suggestion`` for that ``seat``.
     hint = traitlets.Dict().tag(sync=True)
+    #: Each seat's table settings: ``skip_phase1`` (seats for whom a card click in Phase 1
+    #: means "no power this turn" and activates the card) and ``confirm_end`` (seats whose
+    #: turn waits for End turn even when no Binding token can be placed).
+    prefs = traitlets.Dict({"skip_phase1": [], "confirm_end": []}).tag(sync=True)
+    #: Once the game is over nothing is hidden any more: every grid slot's element (None for
+    #: an empty slot), so the page can turn the final grid face up. Empty while it goes on.
+    final_grid: traitlets.List[str | None] = traitlets.List().tag(sync=True)
     _page_writable: ClassVar[dict[str, PageCheck]] = {"bot_delay_ms": count,
                                                       "show_memory_of": seat_or_none}
 
@@ -163,6 +170,7 @@ class LeylineWidget(BoardWidget):
         self._shown_seat: int | None = None
         self._logs: dict[int | None, GameLog] = {}  # per seat: each step's events read once
         self._past_sent = 0  # finished turns of log_past the page holds (see _log_past)
+        self._deal_seq = 0  # the event batch holding the set-up deal, while it must be shown
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
@@ -332,6 +340,13 @@ class LeylineWidget(BoardWidget):
             if events is not None:
                 self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
+                if any(ev.get("type") == "reveal" and ev.get("cause") == "setup"
+                       for ev in events):
+                    self._deal_seq = self.events["seq"]
+            final = ([cell.get("element") for cell in game.observation(None)["grid"]]
+                     if game.is_over else [])
+            if final != self.final_grid:
+                self.final_grid = final
 
     def _log_past(self, past: list[dict[str, Any]]) -> dict[str, Any]:
         """Keep ``log_past`` whole in the kernel (a reload reads it) but send each finished
@@ -357,16 +372,72 @@ class LeylineWidget(BoardWidget):
             self._past_sent = max(0, self.log.get("past", 0))
 
     def _apply(self, action: Action) -> list[Event]:
+        events = self._take(action)
+        with self.hold_sync():
+            self.error = ""
+            self._sync(events)
+        return events
+
+    def _take(self, action: Action) -> list[Event]:
+        """Apply one move to the game (no sync): the engine judges it."""
         before = self.game.phase
         events = self.game.apply(action)
         if self.game.phase is not Phase.BINDING:
             self._binding_at = None
         elif before is not Phase.BINDING:
             self._binding_at = self.game.clone()  # the start of the Binding phase, for undo
-        with self.hold_sync():
-            self.error = ""
-            self._sync(events)
         return events
+
+    def _apply_page(self, actions: Sequence[Action]) -> None:
+        """A click's moves, in order, then the end of the turn when the player can place no
+        Binding token and did not ask to confirm it: one batch of events, one update. A move
+        the engine refuses stops there; the moves before it stand (each was legal)."""
+        events: list[Event] = []
+        try:
+            for action in actions:
+                events += self._take(action)
+            if self._nothing_to_bind():
+                events += self._take(EndPhase())
+        finally:
+            if events:
+                with self.hold_sync():
+                    self.error = ""
+                    self._sync(events)
+
+    def _nothing_to_bind(self) -> bool:
+        """Phase 3 with End turn the only legal move, for a seat that did not ask to confirm."""
+        game = self.game
+        if game.phase is not Phase.BINDING or game.active_player in self.prefs["confirm_end"]:
+            return False
+        legal = game.legal_actions()
+        return len(legal) == 1 and isinstance(legal[0], EndPhase)
+
+    def set_prefs(self, seat: int, *, skip_phase1: bool | None = None,
+                  confirm_end: bool | None = None) -> None:
+        """Table settings for ``seat``: ``skip_phase1`` (a card clicked in Phase 1 with no
+        power chosen means no power this turn, and activates that card) and ``confirm_end``
+        (wait for End turn even when no Binding token can be placed; off: the turn ends by
+        itself then)."""
+        n = len(self.game.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"prefs: seat must be from 0 to {n - 1}, got {quote(seat)}")
+        prefs = {k: list(v) for k, v in self.prefs.items()}
+        for name, value in (("skip_phase1", skip_phase1), ("confirm_end", confirm_end)):
+            if value is None:
+                continue
+            if not isinstance(value, bool):
+                raise ValueError(f"prefs: {name} takes true or false, got {quote(value)}")
+            seats = set(prefs[name]) - {seat} | ({seat} if value else set())
+            prefs[name] = sorted(seats)
+        self.prefs = prefs
+
+    def _dealt(self) -> None:
+        """Refuse a page's move while the set-up deal waits to be shown (deal_ms 0 shows no
+        deal: nothing to wait for). The page marks the batch shown once the players pressed
+        Ready; a script's :meth:`play` is not held back."""
+        if self.deal_ms > 0 and self.shown_seq < self._deal_seq:
+            raise ValueError("the deal has not been shown yet: press Ready to see the grid "
+                             "first")
 
     # -- Python API ----------------------------------------------------------------------
     def play(self, action: Action | Mapping[str, Any]) -> list[Event]:
@@ -416,6 +487,7 @@ class LeylineWidget(BoardWidget):
         self._binding_at = None
         self._hints = []
         self._recorded = False
+        self._deal_seq = 0
         with self.hold_sync():
             self.info = game_info(game, bot_kinds)
             if self._auto_deal:
@@ -492,7 +564,18 @@ class LeylineWidget(BoardWidget):
         return {"action": self._on_action, "bot_step": self._on_bot_step,
                 "shown": self._on_shown, "log_sync": self._on_log_sync,
                 "ready": self._on_ready, "undo": self._on_undo,
-                "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint}
+                "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint,
+                "prefs": self._on_prefs}
+
+    def _on_prefs(self, content: Message) -> None:
+        only(content, "prefs", ("skip_phase1", "confirm_end"))
+        seat = self.actor()
+        if seat is None:
+            seat = self.seat()
+        if seat is None:
+            raise ValueError("prefs are a player's: the teacher's view has no seat of its own")
+        self.set_prefs(seat, skip_phase1=content.get("skip_phase1"),
+                       confirm_end=content.get("confirm_end"))
 
     # -- the coach's hint ------------------------------------------------------------------
     def ask_hint(self) -> dict[str, Any]:
@@ -546,6 +629,7 @@ class LeylineWidget(BoardWidget):
 
     def _on_hint(self, content: Message) -> None:
         only(content, "hint", ())
+        self._dealt()
         self.ask_hint()
 
     def _on_shown(self, content: Message) -> None:
@@ -564,6 +648,7 @@ class LeylineWidget(BoardWidget):
 
     def _on_undo(self, content: Message) -> None:
         only(content, "undo", ())
+        self._dealt()
         self._waiting_for_handoff()
         self.undo()
 
@@ -595,7 +680,7 @@ class LeylineWidget(BoardWidget):
         return step != self.game.step
 
     def _on_action(self, content: Message) -> None:
-        only(content, "action", ("action", "step"))
+        only(content, "action", ("action", "step", "then"))
         if self._stale(content, "action"):
             raise ValueError(f"that click was for step {content['step']}, but the game has "
                              f"moved on to step {self.game.step}; try again")
@@ -603,11 +688,23 @@ class LeylineWidget(BoardWidget):
         self._check_turn()
         if "action" not in content:
             raise ValueError("an action message needs an 'action' object")
+        actions = [self._page_action(content["action"])]
+        if self.game.is_legal(actions[0]):
+            self._dealt()  # an illegal move is refused for its own rule, whatever the deal
+        if "then" in content:
+            # One click, two moves: "no power this turn" and the card clicked (skip_phase1).
+            if self.game.phase is not Phase.ABILITIES or actions[0] != EndPhase():
+                raise ValueError("'then' follows only the end of Phase 1 (a card clicked "
+                                 "with no power chosen)")
+            actions.append(self._page_action(content["then"]))
+        self._apply_page(actions)
+
+    @staticmethod
+    def _page_action(data: object) -> Action:
         try:
-            action = Action.from_dict(content["action"])
+            return Action.from_dict(data)
         except ValueError as err:
             raise ValueError(f"malformed action: {err}") from None
-        self._apply(action)
 
     def _on_bot_step(self, content: Message) -> None:
         only(content, "bot_step", ("step",))
@@ -623,4 +720,5 @@ class LeylineWidget(BoardWidget):
         seat = self._bots.get(self.game.active_player)
         if seat is None or self.game.is_over:
             raise ValueError("it is not a bot's turn")
+        self._dealt()
         self._apply(seat.act(self.game))
