@@ -493,7 +493,8 @@ RECALL: tuple[Lesson, ...] = (
     Lesson(
         "recall-pair", "Recall: a pair you saw", "Activation and Collection",
         COURSE[0].rule,
-        Scenario().grid("? wa ? f / ? ? wa ? / ? ? ? ?").seen(1, 3, 6),
+        Scenario().grid("? wa ? f / ? ? wa ? / ? ? ? ?").seen(1, 3, 6)
+        .deck_top("earth", "wind"),
         intro="Three cards are shown to you once, face up. Watch them: then collect a pair "
               "from memory.",
         steps=(
@@ -506,7 +507,17 @@ RECALL: tuple[Lesson, ...] = (
                  hints=("Think back to the three cards shown at the start: two of them were "
                         "Water.",
                         "The Water cards are at slots 1 and 6."),
-                 success="Both Water cards went into your Study, from memory."),
+                 success="Both Water cards went into your Study, from memory. The two empty "
+                         "slots were refilled for you and your turn ended.",
+                 then=(Refill(1), Refill(6), EndPhase(), EndPhase())),
+            Step("Turn 2 (Phase 1 was skipped for you). The Fire you saw at the start is still "
+                 "on the grid: activate it.",
+                 accept=Activate(3),
+                 otherwise="This step asks for the Fire you saw at the start.",
+                 hints=("Think back: of the three cards shown at the start, one was Fire, and "
+                        "it never moved.",
+                        "The Fire is at slot 3."),
+                 success="Found from memory: it never left its slot."),
         ),
         summary="What you saw is what you can collect: watch every card that is shown.",
         recall=True,

@@ -123,7 +123,8 @@ class LeylineWidget(BoardWidget):
     #: Each seat's table settings: ``skip_phase1`` (seats for whom a card click in Phase 1
     #: means "no power this turn" and activates the card) and ``confirm_end`` (seats whose
     #: turn waits for End turn even when no Binding token can be placed).
-    prefs = traitlets.Dict({"skip_phase1": [], "confirm_end": []}).tag(sync=True)
+    prefs: traitlets.Dict[str, list[int]] = traitlets.Dict(
+        {"skip_phase1": list[int](), "confirm_end": list[int]()}).tag(sync=True)
     #: Once the game is over nothing is hidden any more: every grid slot's element (None for
     #: an empty slot), so the page can turn the final grid face up. Empty while it goes on.
     final_grid: traitlets.List[str | None] = traitlets.List().tag(sync=True)
@@ -342,7 +343,7 @@ class LeylineWidget(BoardWidget):
                 self._publish(visible_events(events, seat), game.step)
                 if any(ev.get("type") == "reveal" and ev.get("cause") == "setup"
                        for ev in events):
-                    self._deal_seq = self.events["seq"]
+                    self._deal_seq = cast(int, self.events["seq"])
             final = ([cell.get("element") for cell in game.observation(None)["grid"]]
                      if game.is_over else [])
             if final != self.final_grid:
@@ -576,6 +577,7 @@ class LeylineWidget(BoardWidget):
             raise ValueError("prefs are a player's: the teacher's view has no seat of its own")
         self.set_prefs(seat, skip_phase1=content.get("skip_phase1"),
                        confirm_end=content.get("confirm_end"))
+        self.error = ""
 
     # -- the coach's hint ------------------------------------------------------------------
     def ask_hint(self) -> dict[str, Any]:
