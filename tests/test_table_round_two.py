@@ -202,3 +202,16 @@ def test_a_learner_who_forgets_gets_escalating_hints() -> None:
     assert w.lesson["hints_used"] == 3
     # Finished: no move is invited.
     assert w.legal["actor"] is None
+
+
+def test_one_click_fills_every_empty_slot_in_order() -> None:
+    deck = [el for el in ("fire", "water", "earth", "wind") for _ in range(12)]
+    w = LeylineWidget(Game.new(players=1, deck=deck), deal_ms=0)
+    custom(w, {"type": "refill_all"})
+    assert "no empty slot" in w.error
+    for a in (Activate(0), Activate(1), EndPhase()):
+        w.play(a)
+    assert w.game.phase.value == "refill"
+    custom(w, {"type": "refill_all", "step": w.game.step})
+    assert w.error == "" and w.game.phase.value == "binding"
+    assert [ev["slot"] for ev in w.events["items"] if ev["type"] == "reveal"] == [0, 1]

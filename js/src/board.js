@@ -784,7 +784,12 @@ function controlsRow(doc, st, ui) {
     "data-act": "end", "aria-disabled": legal.end ? null : "true", "aria-keyshortcuts": "E",
     title: legal.end ? "Key E" : "Every empty slot must be refilled first",
   }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
-  return h(doc, "div", { class: "ll-controls" }, endBtn,
+  const empty = (legal.refill || []).length;
+  const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {
+    type: "button", class: "ll-btn ll-primary", "data-act": "refill-all", "aria-keyshortcuts": "F",
+    title: "Place the deck's cards into the empty slots in slot order (or click each slot to choose)",
+  }, `Fill ${empty} slots in order`, h(doc, "kbd", { "aria-hidden": "true" }, "F")) : null;
+  return h(doc, "div", { class: "ll-controls" }, fill, endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel", "aria-keyshortcuts": "C" }, "Cancel power") : null,
     bots && !view.is_over ? paceMenu(doc, st, ui) : null,
     bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step", "aria-keyshortcuts": "B" }, "Next bot move") : null,

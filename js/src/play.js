@@ -507,6 +507,11 @@ const CLICKS = {
     t.ui.source = null;
     t.model.send({ type: "undo" });
   },
+  "refill-all"(t, button) {
+    button.classList.add("ll-pending");
+    t.ui.hint = "";
+    t.model.send({ type: "refill_all", step: (read(t.model, "legal") || {}).step });
+  },
   "new-game"(t, button) { newGame(t, button, "new_game"); },
   rematch(t, button) { newGame(t, button, "rematch"); },
   hint(t, button) {

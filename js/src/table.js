@@ -47,7 +47,7 @@ export const EFFECT_WORDS = {
 export const KEYS = {
   e: "[data-act=end]", n: "[data-act=no-power]", h: "[data-act=hint]", u: "[data-act=undo]",
   r: "[data-act=deal-ready], [data-act=handoff-ready]", "?": "[data-act=rules]", b: "[data-act=bot-step]",
-  c: "[data-act=cancel]",
+  c: "[data-act=cancel]", f: "[data-act=refill-all]",
 };
 
 /**
@@ -195,6 +195,7 @@ export function keysLine(doc, st) {
   const phase = st.view.phase;
   const keys = [["Arrows", "move"], ["Enter", "click card"]];
   if (phase === "abilities") keys.push(["1-9", "power"], ["N", "no power"]);
+  if (phase === "refill" && (st.legal.refill || []).length > 1) keys.push(["F", "fill in order"]);
   if (st.legal.end) keys.push(["E", "end / collect"]);
   if (st.hint && st.hint.enabled) keys.push(["H", "hint"]);
   keys.push(["?", "rules"]);

@@ -49,7 +49,7 @@ from typing import Any, ClassVar, cast
 import traitlets
 
 from ..agents.bots import BOT_KINDS, Bot, BotSeat, make_bot
-from ..core.actions import Action, EndPhase
+from ..core.actions import Action, EndPhase, Refill
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
@@ -396,6 +396,8 @@ class LeylineWidget(BoardWidget):
         events: list[Event] = []
         try:
             for action in actions:
+                if self.game.is_over:
+                    break  # a refill met the empty deck: the game ended there
                 events += self._take(action)
             if self._nothing_to_bind():
                 events += self._take(EndPhase())
@@ -566,7 +568,23 @@ class LeylineWidget(BoardWidget):
                 "shown": self._on_shown, "log_sync": self._on_log_sync,
                 "ready": self._on_ready, "undo": self._on_undo,
                 "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint,
-                "prefs": self._on_prefs}
+                "prefs": self._on_prefs, "refill_all": self._on_refill_all}
+
+    def _on_refill_all(self, content: Message) -> None:
+        """One click for the whole refill: the deck's cards go into the empty slots in slot
+        order (the player may still click each slot to choose)."""
+        only(content, "refill_all", ("step",))
+        if self._stale(content, "refill_all"):
+            raise ValueError(f"that click was for step {content['step']}, but the game has "
+                             f"moved on to step {self.game.step}; try again")
+        self._dealt()
+        self._waiting_for_handoff()
+        self._check_turn()
+        slots = [a for a in self.game.legal_actions() if isinstance(a, Refill)]
+        if not slots:
+            raise ValueError("there is no empty slot to refill now (Refill comes after "
+                             "Phase 2)")
+        self._apply_page(sorted(slots, key=lambda a: a.slot))
 
     def _on_prefs(self, content: Message) -> None:
         only(content, "prefs", ("skip_phase1", "confirm_end"))

@@ -588,7 +588,8 @@ var KEYS = {
   r: "[data-act=deal-ready], [data-act=handoff-ready]",
   "?": "[data-act=rules]",
   b: "[data-act=bot-step]",
-  c: "[data-act=cancel]"
+  c: "[data-act=cancel]",
+  f: "[data-act=refill-all]"
 };
 function canAct(st) {
   return st.legal.actor !== null && st.legal.actor !== void 0 && !st.view.is_over;
@@ -722,6 +723,7 @@ function keysLine(doc, st) {
   const phase = st.view.phase;
   const keys = [["Arrows", "move"], ["Enter", "click card"]];
   if (phase === "abilities") keys.push(["1-9", "power"], ["N", "no power"]);
+  if (phase === "refill" && (st.legal.refill || []).length > 1) keys.push(["F", "fill in order"]);
   if (st.legal.end) keys.push(["E", "end / collect"]);
   if (st.hint && st.hint.enabled) keys.push(["H", "hint"]);
   keys.push(["?", "rules"]);
@@ -1536,10 +1538,19 @@ function controlsRow(doc, st, ui) {
     "aria-keyshortcuts": "E",
     title: legal.end ? "Key E" : "Every empty slot must be refilled first"
   }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
+  const empty = (legal.refill || []).length;
+  const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {
+    type: "button",
+    class: "ll-btn ll-primary",
+    "data-act": "refill-all",
+    "aria-keyshortcuts": "F",
+    title: "Place the deck's cards into the empty slots in slot order (or click each slot to choose)"
+  }, `Fill ${empty} slots in order`, h(doc, "kbd", { "aria-hidden": "true" }, "F")) : null;
   return h(
     doc,
     "div",
     { class: "ll-controls" },
+    fill,
     endBtn,
     ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel", "aria-keyshortcuts": "C" }, "Cancel power") : null,
     bots && !view.is_over ? paceMenu(doc, st, ui) : null,
@@ -2164,6 +2175,11 @@ var CLICKS = {
     t.ui.source = null;
     t.model.send({ type: "undo" });
   },
+  "refill-all"(t, button) {
+    button.classList.add("ll-pending");
+    t.ui.hint = "";
+    t.model.send({ type: "refill_all", step: (read(t.model, "legal") || {}).step });
+  },
   "new-game"(t, button) {
     newGame(t, button, "new_game");
   },
@@ -2440,12 +2456,12 @@ function renderLesson(st, doc) {
       }, h(doc, "span", { class: "ll-fill", style: `width:${Math.round(100 * finished / Math.max(1, lesson.total))}%` })),
       lesson.mistakes ? h(doc, "span", { class: "ll-mistakes" }, plural(lesson.mistakes, "mistake")) : null
     ),
-    h(
+    lesson.done ? lessonSummary(doc, lesson) : h(
       doc,
       "p",
       { class: "ll-instruction" },
-      h(doc, "strong", {}, lesson.done ? "Done: " : "Your task: "),
-      lesson.done ? "every step of this lesson is complete." : lesson.instruction
+      h(doc, "strong", {}, "Your task: "),
+      lesson.instruction
     ),
     h(doc, "div", {
       class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`,
@@ -2480,6 +2496,24 @@ function renderLesson(st, doc) {
       { class: "ll-note" },
       "Faint cards marked “remembered” are inert cards you know: given by the lesson, or seen when they were revealed to you."
     ) : null
+  );
+}
+function lessonSummary(doc, lesson) {
+  const recall = lesson.recall;
+  const facts = [
+    `${plural(lesson.total, "step")} done`,
+    lesson.mistakes ? plural(lesson.mistakes, "mistake") : "no mistakes",
+    lesson.hints_used ? plural(lesson.hints_used, "hint") + " used" : "no hints"
+  ];
+  if (recall && recall.asked) facts.push(`${recall.first_try} of ${recall.asked} recalled at the first try`);
+  if ((lesson.skipped || []).length) facts.push(`${plural(lesson.skipped.length, "step")} shown rather than played`);
+  return h(
+    doc,
+    "section",
+    { class: "ll-lsummary", "aria-label": "Lesson summary" },
+    h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, "Lesson complete. "), lesson.summary || ""),
+    h(doc, "p", {}, `${facts.join(" · ")}.`),
+    lesson.next_lesson ? h(doc, "p", { class: "ll-note" }, `Next: ${lesson.next_title || lesson.next_lesson}.`) : h(doc, "p", { class: "ll-note" }, "That was the last lesson of the course.")
   );
 }
 function lessonMode({ model, el }) {
@@ -2526,7 +2560,11 @@ function lessonMode({ model, el }) {
       if (target && target.getAttribute("data-act") === "lesson-pick") model.send({ type: "goto", lesson: target.value });
     }
     return {
-      draw: () => m.show(renderLesson(state(), m.doc)),
+      draw: () => {
+        const st = state();
+        host.hidden = Boolean(st.lesson.done);
+        m.show(renderLesson(st, m.doc));
+      },
       onChange,
       listeners: { click: onClick, change: onPick },
       teardown() {
