@@ -366,7 +366,7 @@ function promptFor(st, ui = (
         const need = spec.min === spec.max ? plural(spec.max, "card") : `${spec.min} to ${spec.max} cards`;
         return `${lead}${pw.name}: click ${need} on the grid (${ui.targets.length} chosen); Esc cancels.`;
       }
-      return `${lead}use a power (its button in your Study) or click End Phase 1.`;
+      return `${lead}choose a power under the grid (keys 1-9), or No power this turn (N).`;
     }
     case "activation": {
       const left = view.activations.limit - view.activations.used;
