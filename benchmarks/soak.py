@@ -90,6 +90,8 @@ class Soak:
         self.scan_legal(where, w.legal, w.game.observation(None), seat)
         if seat is not None and w.memory:
             self.leak(where, "memory report shown to a player")
+        if w.final_grid and not w.game.is_over:
+            self.leak(where, "the final grid sent before the game is over")
 
     def scan_replay(self, r: ReplayWidget, where: str) -> None:
         self.scanned += 1
