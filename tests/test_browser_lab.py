@@ -178,8 +178,8 @@ def test_a_whole_solo_game_by_clicking(lab: Lab, browser: Any,  # noqa: F811
                     click_and_wait(page, root, root.locator("[data-act=use-power]"))
                 used_power = True
                 root.screenshot(path=str(output_dir / "power-used.png"))
-            else:
-                click_and_wait(page, root, root.locator("[data-act=end]"))
+            else:  # Phase 1's choice: no power this turn
+                click_and_wait(page, root, root.locator("[data-act=no-power]"))
         elif phase == "activation":
             slot = _activation_choice(known, state, tried)
             if slot is None:
