@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import axe_violations as _axe
 from browser_support import (
     browser,  # noqa: F401  (a pytest fixture)
     click_and_wait,
@@ -22,7 +23,6 @@ from browser_support import (
     set_theme,
     widget_state,
 )
-from browser_support import axe_violations as _axe
 from browser_support import notebook_json as make_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.jupyter]
