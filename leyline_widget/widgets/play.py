@@ -580,11 +580,11 @@ class LeylineWidget(BoardWidget):
         self._dealt()
         self._waiting_for_handoff()
         self._check_turn()
-        slots = [a for a in self.game.legal_actions() if isinstance(a, Refill)]
+        slots = sorted(a.slot for a in self.game.legal_actions() if isinstance(a, Refill))
         if not slots:
             raise ValueError("there is no empty slot to refill now (Refill comes after "
                              "Phase 2)")
-        self._apply_page(sorted(slots, key=lambda a: a.slot))
+        self._apply_page([Refill(s) for s in slots])
 
     def _on_prefs(self, content: Message) -> None:
         only(content, "prefs", ("skip_phase1", "confirm_end"))
