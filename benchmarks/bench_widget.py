@@ -145,7 +145,7 @@ def update_bytes(games: int = 4) -> tuple[list[int], list[int]]:
     bare: list[int] = []
     for seed in range(games):
         players: Any = ["You", "greedy", "random", "memory"] if seed % 2 else ["You"]
-        w = LeylineWidget(players=players, seed=seed, bot_seed=1)
+        w = LeylineWidget(players=players, seed=seed, bot_seed=1, deal_ms=0)
         sent: list[dict[str, Any]] = []
         w._send = lambda msg, buffers=None, sent=sent: sent.append(msg)
         rng = random.Random(seed)
@@ -166,7 +166,8 @@ def kernel_time(games: int = 6) -> tuple[list[float], list[float]]:
     widget_us: list[float] = []
     engine_us: list[float] = []
     for seed in range(games):
-        w = LeylineWidget(players=1, seed=seed)
+        w = LeylineWidget(players=1, seed=seed, deal_ms=0)
+        w.set_prefs(0, confirm_end=True)  # every move its own message, as the engine's
         w._send = lambda msg, buffers=None: None
         game = Game.new(players=1, seed=seed)
         rng = random.Random(seed)

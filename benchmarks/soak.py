@@ -100,6 +100,8 @@ class Soak:
         self.scan_legal(where, w.legal, w.game.observation(None), seat)
         if seat is not None and w.memory:
             self.leak(where, "memory report shown to a player")
+        if w.final_grid and not w.game.is_over:
+            self.leak(where, "the final grid sent before the game is over")
 
     def scan_replay(self, r: ReplayWidget, where: str) -> None:
         self.scanned += 1
@@ -202,7 +204,7 @@ class Soak:
         home = folder / f"home-{g}"
         os.environ["LEYLINE_HOME"] = str(home)
         w = LeylineWidget(game, viewer="teacher" if viewer == "teacher" else viewer,
-                          bots=bots, bot_seed=g,
+                          bots=bots, bot_seed=g, deal_ms=0,
                           show_memory_of=0 if viewer == "teacher" else None,
                           autosave=lose_at is not None)
         other: LeylineWidget | None = None

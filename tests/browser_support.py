@@ -512,7 +512,7 @@ def play_turn_step(page: Any, root: Any, clicked: list[int]) -> None:
         click_and_wait(page, root, root.locator(".ll-card.ll-legal").first)
         return
     clicked.clear()
-    end = root.locator("[data-act=end]")
+    end = root.locator("[data-act=end], [data-act=no-power]")  # Phase 1: "No power"
     assert end.count() == 1, (state, root.inner_text()[:600])
     click_and_wait(page, root, end)
 

@@ -52,3 +52,16 @@ def run_cli(args: list[str], capsys: Any) -> tuple[int, str, str]:
         code = int(exit_.code or 0)
     out, err = capsys.readouterr()
     return code, out, err
+#: The page's messages that are moves: a play widget refuses them until the deal was shown.
+MOVES = ("action", "bot_step", "undo", "hint")
+
+
+def deal_shown(w: Any, content: Any) -> None:
+    """Before a move from the page, what the page says once the players pressed Ready and the
+    deal is on screen (``{"type": "shown"}``): a play widget takes no move before that."""
+    if not (isinstance(content, dict) and content.get("type") in MOVES):
+        return
+    seq = getattr(w, "shown_seq", None)
+    if isinstance(seq, int) and seq < w.events["seq"]:
+        w._handle_msg({"content": {"data": {"method": "custom", "content": {
+            "type": "shown", "seq": w.events["seq"]}}}, "buffers": []})

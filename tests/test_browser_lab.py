@@ -41,7 +41,7 @@ lab = lab_fixture({"01_play.ipynb": EXAMPLES / "01_play.ipynb", "small_game.ipyn
 def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any,  # noqa: F811
                                                         output_dir: Path) -> None:  # noqa: F811
     page = open_notebook(browser, lab, "01_play.ipynb", height=1300)
-    run_all_cells(page, widgets=2)
+    run_all_cells(page, widgets=3)
     solo, duel = page.locator(".leyline").nth(0), page.locator(".leyline").nth(1)
     solo.scroll_into_view_if_needed()
     solo.screenshot(path=str(output_dir / "solo-light-setup.png"))
@@ -82,11 +82,11 @@ def test_play_notebook_runs_and_answers_clicks_and_keys(lab: Lab, browser: Any, 
 
     # Against a bot: pass and end the turn; the bot then plays by itself, step by step.
     duel.scroll_into_view_if_needed()
+    # A pass with an empty Study: no token can be placed, so the turn ends by itself.
     click_and_wait(page, duel, duel.locator("[data-act=end]"))   # pass
-    click_and_wait(page, duel, duel.locator("[data-act=end]"))   # end turn
     page.wait_for_function("(el) => Number(el.dataset.step) >= 3", arg=duel.element_handle())
     duel.screenshot(path=str(output_dir / "duel-light-bot-turn.png"))
-    assert re.search(r"Greedy bot is playing|You", widget_state(duel)["prompt"])
+    assert re.search(r"Expert bot is playing|You", widget_state(duel)["prompt"])
     page.wait_for_function(
         "(el) => el.querySelector('.ll-prompt').textContent.startsWith('You:')",
         arg=duel.element_handle(), timeout=30_000)
@@ -178,8 +178,8 @@ def test_a_whole_solo_game_by_clicking(lab: Lab, browser: Any,  # noqa: F811
                     click_and_wait(page, root, root.locator("[data-act=use-power]"))
                 used_power = True
                 root.screenshot(path=str(output_dir / "power-used.png"))
-            else:
-                click_and_wait(page, root, root.locator("[data-act=end]"))
+            else:  # Phase 1's choice: no power this turn
+                click_and_wait(page, root, root.locator("[data-act=no-power]"))
         elif phase == "activation":
             slot = _activation_choice(known, state, tried)
             if slot is None:

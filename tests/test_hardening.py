@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import deal_shown
 
 from leyline_widget import Game, Replay, ReplayFormatError
 from leyline_widget.widgets.play import LeylineWidget
@@ -21,6 +22,7 @@ from leyline_widget.widgets.replay import ReplayWidget
 
 
 def custom(w: Any, content: Any) -> None:
+    deal_shown(w, content)  # as a page does after Ready
     w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from support import deal_shown
 
 from leyline_widget import Activate, Deactivate, EndPhase, Game, PlaceToken, Rules
 from leyline_widget.widgets.play import LeylineWidget
@@ -18,6 +19,7 @@ NAMED = re.compile(r"slot (\d+): (Fire|Water|Earth|Wind)$")
 
 
 def custom(w: LeylineWidget, content: Any) -> None:
+    deal_shown(w, content)  # as a page does after Ready
     w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 

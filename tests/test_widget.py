@@ -25,13 +25,29 @@ TRAITS = ("mode", "view", "legal", "info", "error", "events", "viewer", "reveal_
 
 
 def custom(w: LeylineWidget, content: Any) -> None:
-    """Deliver ``content`` exactly as a custom message from the front-end arrives."""
+    """Deliver ``content`` exactly as a custom message from the front-end arrives (a move
+    after the page has shown the deal, as a page does once the players pressed Ready)."""
+    if isinstance(content, dict) and content.get("type") in MOVES:
+        ready(w)
     w._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 def update(w: LeylineWidget, state: dict[str, Any]) -> None:
     """Deliver a front-end state update (what model.set + save_changes sends)."""
     w._handle_msg({"content": {"data": {"method": "update", "state": state}}, "buffers": []})
+
+
+def ready(w: LeylineWidget) -> None:
+    """What the page says once the players pressed Ready and the deal is on screen: before
+    that no move of the page is taken (deal_ms above 0)."""
+    seq = w.events["seq"]
+    if w.shown_seq < seq:
+        w._handle_msg({"content": {"data": {"method": "custom", "content": {
+            "type": "shown", "seq": seq}}}, "buffers": []})
+
+
+#: The page's messages that are moves: refused until the deal has been shown.
+MOVES = ("action", "bot_step", "undo", "hint")
 
 
 def act(w: LeylineWidget, action: Any) -> None:
@@ -109,6 +125,7 @@ def test_a_legal_message_applies_and_publishes_events() -> None:
 ])
 def test_illegal_or_malformed_actions_change_nothing(action: Any, words: str) -> None:
     w = LeylineWidget(players=1, seed=3)
+    ready(w)
     before, state = w.game.state_hash(), synced(w)
     custom(w, {"type": "action", "action": action})
     assert words.lower() in w.error.lower()
@@ -189,6 +206,7 @@ def test_every_message_bumps_ack_so_the_page_clears_pending_marks() -> None:
 def test_one_message_one_update() -> None:
     """All trait changes of a message go out together: the page never sees half a step."""
     w = LeylineWidget(players=2, seed=3)
+    ready(w)
     cap = Capture(w)
     act(w, Activate(0))
     assert len(cap.messages) == 1

@@ -4,8 +4,9 @@
 import { digest, h, idOf, lazy, PAINT_KEY } from "./dom.js";
 import { elementLook } from "./looks.js";
 import { memoryPanel } from "./memory.js";
+import { EFFECT_WORDS, canAct, effectKind, finalElement, hintPanel, hintSlots, keysLine, phaseChoice, prefsPanel, recapPanel } from "./table.js";
 import {
-  END_REASONS, MARK_WORDS, PHASE_TITLES, RULES_SHORT, SOURCE_WORDS, describeAction, endLabel, listSlots, mySeat, playerName, plural,
+  END_REASONS, MARK_WORDS, PHASE_TITLES, RULES_SHORT, SOURCE_WORDS, endLabel, listSlots, mySeat, playerName, plural,
   powerOf, promptFor,
 } from "./words.js";
 
@@ -62,6 +63,8 @@ export function cellFace(cell, slot, st, ui, now) {
     return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
   }
   if (cell.element) return { kind: "seen", element: cell.element }; // the teacher's view only
+  const final = finalElement(st, slot); // the game is over: nothing is hidden any more
+  if (final) return { kind: "final", element: final };
   const known = st.remembered && st.remembered[slot]; // the viewer's own memory (lessons)
   if (known) return { kind: "remembered", element: known };
   return { kind: "inert", element: null };
@@ -82,7 +85,7 @@ function isTrue(list, x) {
  * @returns {string}
  */
 function glimpseFlag(cause) {
-  return cause === "whisper" || cause === "gale" ? "peek" : "new";
+  return effectKind(cause) === "peek" ? "peek" : "new";
 }
 
 /**
@@ -107,7 +110,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const phase = view.phase;
   const targeting = ui.power && legal.powers && legal.powers[ui.power];
   if (targeting && targeting.max > 0) {
-    if (isTrue(targeting.slots, slot)) classes.push("ll-candidate");
+    if (isTrue(targeting.slots, slot)) { classes.push("ll-legal", "ll-candidate"); hint = "click to choose as a target"; }
     if (isTrue(ui.targets, slot)) classes.push("ll-chosen");
   } else if (phase === "activation" && legal.actor !== undefined && legal.actor !== null) {
     if (isTrue(legal.activate, slot)) { classes.push("ll-legal"); hint = "click to activate"; }
@@ -121,6 +124,8 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const hinted = hintSlots(st).includes(slot);
+  if (hinted) classes.push("ll-hinted");
   // A lesson's skipped step shows what its solution did; the play page, the other seats' turns.
   const shown = (st.shown && st.shown[slot]) || [];
   const marks = shown.length ? shown : (st.log && st.log.marks && st.log.marks[slot]) || [];
@@ -134,6 +139,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
     empty: "empty slot", inert: "inert card", active: `activated ${look && look.name} card`,
     glimpse: `inert card, glimpsed as ${look && look.name}`, seen: `inert ${look && look.name} card (teacher view)`,
     remembered: `inert card you remember as ${look && look.name}`,
+    final: `${look && look.name} card, face up now the game is over`,
   }[face.kind];
   const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` +
     marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
@@ -142,7 +148,7 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
   const visible = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
   const label = `${visible}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` +
-    (hint ? `. ${hint}` : "");
+    (hinted ? ". The coach's hint plays this slot" : "") + (hint ? `. ${hint}` : "");
   /** @type {Record<string, unknown>} */
   const attrs = {
     type: "button", class: classes.join(" "), "data-act": "card", "data-slot": slot,
@@ -206,7 +212,9 @@ function cardBody(doc, slot, attrs, face, flag, look, hole, tokens, els, marks, 
 }
 
 /** Small signs for what another seat did to a slot (see MARK_WORDS). @type {Record<string, string>} */
-const MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+const MARK_SIGNS = {
+  activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈", unbound: "✂",
+};
 
 /**
  * @param {Document} doc
@@ -578,8 +586,9 @@ export function hostTheme(doc) {
 }
 
 /**
- * The game log: every turn, its lines, newest at the bottom (the kernel's `log` trait, built for
- * this viewer; without it the page's own short list).
+ * The game log: every turn, newest first (so the latest move is in view without scrolling),
+ * each turn's lines in their order (the kernel's `log` trait, built for this viewer; without
+ * it the page's own short list).
  * @param {Document} doc
  * @param {BoardState} st
  * @param {PlayUi} ui
@@ -593,23 +602,27 @@ function logPanel(doc, st, ui, lazily) {
     return h(doc, "ol", { class: "ll-log", "aria-label": "Recent moves" },
       (ui.log || []).map((line) => h(doc, "li", {}, line)));
   }
+  /**
+   * @param {import("./types").LogTurn} t
+   * @param {number} i
+   */
+  const turnItem = (t, i) => {
+    const done = i < past.length;
+    // A finished turn is one object that never changes (a new one comes with any change):
+    // its key lets the repaint skip it, so a long game's log costs nothing to keep. The turn
+    // going on grows by a line a click (a long turn has hundreds): only its new lines are built.
+    const line = (/** @type {string} */ text) => (lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text))
+      : h(doc, "li", {}, text));
+    const build = () => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+      h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+      t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null);
+    if (!lazily) return build();
+    return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+  };
   return h(doc, "section", { class: "ll-logbox", "aria-label": "Game log" },
-    h(doc, "div", { class: "ll-h" }, "Game log"),
-    h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      // A finished turn is one object that never changes (a new one comes with any change):
-      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => {
-        const done = i < past.length;
-        // A finished turn is built once; the turn going on grows by a line a click (a long
-        // turn has hundreds): only its new lines are built, and nothing when it did not change.
-        const line = (/** @type {string} */ text) => (lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text))
-          : h(doc, "li", {}, text));
-        const build = () => h(doc, "li", { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
-          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null);
-        if (!lazily) return build();
-        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
-      })));
+    h(doc, "div", { class: "ll-h" }, "Game log ", h(doc, "span", { class: "ll-note" }, "(newest first)")),
+    h(doc, "ol", { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn, newest first" },
+      turns.map(turnItem).reverse()));
 }
 
 /** @type {WeakMap<object, string>} */
@@ -663,22 +676,8 @@ function paceMenu(doc, st, ui) {
       paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen === v }, t))));
 }
 
-/**
- * The coach's suggestion for the seat on the board, while its position stands (the kernel
- * drops it at the next step or a change of seat: it names what that seat knew).
- * @param {Document} doc
- * @param {BoardState} st
- * @returns {HTMLElement | null}
- */
-export function coachHint(doc, st) {
-  const hint = st.hint;
-  const s = hint && hint.suggestion;
-  if (!hint || !s || hint.seat !== st.view.viewer) return null;
-  const used = (hint.used || [])[hint.seat ?? 0] || 0;
-  return h(doc, "section", { class: "ll-coach-hint", "aria-label": "Coach's hint", "aria-live": "polite" },
-    h(doc, "strong", {}, "Hint: "), `${describeAction(s.action, st.info)} (${s.label}). `,
-    h(doc, "span", { class: "ll-note" }, `${s.reason} Hints used this game: ${used}.`));
-}
+/** The coach's hint (kept under its first name for the modes and tests that import it). */
+export const coachHint = hintPanel;
 
 /**
  * The whole widget as a fresh DOM tree, from state `st` ({view, legal, info, error, ...}) and
@@ -694,66 +693,19 @@ export function coachHint(doc, st) {
  * @returns {HTMLElement}
  */
 export function renderBoard(st, ui, doc, now = 0, lazily = false) {
-  const { view, legal, info } = st;
+  const { view, legal } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
   if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
-  const els = info.elements || view.elements || [];
-  const bots = (info.players || []).some((p) => p.bot);
   const teacher = view.viewer === null;
-  const left = view.activations ? view.activations.limit - view.activations.used : 0;
-  const canAct = legal.actor !== null && legal.actor !== undefined && !view.is_over;
   const grid = h(doc, "div", {
     class: `ll-grid${ui.deal === "waiting" ? " ll-dealwait" : ""}`, role: "group", style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. ` +
       "Arrow keys move between cards; Enter or Space clicks.",
   }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now, lazily)));
-  const endBtn = canAct ? h(doc, "button", {
-    type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
-    "data-act": "end", "aria-disabled": legal.end ? null : "true",
-    title: legal.end ? null : "Every empty slot must be refilled first",
-  }, endLabel(view)) : null;
-  const status = h(doc, "header", { class: "ll-status" },
-    h(doc, "span", { class: "ll-phase", "data-phase": view.phase }, PHASE_TITLES[view.phase] || view.phase),
-    h(doc, "span", { class: "ll-turn" }, `Turn ${view.turn}`,
-      view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""),
-    view.phase === "activation" && !view.is_over ? h(doc, "span", { class: "ll-acts", "aria-label": `${left} activations left` },
-      `Activations left: ${left}/${view.activations.limit}`) : null,
-    (view.is_over ? [] : view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
-    teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null);
   const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
   const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
   const errorBox = h(doc, "div", { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
     problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null);
-  const controls = h(doc, "div", { class: "ll-controls" }, endBtn,
-    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
-    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
-    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null,
-    canAct && legal.undo ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "undo",
-      title: "Take back the Binding tokens placed this turn (until End turn)" }, "Undo tokens") : null,
-    canAct && st.hint && st.hint.enabled ? h(doc, "button", {
-      type: "button", class: "ll-btn", "data-act": "hint",
-      title: "The coach's move from what you have been shown (each hint is counted in the log)",
-    }, "Hint") : null,
-    h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false" },
-      ui.rules ? "Hide rules" : "Rules"));
-  const cards = view.grid.filter((c) => c.card !== "empty").length;
-  const dealSecs = `${((Number(st.deal_ms) || 0) / 1000).toFixed(1)} s`;
-  const deal = ui.deal === "waiting" ? h(doc, "section", { class: "ll-deal", "aria-label": "The deal" },
-    h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` +
-      (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
-    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal"))
-    : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
-  const table = () => h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
-    countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool"));
-  // The side panel itself is not a stand-in: a replay adds its own panels to it.
-  const side = h(doc, "aside", { class: "ll-side" },
-    lazily ? lazy(doc, `deck:${digest(JSON.stringify([view.deck, view.phase, els]))}`, () => deckPanel(doc, st)) : deckPanel(doc, st),
-    lazily ? lazy(doc, `table:${digest(JSON.stringify([view.supply, view.pool, els]))}`, table) : table());
-  // What the Study shows: the seat's counts and powers, which of them are usable, used, open.
-  const me = mySeat(view);
-  const study = lazily ? lazy(doc, `study:${idOf(info)}:${digest(JSON.stringify([me, view.players[me],
-    Object.keys(legal.powers || {}), legal.actor, view.powers_used, view.active_player, ui.infoPower, els]))}`,
-  () => studyPanel(doc, st, ui)) : studyPanel(doc, st, ui);
   const log = logPanel(doc, st, ui, lazily);
   const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
   return h(doc, "div", {
@@ -762,9 +714,127 @@ export function renderBoard(st, ui, doc, now = 0, lazily = false) {
     "data-ack": st.ack === undefined ? "" : st.ack, "data-turn": view.turn, "data-ll-theme": hostTheme(doc),
     "data-deal": ui.deal || "none", "data-lm-suppress-shortcuts": "true",
   },
-  status, prompt, errorBox, deal,
-  h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
-  ui.rules ? rulesPanel(doc, st) : null, coachHint(doc, st),
-  powerInfo(doc, st, ui), bindingPanel(doc, st, ui), gameOverPanel(doc, st, ui),
-  study, scoreboard(doc, st), memoryPanel(doc, st), log, live);
+  statusLine(doc, st), prompt, errorBox, dealPanel(doc, st, ui), recapPanel(doc, st),
+  h(doc, "div", { class: "ll-main" },
+    h(doc, "div", { class: "ll-board" }, grid, phaseChoice(doc, st, ui), controlsRow(doc, st, ui), keysLine(doc, st)),
+    sidePanel(doc, st, lazily),
+    h(doc, "div", { class: "ll-mine" }, hintPanel(doc, st), powerInfo(doc, st, ui), bindingPanel(doc, st, ui),
+      studyOf(doc, st, ui, lazily), prefsPanel(doc, st))),
+  ui.rules ? rulesPanel(doc, st) : null,
+  gameOverPanel(doc, st, ui), scoreboard(doc, st), memoryPanel(doc, st), log, live);
+}
+
+/**
+ * The status line: phase, turn and seat, activations left, this turn's effects.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @returns {HTMLElement}
+ */
+function statusLine(doc, st) {
+  const { view, info } = st;
+  const left = view.activations ? view.activations.limit - view.activations.used : 0;
+  return h(doc, "header", { class: "ll-status" },
+    h(doc, "span", { class: "ll-phase", "data-phase": view.phase }, PHASE_TITLES[view.phase] || view.phase),
+    h(doc, "span", { class: "ll-turn" }, `Turn ${view.turn}`,
+      view.players.length > 1 ? ` · ${playerName(info, view.active_player)}` : ""),
+    view.phase === "activation" && !view.is_over ? h(doc, "span", { class: "ll-acts", "aria-label": `${left} activations left` },
+      `Activations left: ${left}/${view.activations.limit}`) : null,
+    (view.is_over ? [] : view.effects || []).map((e) => {
+      const pw = (info.powers || []).find((p) => p.key === e || p.name.toLowerCase() === e);
+      return h(doc, "span", { class: "ll-effect" }, `${pw ? pw.name : e}: ${EFFECT_WORDS[effectKind(pw || e)] || "in effect"}`);
+    }),
+    view.viewer === null ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null);
+}
+
+/**
+ * The deal's Ready step, or the note while it shows.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement | null}
+ */
+function dealPanel(doc, st, ui) {
+  const { view } = st;
+  const cards = view.grid.filter((c) => c.card !== "empty").length;
+  const dealSecs = `${((Number(st.deal_ms) || 0) / 1000).toFixed(1)} s`;
+  if (ui.deal === "showing") return h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!");
+  if (ui.deal !== "waiting") return null;
+  return h(doc, "section", { class: "ll-deal", "aria-label": "The deal" },
+    h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` +
+      (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
+    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready", "aria-keyshortcuts": "R" },
+      "Ready: show the deal ", h(doc, "kbd", { "aria-hidden": "true" }, "R")));
+}
+
+/**
+ * The buttons under the grid: the phase's end (Pass, Collect, End turn), Cancel power, the
+ * bot's pace, Undo tokens, Hint, Rules.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @returns {HTMLElement}
+ */
+function controlsRow(doc, st, ui) {
+  const { view, legal, info } = st;
+  const bots = (info.players || []).some((p) => p.bot);
+  const act = canAct(st);
+  // Phase 1's end is the choice's "No power this turn"; the other phases end here.
+  const endBtn = act && view.phase !== "abilities" ? h(doc, "button", {
+    type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    "data-act": "end", "aria-disabled": legal.end ? null : "true", "aria-keyshortcuts": "E",
+    title: legal.end ? "Key E" : "Every empty slot must be refilled first",
+  }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
+  const empty = (legal.refill || []).length;
+  const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {
+    type: "button", class: "ll-btn ll-primary", "data-act": "refill-all", "aria-keyshortcuts": "F",
+    title: "Place the deck's cards into the empty slots in slot order (or click each slot to choose)",
+  }, `Fill ${empty} slots in order`, h(doc, "kbd", { "aria-hidden": "true" }, "F")) : null;
+  return h(doc, "div", { class: "ll-controls" }, fill, endBtn,
+    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel", "aria-keyshortcuts": "C" }, "Cancel power") : null,
+    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step", "aria-keyshortcuts": "B" }, "Next bot move") : null,
+    act && legal.undo ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "undo", "aria-keyshortcuts": "U",
+      title: "Take back the Binding tokens placed this turn, until End turn (key U)" }, "Undo tokens") : null,
+    act && st.hint && st.hint.enabled ? h(doc, "button", {
+      type: "button", class: "ll-btn", "data-act": "hint", "aria-keyshortcuts": "H",
+      title: "The coach's move from what you have been shown; each hint is counted in the log (key H)",
+    }, "Hint") : null,
+    h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false",
+      "aria-keyshortcuts": "?" }, ui.rules ? "Hide rules" : "Rules"));
+}
+
+
+/**
+ * The deck, the Supply and the Token Pool.
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {boolean} lazily
+ * @returns {HTMLElement}
+ */
+function sidePanel(doc, st, lazily) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
+  const table = () => h(doc, "section", { class: "ll-table", "aria-label": "Supply and Token Pool" },
+    countsLine(doc, view.supply, els, "Supply"), countsLine(doc, view.pool, els, "Token Pool"));
+  // The side panel itself is not a stand-in: a replay adds its own panels to it.
+  return h(doc, "aside", { class: "ll-side" },
+    lazily ? lazy(doc, `deck:${digest(JSON.stringify([view.deck, view.phase, els]))}`, () => deckPanel(doc, st)) : deckPanel(doc, st),
+    lazily ? lazy(doc, `table:${digest(JSON.stringify([view.supply, view.pool, els]))}`, table) : table());
+}
+
+/**
+ * The Study of the seat on the board (a stand-in keyed by what it shows).
+ * @param {Document} doc
+ * @param {BoardState} st
+ * @param {PlayUi} ui
+ * @param {boolean} lazily
+ * @returns {HTMLElement | Element}
+ */
+function studyOf(doc, st, ui, lazily) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
+  const me = mySeat(view);
+  return lazily ? lazy(doc, `study:${idOf(info)}:${digest(JSON.stringify([me, view.players[me],
+    Object.keys(legal.powers || {}), legal.actor, view.powers_used, view.active_player, ui.infoPower, els]))}`,
+  () => studyPanel(doc, st, ui)) : studyPanel(doc, st, ui);
 }

@@ -117,8 +117,8 @@ export function renderLesson(st, doc) {
       "aria-valuetext": `${finished} of ${plural(lesson.total, "step")} done`,
     }, h(doc, "span", { class: "ll-fill", style: `width:${Math.round((100 * finished) / Math.max(1, lesson.total))}%` })),
     lesson.mistakes ? h(doc, "span", { class: "ll-mistakes" }, plural(lesson.mistakes, "mistake")) : null),
-  h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, lesson.done ? "Done: " : "Your task: "),
-    lesson.done ? "every step of this lesson is complete." : lesson.instruction),
+  lesson.done ? lessonSummary(doc, lesson) : h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, "Your task: "),
+    lesson.instruction),
   h(doc, "div", {
     class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`, role: "status",
     "aria-live": "polite", "aria-atomic": "true", "data-kind": fb ? fb.kind : null,
@@ -133,6 +133,28 @@ export function renderLesson(st, doc) {
     btn("lesson-restart", "Restart lesson", { title: "Start this lesson again from the beginning" })),
   (st.remembered || []).some((e) => e) ? h(doc, "p", { class: "ll-note" },
     "Faint cards marked “remembered” are inert cards you know: given by the lesson, or seen when they were revealed to you.") : null);
+}
+
+/**
+ * A finished lesson: what it taught, how it went, and the way on (the board is put away).
+ * @param {Document} doc
+ * @param {LessonState} lesson
+ * @returns {HTMLElement}
+ */
+export function lessonSummary(doc, lesson) {
+  const recall = lesson.recall;
+  const facts = [
+    `${plural(lesson.total, "step")} done`,
+    lesson.mistakes ? plural(lesson.mistakes, "mistake") : "no mistakes",
+    lesson.hints_used ? plural(lesson.hints_used, "hint") + " used" : "no hints",
+  ];
+  if (recall && recall.asked) facts.push(`${recall.first_try} of ${recall.asked} recalled at the first try`);
+  if ((lesson.skipped || []).length) facts.push(`${plural(lesson.skipped.length, "step")} shown rather than played`);
+  return h(doc, "section", { class: "ll-lsummary", "aria-label": "Lesson summary" },
+    h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, "Lesson complete. "), lesson.summary || ""),
+    h(doc, "p", {}, `${facts.join(" · ")}.`),
+    lesson.next_lesson ? h(doc, "p", { class: "ll-note" }, `Next: ${lesson.next_title || lesson.next_lesson}.`)
+      : h(doc, "p", { class: "ll-note" }, "That was the last lesson of the course."));
 }
 
 /** @type {import("./types").Mode} */
@@ -185,7 +207,12 @@ export function lessonMode({ model, el }) {
     }
 
     return {
-      draw: () => m.show(renderLesson(state(), m.doc)),
+      draw: () => {
+        const st = state();
+        // A finished lesson is finished: its summary and the next lesson, no live board.
+        host.hidden = Boolean(st.lesson.done);
+        m.show(renderLesson(st, m.doc));
+      },
       onChange,
       listeners: { click: onClick, change: onPick },
       teardown() {

@@ -76,6 +76,8 @@ export interface Power {
   key: string;
   text: string;
   instructions: string;
+  /** The kind of its effect (DESIGN.md, "Powers as data"). */
+  kind?: string;
 }
 
 export interface Seat {
@@ -197,6 +199,10 @@ export interface BoardState {
   deal_ms?: number;
   /** The coach's Hint button (`hint` trait): off when empty. */
   hint?: CoachHint;
+  /** Each seat's table settings (`prefs` trait): seats per setting. */
+  prefs?: Record<string, number[]>;
+  /** Every slot's element once the game is over (`final_grid` trait); empty before. */
+  final_grid?: (string | null)[];
 }
 
 /** The `hint` trait: hints used per seat and the suggestion for `seat` at `step`. */
@@ -205,7 +211,7 @@ export interface CoachHint {
   used?: number[];
   seat?: number;
   step?: number;
-  suggestion?: { action: Action; label: string; reason: string; value: number };
+  suggestion?: { action: Action; label: string; reason: string; value: number; plan?: Action[] };
 }
 
 /** The `log` trait: the game in words for this viewer, by turn (widgets/presenters.game_log). */
@@ -221,6 +227,8 @@ export interface GameLog {
   recent?: { from: number; turns: LogTurn[] };
   /** What the other seats did on the board since this seat's last turn, per slot. */
   marks?: Record<string, string[]>;
+  /** The other seats' turns since this seat's last one, a line each. */
+  recap?: { turn: number; player: number; text: string }[];
   turns_played?: number[];
 }
 
@@ -292,6 +300,13 @@ export interface LessonState {
   /** After "Skip step (show me)": slot -> what the step's solution did there. */
   shown?: Record<string, string[]>;
   next_lesson: string | null;
+  next_title?: string | null;
+  /** The lesson's closing words (shown with the summary once it is done). */
+  summary?: string;
+  /** Hints asked for in the whole lesson. */
+  hints_used?: number;
+  /** A recall lesson's count: steps asking for remembered cards, and those right at once. */
+  recall?: { asked: number; first_try: number } | null;
 }
 
 /** One entry of the `lessons` trait (the course navigator). */

@@ -1,5 +1,6 @@
 // The page's words: actions, events and replay steps in sentences, the one-line prompt of what
 // to do now, and the small helpers (plural, names, slot lists) the panels share.
+import { effectKind } from "./kinds.js";
 import { elementLabel } from "./looks.js";
 
 /** @typedef {import("./types").Action} Action */
@@ -39,7 +40,7 @@ export const END_REASONS = {
  */
 export const MARK_WORDS = {
   activated: "activated", flipped: "flipped and turned back", collected: "collected", refilled: "refilled", bound: "bound with a token",
-  swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide",
+  swapped: "swapped", peeked: "peeked at", tide: "sent to the deck by Tide", unbound: "its tokens removed",
 };
 
 /**
@@ -155,7 +156,7 @@ export function describeEvent(ev, info = {}, viewer = null) {
     case "reveal":
       if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
       if (ev.cause === "tide") return `Tide brought ${elementLabel(ev.element, els)} into slot ${ev.slot}`;
-      if (ev.cause === "whisper" || ev.cause === "gale") {
+      if (effectKind(ev.cause) === "peek") {
         // A private peek: a player who was not shown it learns only who saw it; the all-seeing
         // teacher sees the element, and whose secret it is.
         const seers = Array.isArray(ev.visible_to) ? ev.visible_to.map(who).join(" and ") : "";
@@ -229,7 +230,7 @@ export function promptFor(st, ui = /** @type {PlayUi} */ ({})) {
         const need = spec.min === spec.max ? plural(spec.max, "card") : `${spec.min} to ${spec.max} cards`;
         return `${lead}${pw.name}: click ${need} on the grid (${ui.targets.length} chosen); Esc cancels.`;
       }
-      return `${lead}use a power (its button in your Study) or click End Phase 1.`;
+      return `${lead}choose a power under the grid (keys 1-9), or No power this turn (N).`;
     }
     case "activation": {
       const left = view.activations.limit - view.activations.used;
@@ -350,7 +351,7 @@ export function describeStep(entry, info = {}, viewer = null) {
         (t.length ? ` on ${listSlots(t)}` : "");
       // Peeks are in the entry only when this viewer was shown them.
       const peeks = glimpsed ? []
-        : (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
+        : (entry.events || []).filter((e) => e.type === "reveal" && effectKind(e.cause) === "peek" && e.element);
       if (peeks.length) what += `, seeing ${peeks.map((e) => `slot ${e.slot}: ${elementLabel(e.element, els)}`).join(", ")}`;
       const tide = firstEvent(entry, (e) => e.type === "tide");
       const came = revealed("tide");

@@ -129,7 +129,7 @@ test("forgetSeat clears reveals, choices, hints and focus", () => {
     [{}, null, [], null, null, "", 0, ""]);
 });
 
-test("the log comes from the kernel's traits, all turns, scrollable; marks name no element", async () => {
+test("the log comes from the kernel's traits, all turns, newest first, scrollable; marks name no element", async () => {
   const marks = { 3: ["flipped"], 7: ["collected", "refilled"] };
   const log = { turns: [{ turn: 2, player: 1, lines: ["Grace activated slot 3", "Grace collected 2 Water"] }], marks, turns_played: [1, 1] };
   const past = [{ turn: 0, player: null, lines: ["The grid was dealt face-up"] }, { turn: 1, player: 0, lines: ["You passed"] }];
@@ -137,7 +137,7 @@ test("the log comes from the kernel's traits, all turns, scrollable; marks name 
   await tick();
   const box = el.querySelector(".ll-fulllog");
   assert.equal(box.getAttribute("tabindex"), "0");
-  assert.deepEqual([...box.querySelectorAll(".ll-logwho")].map((n) => n.textContent), ["Set-up", "Turn 1 · Ada", "Turn 2 · Grace"]);
+  assert.deepEqual([...box.querySelectorAll(".ll-logwho")].map((n) => n.textContent), ["Turn 2 · Grace", "Turn 1 · Ada", "Set-up"]);
   assert.match(box.textContent, /Grace collected 2 Water/);
   assert.ok(card(el, 3).classList.contains("ll-marked"));
   assert.match(card(el, 3).getAttribute("aria-label"), /Since your last turn: flipped and turned back/);
@@ -404,10 +404,10 @@ test("a second view opened on an older log_past asks for it whole once, then sho
   assert.equal(model.sent.filter((m) => m.type === "log_sync").length, 1, "asked once");
   model.update({ log_past: [t(0, "Set-up"), t(1, "one"), t(2, "two")] });
   await tick();
-  assert.match(el.querySelector(".ll-log").textContent, /one.*two.*now, later/s);
+  assert.match(el.querySelector(".ll-log").textContent, /now, later.*two.*one/s);
   model.update({ log: { turns: [t(4, "next")], recent: { from: 3, turns: [t(3, "three")] } }, ack: 2 });
   await tick();
   assert.equal(model.sent.filter((m) => m.type === "log_sync").length, 1, "no gap now");
-  assert.match(el.querySelector(".ll-log").textContent, /two.*three.*next/s);
+  assert.match(el.querySelector(".ll-log").textContent, /next.*three.*two/s);
   cleanup();
 });

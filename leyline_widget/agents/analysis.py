@@ -406,10 +406,12 @@ class Hint:
     label: str
     reason: str
     value: float
+    #: the whole plan, ``action`` first (the page marks its slots on the board)
+    plan: tuple[Action, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"action": self.action.to_dict(), "label": self.label, "reason": self.reason,
-                "value": round(self.value, 2)}
+                "value": round(self.value, 2), "plan": [a.to_dict() for a in self.plan]}
 
 
 def hint(game: Game, seat: int, budget: int = QUICK_BUDGET, seed: int = 0) -> Hint:
@@ -447,7 +449,8 @@ def hint(game: Game, seat: int, budget: int = QUICK_BUDGET, seed: int = 0) -> Hi
     label = _plan_words(best.actions, game.rules)
     reason = (f"The coach's plan, from what you have been shown: {label}. Expected final "
               f"margin {value:+.1f} cards against the best opponent.")
-    return Hint(first, label, reason, value)
+    plan = tuple(best.actions) if best.actions and best.actions[0] == first else (first,)
+    return Hint(first, label, reason, value, plan)
 
 
 def _plan_words(actions: Sequence[Action], rules: Rules) -> str:

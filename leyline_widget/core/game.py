@@ -368,7 +368,7 @@ class Game:
         problem = self._problem(power, p, this_turn)
         if problem is None and target and not powers[power].effect.count_targets(
                 *self._target_counts()):
-            return f"{powers[power].name} has no target now"
+            return f"{powers[power].name} has no legal target now"
         return problem
 
     def ready_powers(self, player: int | None = None) -> list[Power]:

@@ -19,10 +19,10 @@ from typing import Any
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
 from ..core.rules import Rules
-from .lessons import Lesson, Step, activated, collected, game_over, token_on
+from .lessons import Lesson, Step, activated, collected, game_over, in_phase, token_on
 from .scenario import Scenario
 
-__all__ = ["COURSE", "PROGRESS", "SECTIONS", "Progress", "course", "lesson"]
+__all__ = ["COURSE", "PROGRESS", "RECALL", "SECTIONS", "Progress", "course", "lesson"]
 
 #: The sections of the seed rules a course must cover (the seed's own headings).
 SECTIONS = ("Activation and Collection", "Binding Spell Tokens", "Placing Tokens",
@@ -484,6 +484,113 @@ COURSE: tuple[Lesson, ...] = (
                 "share.",
     ),
 )
+
+#: Recall versions of the lessons that ask for remembered cards: the cards are shown once at
+#: the start, the tasks name elements ("the two Water cards you saw"), never slots, and the
+#: hints escalate: first where to think back to, then the slots (the last, as in every lesson,
+#: shows the moves).
+RECALL: tuple[Lesson, ...] = (
+    Lesson(
+        "recall-pair", "Recall: a pair you saw", "Activation and Collection",
+        COURSE[0].rule,
+        Scenario().grid("? wa ? f / ? ? wa ? / ? ? ? ?").seen(1, 3, 6)
+        .deck_top("earth", "wind"),
+        intro="Three cards are shown to you once, face up. Watch them: then collect a pair "
+              "from memory.",
+        steps=(
+            Step("Collect the two Water cards you saw.",
+                 goal=collected("water"), allow=[*_activate(1, 6), _DEACTIVATE],
+                 solution=(*_activate(1, 6), EndPhase()),
+                 wrong={Activate(3): "That is the Fire you saw: a lone Fire would only flip "
+                                     "back. The Water cards are elsewhere."},
+                 otherwise="Activate the two Water cards you saw, then end the phase.",
+                 hints=("Think back to the three cards shown at the start: two of them were "
+                        "Water.",
+                        "The Water cards are at slots 1 and 6."),
+                 success="Both Water cards went into your Study, from memory. The two empty "
+                         "slots were refilled for you and your turn ended.",
+                 then=(Refill(1), Refill(6), EndPhase(), EndPhase())),
+            Step("Turn 2 (Phase 1 was skipped for you). The Fire you saw at the start is still "
+                 "on the grid: activate it.",
+                 accept=Activate(3),
+                 otherwise="This step asks for the Fire you saw at the start.",
+                 hints=("Think back: of the three cards shown at the start, one was Fire, and "
+                        "it never moved.",
+                        "The Fire is at slot 3."),
+                 success="Found from memory: it never left its slot."),
+        ),
+        summary="What you saw is what you can collect: watch every card that is shown.",
+        recall=True,
+    ),
+    Lesson(
+        "recall-flip-back", "Recall: the card that flipped back", "Activation and Collection",
+        COURSE[2].rule,
+        Scenario().grid("? ? wi ? / ? wi ? f / ? ? ? ?").seen(2, 5, 7)
+        .deck_top("fire", "water"),
+        intro="Three cards are shown to you once. Collect the pair among them, then remember "
+              "where the rest went.",
+        steps=(
+            Step("Collect the two Wind cards you saw.",
+                 goal=collected("wind"), allow=[*_activate(2, 5), _DEACTIVATE],
+                 solution=(*_activate(2, 5), EndPhase()),
+                 wrong={Activate(7): "That is the Fire you saw; alone it would flip back. "
+                                     "Collect the Wind pair."},
+                 otherwise="Activate the two Wind cards you saw, then end the phase.",
+                 hints=("Think back to the cards shown at the start: two were Wind.",
+                        "The Wind cards are at slots 2 and 5."),
+                 success="The Wind pair went to your Study. Then the two empty slots were "
+                         "refilled from the deck (watch: each new card is shown once) and the "
+                         "turn ended.",
+                 then=(Refill(2), Refill(5), EndPhase(), EndPhase())),
+            Step("Turn 2. Collect the Fire pair: the Fire you saw at the start, and the Fire "
+                 "the deck brought in the refill.",
+                 goal=collected("fire"), allow=[*_activate(2, 7), _DEACTIVATE],
+                 solution=(*_activate(2, 7), EndPhase()),
+                 otherwise="Activate the two Fire cards you saw, then end the phase.",
+                 hints=("Think back: one Fire was shown at the start and never moved; the "
+                        "other came from the deck in the refill.",
+                        "The Fire cards are at slots 2 and 7."),
+                 success="Collected: the card that flipped back stayed where you saw it."),
+        ),
+        summary="Uncollected cards stay where you saw them, and every refill shows its card "
+                "once: both are worth remembering.",
+        recall=True,
+    ),
+    Lesson(
+        "recall-refill", "Recall: refill and bind", "Refill",
+        COURSE[[lsn.id for lsn in COURSE].index("cleanup-refill")].rule,
+        Scenario().grid("f ? ? ? / ? f ? ? / ? ? ? ?").seen(0, 5).deck_top("water", "earth"),
+        intro="Two cards are shown to you once. Collect them, refill, and remember where the "
+              "new cards went.",
+        steps=(
+            Step("Collect the Fire pair you saw.",
+                 goal=collected("fire"), allow=[*_activate(0, 5), _DEACTIVATE],
+                 solution=(*_activate(0, 5), EndPhase()),
+                 otherwise="Activate the two Fire cards you saw, then end the phase.",
+                 hints=("Think back to the two cards shown at the start.",
+                        "The Fire cards are at slots 0 and 5."),
+                 success="Both left the grid: two empty slots to refill."),
+            Step("Refill the two empty slots from the face-up deck (Water first, then Earth).",
+                 goal=in_phase("binding"), allow=[_REFILL],
+                 solution=(Refill(5), Refill(0)),
+                 hints=("Click an empty slot for each card.",),
+                 success="Each new card was shown once as it landed."),
+            Step("Pay for a Fire token from the supply and place it on the Earth you just "
+                 "refilled.",
+                 accept={"type": "place_token", "element": "fire", "source": "supply"},
+                 goal=token_on("fire", "earth"),
+                 solution=PlaceToken(0, "fire", "supply"),
+                 otherwise="This step asks for a Fire token paid from the supply.",
+                 hints=("Think back to the refill: the Earth came second.",
+                        "The Earth went into the slot you refilled second."),
+                 success="Bound, from memory."),
+        ),
+        summary="A refill shows its card once: remember where each one went.",
+        recall=True,
+    ),
+)
+
+COURSE = COURSE + RECALL
 
 _BY_ID = {lesson.id: lesson for lesson in COURSE}
 

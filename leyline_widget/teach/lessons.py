@@ -341,6 +341,10 @@ class Lesson:
     steps: tuple[Step, ...]
     intro: str = ""
     summary: str = ""
+    #: A recall lesson tests memory: the cards the learner "remembers" are shown face up once
+    #: at the start (as the deal is), then never again; its tasks name elements, not slots,
+    #: and its grade counts the steps solved at the first try (no mistake, no hint).
+    recall: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -359,7 +363,7 @@ class Lesson:
         'binding'
         """
         return {"id": self.id, "title": self.title, "section": self.section, "rule": self.rule,
-                "intro": self.intro, "summary": self.summary,
+                "intro": self.intro, "summary": self.summary, "recall": self.recall,
                 "steps": [s.to_dict() for s in self.steps]}
 
 
@@ -393,10 +397,22 @@ class LessonSession:
         self.mistakes = 0
         self.skipped: list[int] = []
         self.events: list[Event] = []  # visible events of the latest move, for the front-end
+        if lesson.recall:
+            # The cards to remember are shown once, face up, as a deal is (the page glimpses
+            # them); after that only the learner's memory holds them.
+            grid = self.game.observation(None)["grid"]
+            self.events = [{"type": "reveal", "slot": s, "element": grid[s]["element"],
+                            "cause": "setup", "visible_to": "all"}
+                           for s in sorted(self.known) if grid[s]["card"] == "inert"]
         #: What the last skipped step played (its visible events), until the learner moves on.
         self.shown: list[Event] = []
         self._attempt: list[Event] = []
         self._start = (self.game.clone(), self.memory.copy())
+        self.hints_used = 0  # hints of the steps before this one
+        self.recall_asked = 0  # recall lesson: steps finished, and those right at once
+        self.recall_first = 0
+        self._step_mistakes = 0
+        self._skipping = False
 
     # ------------------------------------------------------------------ reading
     @property
@@ -436,6 +452,9 @@ class LessonSession:
             "hints": hints[:self.hints_shown], "hints_left": len(hints) - self.hints_shown,
             "remembered": self.memory.remembered(), "mistakes": self.mistakes,
             "skipped": list(self.skipped), "player": self.player, "events": list(self.events),
+            "summary": lesson.summary, "hints_used": self.hints_used + self.hints_shown,
+            "recall": ({"asked": self.recall_asked, "first_try": self.recall_first}
+                       if lesson.recall else None),
         }
 
     def memory_report(self) -> dict[str, Any]:
@@ -509,6 +528,8 @@ class LessonSession:
             if self.status == "done":
                 return
         self.index += 1
+        self.hints_used += self.hints_shown
+        self._step_mistakes = self.mistakes
         self.status = "playing"
         # A skipped step's success text tells what its moves did; its events stay for display.
         self.feedback = (self._say("skipped", self.lesson.steps[self.index - 1].success
@@ -546,6 +567,11 @@ class LessonSession:
             turn = self.game.turn
             self._observe(self.game.apply(action), turn, fresh=False)
         last = self.index == len(self.lesson.steps) - 1
+        if self.lesson.recall:
+            self.recall_asked += 1
+            clean = self.hints_shown == 0 and self.mistakes == self._step_mistakes
+            if clean and not self._skipping:
+                self.recall_first += 1
         self.status = "done" if last else "solved"
         text = step.success or "Well done."
         if last:
@@ -557,8 +583,12 @@ class LessonSession:
         self.skipped.append(self.index)
         mistakes = self.mistakes
         feedback: Feedback = {}
-        for action in self.step.solution:
-            feedback = self.try_action(action)
+        self._skipping = True
+        try:
+            for action in self.step.solution:
+                feedback = self.try_action(action)
+        finally:
+            self._skipping = False
         self.mistakes = mistakes
         self.shown = list(self._attempt)
         if feedback.get("kind") not in ("solved", "done"):
@@ -578,8 +608,11 @@ class LessonSession:
             f"{element_name(el)} at {slot_list(slots)}" for el, slots in by.items()) + "."
 
     def _unseen_text(self, slot: int) -> str:
-        return (f"You have never seen the card in slot {slot}: activating it would be a guess, "
-                f"and this step asks for cards you know. {self._remembered_text()}")
+        text = (f"You have never seen the card in slot {slot}: activating it would be a guess, "
+                f"and this step asks for cards you know.")
+        # A recall lesson tests that memory: it does not hand the cards out again.
+        return text + (" Think back to the cards you were shown." if self.lesson.recall
+                       else f" {self._remembered_text()}")
 
     def _wrong_text(self, step: Step, act: Action, ctx: StepContext, accepted: bool) -> str:
         text = next((t for p, t in step.wrong if matches(p, act)), "")

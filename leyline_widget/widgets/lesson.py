@@ -162,11 +162,13 @@ class LessonWidget(BoardWidget):
         latest = state.pop("events")  # they travel once, in the board's ``events`` trait
         view = session.observation()
         # Only inert cards need the learner's memory; active cards show their element anyway.
-        remembered = [el if cell["card"] == "inert" else None
+        remembered = [el if cell["card"] == "inert" and not session.lesson.recall else None
                       for el, cell in zip(memory, view["grid"], strict=True)]
         ids = [lsn.id for lsn in self._course]
         index = ids.index(session.lesson.id)
-        actor = None if game.is_over or game.active_player != player else player
+        # A finished lesson invites no move (its summary and the next lesson replace the board).
+        actor = (None if game.is_over or session.done or game.active_player != player
+                 else player)
         if session.done:
             PROGRESS.finish(session.lesson.id, session.mistakes)
         shown: dict[int, list[str]] = {}
@@ -178,7 +180,9 @@ class LessonWidget(BoardWidget):
             self.remembered = remembered
             self.lesson = {**state, "index": index, "count": len(ids), "epoch": self._epoch,
                            "shown": {str(s): k for s, k in sorted(shown.items())},
-                           "next_lesson": ids[index + 1] if index + 1 < len(ids) else None}
+                           "next_lesson": ids[index + 1] if index + 1 < len(ids) else None,
+                           "next_title": (self._course[index + 1].title
+                                          if index + 1 < len(ids) else None)}
             self.lessons = [self._progress(lsn) for lsn in self._course]
             if publish:
                 self._publish(latest if events is None else events, game.step)

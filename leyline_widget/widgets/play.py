@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import traitlets
 
 from ..agents.bots import BOT_KINDS, Bot, BotSeat, make_bot
-from ..core.actions import Action
+from ..core.actions import Action, EndPhase, Refill
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.rules import Rules
@@ -124,6 +124,14 @@ class LeylineWidget(BoardWidget):
     #: The coach's Hint button: ``{}`` when off; else ``enabled``, ``used`` (hints per seat)
     #: and, while the position it answers stands, the ``suggestion`` for that ``seat``.
     hint = traitlets.Dict().tag(sync=True)
+    #: Each seat's table settings: ``skip_phase1`` (seats for whom a card click in Phase 1
+    #: means "no power this turn" and activates the card) and ``confirm_end`` (seats whose
+    #: turn waits for End turn even when no Binding token can be placed).
+    prefs: traitlets.Dict[str, list[int]] = traitlets.Dict(
+        {"skip_phase1": list[int](), "confirm_end": list[int]()}).tag(sync=True)
+    #: Once the game is over nothing is hidden any more: every grid slot's element (None for
+    #: an empty slot), so the page can turn the final grid face up. Empty while it goes on.
+    final_grid: traitlets.List[str | None] = traitlets.List().tag(sync=True)
     _page_writable: ClassVar[dict[str, PageCheck]] = {"bot_delay_ms": count,
                                                       "show_memory_of": seat_or_none}
 
@@ -167,12 +175,14 @@ class LeylineWidget(BoardWidget):
         self._hints_on = hints
         self._hints: list[tuple[int, int]] = []  # (turn, seat) of each hint asked for
         self._binding_at: Game | None = self._binding_start(game)
+        self._unsaved = ""  # why the last move could not be saved, shown with the next update
         self._recorded = game.is_over
         viewer = self._viewer_value(viewer)
         self._memory_seat(show_memory_of, viewer)
         self._shown_seat: int | None = None
         self._logs: dict[int | None, GameLog] = {}  # per seat: each step's events read once
         self._past_sent = 0  # finished turns of log_past the page holds (see _log_past)
+        self._deal_seq = 0  # the event batch holding the set-up deal, while it must be shown
         super().__init__(mode="play", viewer=viewer, reveal_ms=reveal_ms,
                          deal_ms=self._deal_default(game) if deal_ms is None else deal_ms,
                          bot_delay_ms=bot_delay_ms, info=game_info(game, bot_kinds),
@@ -409,6 +419,13 @@ class LeylineWidget(BoardWidget):
             if events is not None:
                 self._last_batch = events
                 self._publish(visible_events(events, seat), game.step)
+                if any(ev.get("type") == "reveal" and ev.get("cause") == "setup"
+                       for ev in events):
+                    self._deal_seq = cast(int, self.events["seq"])
+            final = ([cell.get("element") for cell in game.observation(None)["grid"]]
+                     if game.is_over else [])
+            if final != self.final_grid:
+                self.final_grid = final
 
     def _log_past(self, past: list[dict[str, Any]]) -> dict[str, Any]:
         """Keep ``log_past`` whole in the kernel (a reload reads it) but send each finished
@@ -434,30 +451,42 @@ class LeylineWidget(BoardWidget):
             self._past_sent = max(0, self.log.get("past", 0))
 
     def _apply(self, action: Action) -> list[Event]:
-        before = self.game.phase
-        events = self.game.apply(action)
-        # Saved first, then shown on every widget of this game (this one too).
-        problem = self._table.moved(action, events, before)
-        if problem:
-            self.error = refusal(problem)
+        events = self._take(action)
+        self._show(events)
         return events
 
-    def _moved(self, events: list[Event], before: Phase) -> None:
-        """Show the move just made on this game (from this widget or another on it)."""
+    def _take(self, action: Action) -> list[Event]:
+        """Apply one move to the game: the engine judges it; it is saved first, then shown on
+        the game's other widgets (this one shows it with its click's batch, :meth:`_show`)."""
+        before = self.game.phase
+        events = self.game.apply(action)
+        self._follow_binding(before)
+        self._unsaved = self._table.moved(action, events, before, origin=self) or self._unsaved
+        return events
+
+    def _show(self, events: list[Event]) -> None:
+        """One update of the page: the batch of events, and no error but a failed save."""
+        with self.hold_sync():
+            self.error = refusal(self._unsaved) if self._unsaved else ""
+            self._unsaved = ""
+            self._sync(events)
+
+    def _follow_binding(self, before: Phase) -> None:
+        """Keep the position at the start of the Binding phase (for undo) while it lasts."""
         if self.game.phase is not Phase.BINDING:
             self._binding_at = None
         elif before is not Phase.BINDING:
-            self._binding_at = self.game.clone()  # the start of the Binding phase, for undo
-        with self.hold_sync():
-            self.error = ""
-            self._sync(events)
+            self._binding_at = self.game.clone()
+
+    def _moved(self, events: list[Event], before: Phase) -> None:
+        """Show a move another widget made on this game."""
+        self._follow_binding(before)
+        self._show(events)
 
     def _replaced(self, game: Game) -> None:
         """Show ``game``, which took the place of this widget's (a take-back)."""
         self.game = game
-        with self.hold_sync():
-            self.error = ""
-            self._sync([])
+        self._show([])
 
     def close(self) -> None:
         """Close the widget; it no longer follows its game."""
@@ -465,6 +494,57 @@ class LeylineWidget(BoardWidget):
         if table is not None:
             table.leave(self)
         super().close()
+
+    def _apply_page(self, actions: Sequence[Action]) -> None:
+        """A click's moves, in order, then the end of the turn when the player can place no
+        Binding token and did not ask to confirm it: one batch of events, one update. A move
+        the engine refuses stops there; the moves before it stand (each was legal)."""
+        events: list[Event] = []
+        try:
+            for action in actions:
+                if self.game.is_over:
+                    break  # a refill met the empty deck: the game ended there
+                events += self._take(action)
+            if self._nothing_to_bind():
+                events += self._take(EndPhase())
+        finally:
+            if events:
+                self._show(events)
+
+    def _nothing_to_bind(self) -> bool:
+        """Phase 3 with End turn the only legal move, for a seat that did not ask to confirm."""
+        game = self.game
+        if game.phase is not Phase.BINDING or game.active_player in self.prefs["confirm_end"]:
+            return False
+        legal = game.legal_actions()
+        return len(legal) == 1 and isinstance(legal[0], EndPhase)
+
+    def set_prefs(self, seat: int, *, skip_phase1: bool | None = None,
+                  confirm_end: bool | None = None) -> None:
+        """Table settings for ``seat``: ``skip_phase1`` (a card clicked in Phase 1 with no
+        power chosen means no power this turn, and activates that card) and ``confirm_end``
+        (wait for End turn even when no Binding token can be placed; off: the turn ends by
+        itself then)."""
+        n = len(self.game.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"prefs: seat must be from 0 to {n - 1}, got {quote(seat)}")
+        prefs = {k: list(v) for k, v in self.prefs.items()}
+        for name, value in (("skip_phase1", skip_phase1), ("confirm_end", confirm_end)):
+            if value is None:
+                continue
+            if not isinstance(value, bool):
+                raise ValueError(f"prefs: {name} takes true or false, got {quote(value)}")
+            seats = set(prefs[name]) - {seat} | ({seat} if value else set())
+            prefs[name] = sorted(seats)
+        self.prefs = prefs
+
+    def _dealt(self) -> None:
+        """Refuse a page's move while the set-up deal waits to be shown (deal_ms 0 shows no
+        deal: nothing to wait for). The page marks the batch shown once the players pressed
+        Ready; a script's :meth:`play` is not held back."""
+        if self.deal_ms > 0 and self.shown_seq < self._deal_seq:
+            raise ValueError("the deal has not been shown yet: press Ready to see the grid "
+                             "first")
 
     # -- Python API ----------------------------------------------------------------------
     def play(self, action: Action | Mapping[str, Any]) -> list[Event]:
@@ -517,6 +597,7 @@ class LeylineWidget(BoardWidget):
         self._binding_at = None
         self._hints = []
         self._recorded = False
+        self._deal_seq = 0
         with self.hold_sync():
             self.info = game_info(game, bot_kinds)
             if self._auto_deal:
@@ -643,7 +724,35 @@ class LeylineWidget(BoardWidget):
         return {"action": self._on_action, "bot_step": self._on_bot_step,
                 "shown": self._mark_shown, "log_sync": self._on_log_sync,
                 "ready": self._on_ready, "undo": self._on_undo,
-                "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint}
+                "new_game": self._on_new_game, "rematch": self._on_rematch, "hint": self._on_hint,
+                "prefs": self._on_prefs, "refill_all": self._on_refill_all}
+
+    def _on_refill_all(self, content: Message) -> None:
+        """One click for the whole refill: the deck's cards go into the empty slots in slot
+        order (the player may still click each slot to choose)."""
+        only(content, "refill_all", ("step",))
+        if self._stale(content, "refill_all"):
+            raise ValueError(f"that click was for step {content['step']}, but the game has "
+                             f"moved on to step {self.game.step}; try again")
+        self._dealt()
+        self._waiting_for_handoff()
+        self._check_turn()
+        slots = sorted(a.slot for a in self.game.legal_actions() if isinstance(a, Refill))
+        if not slots:
+            raise ValueError("there is no empty slot to refill now (Refill comes after "
+                             "Phase 2)")
+        self._apply_page([Refill(s) for s in slots])
+
+    def _on_prefs(self, content: Message) -> None:
+        only(content, "prefs", ("skip_phase1", "confirm_end"))
+        seat = self.actor()
+        if seat is None:
+            seat = self.seat()
+        if seat is None:
+            raise ValueError("prefs are a player's: the teacher's view has no seat of its own")
+        self.set_prefs(seat, skip_phase1=content.get("skip_phase1"),
+                       confirm_end=content.get("confirm_end"))
+        self.error = ""
 
     # -- the coach's hint ------------------------------------------------------------------
     def ask_hint(self) -> dict[str, Any]:
@@ -697,6 +806,7 @@ class LeylineWidget(BoardWidget):
 
     def _on_hint(self, content: Message) -> None:
         only(content, "hint", ())
+        self._dealt()
         self.ask_hint()
 
 
@@ -713,6 +823,7 @@ class LeylineWidget(BoardWidget):
 
     def _on_undo(self, content: Message) -> None:
         only(content, "undo", ())
+        self._dealt()
         self._waiting_for_handoff()
         self.undo()
 
@@ -744,7 +855,7 @@ class LeylineWidget(BoardWidget):
         return step != self.game.step
 
     def _on_action(self, content: Message) -> None:
-        only(content, "action", ("action", "step"))
+        only(content, "action", ("action", "step", "then"))
         if self._stale(content, "action"):
             raise ValueError(f"that click was for step {content['step']}, but the game has "
                              f"moved on to step {self.game.step}; try again")
@@ -752,11 +863,23 @@ class LeylineWidget(BoardWidget):
         self._check_turn()
         if "action" not in content:
             raise ValueError("an action message needs an 'action' object")
+        actions = [self._page_action(content["action"])]
+        if self.game.is_legal(actions[0]):
+            self._dealt()  # an illegal move is refused for its own rule, whatever the deal
+        if "then" in content:
+            # One click, two moves: "no power this turn" and the card clicked (skip_phase1).
+            if self.game.phase is not Phase.ABILITIES or actions[0] != EndPhase():
+                raise ValueError("'then' follows only the end of Phase 1 (a card clicked "
+                                 "with no power chosen)")
+            actions.append(self._page_action(content["then"]))
+        self._apply_page(actions)
+
+    @staticmethod
+    def _page_action(data: object) -> Action:
         try:
-            action = Action.from_dict(content["action"])
+            return Action.from_dict(data)
         except ValueError as err:
             raise ValueError(f"malformed action: {err}") from None
-        self._apply(action)
 
     def _on_bot_step(self, content: Message) -> None:
         only(content, "bot_step", ("step",))
@@ -772,4 +895,5 @@ class LeylineWidget(BoardWidget):
         seat = self._bots.get(self.game.active_player)
         if seat is None or self.game.is_over:
             raise ValueError("it is not a bot's turn")
+        self._dealt()
         self._apply(seat.act(self.game))

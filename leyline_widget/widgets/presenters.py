@@ -18,15 +18,33 @@ from ..agents.bots import BOT_KINDS
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
+from ..core.powers import KINDS, Effect
 from ..core.types import Event
 from ..core.wording import element_name, slot_list
 
-__all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "bot_name", "end_words", "escape_html",
-           "event_marks", "game_info", "game_log", "legal_summary", "parse_seats", "sentence"]
+__all__ = ["ACTIVE", "TEACHER", "GameLog", "add_marks", "bot_name", "effect_of",
+           "end_words", "escape_html", "event_marks", "game_info", "game_log", "legal_summary",
+           "parse_seats", "sentence", "turn_summary"]
 
 #: ``viewer`` values: the active human seat (hot-seat), a fixed seat, or the teacher (None).
 ACTIVE = "active"
 TEACHER = "teacher"
+
+
+def effect_of(effect: object) -> dict[str, Any]:
+    """A power's effect as data, ``{"kind": ..., parameters}`` (DESIGN.md, "Powers as data"),
+    from a rules' :class:`~leyline_widget.core.powers.Effect`, a dict with a ``kind``, or an id
+    in an event (a default power's, ``"ripple"``, or a designer's power's kind). The page and
+    the log speak of a power by its kind (its targets, the marks it leaves), never by its id.
+
+    >>> effect_of("gale"), effect_of({"kind": "peek", "cards": 2})["cards"]
+    ({'kind': 'peek', 'cards': 3}, 2)
+    """
+    try:
+        parsed = Effect.parse(effect)
+    except ValueError:
+        return {"kind": effect if isinstance(effect, str) else "unknown"}
+    return {"kind": parsed.kind, **{name: getattr(parsed, name) for name in KINDS[parsed.kind]}}
 
 
 def sentence(text: str) -> str:
@@ -113,10 +131,10 @@ def legal_summary(game: Game, actor: int | None,
     for pw in rule_powers:
         if pw.key in powers:
             continue
-        reason = game.why_illegal(UsePower(pw.element, pw.tier, ())) or ""
-        if not reason or reason.startswith(f"{pw.name}:"):
-            # Unlocked, unused, in Phase 1: only the targets are missing.
-            reason = f"{pw.name} has no legal target now"
+        if phase is Phase.ABILITIES:  # the engine's one answer to "can this power be used"
+            reason = game.power_problem(pw.key) or ""
+        else:
+            reason = game.why_illegal(UsePower(pw.element, pw.tier, ())) or ""
         why[pw.key] = sentence(reason)
     # Outside Phase 1 every power has the same reason: send it once, as "*".
     common = set(why.values())
@@ -130,7 +148,8 @@ def game_info(game: Game, bots: Mapping[int, str]) -> dict[str, Any]:
     return {
         "elements": list(rules.elements),
         "players": [{"name": name, "bot": bots.get(p)} for p, name in enumerate(game.players)],
-        "powers": [{k: v for k, v in pw.to_dict().items() if k != "effect"} | {"key": pw.key}
+        "powers": [{k: v for k, v in pw.to_dict().items() if k != "effect"}
+                   | {"key": pw.key, "kind": effect_of(pw.effect)["kind"]}
                    for pw in rules.powers],
         "thresholds": {"minor": rules.minor_threshold, "major": rules.major_threshold},
         "activations": rules.activations_per_turn,
@@ -249,7 +268,7 @@ def _follow(cards: _Cards, ev: Event) -> tuple[int | None, list[int]]:
 
 def event_marks(ev: Event, *, activations: bool = False) -> list[tuple[int, str]]:
     """The slots an event touched on the board, each with what happened to it (``flipped``,
-    ``collected``, ``refilled``, ``bound``, ``swapped``, ``peeked``, ``tide``; with
+    ``collected``, ``refilled``, ``bound``, ``swapped``, ``peeked``, ``tide``, ``unbound``; with
     ``activations``, ``activated`` too), never an element.
 
     >>> event_marks({"type": "collect", "slots": [2, 5], "element": "fire", "count": 2})
@@ -274,7 +293,14 @@ def event_marks(ev: Event, *, activations: bool = False) -> list[tuple[int, str]
         return [(ev["slot"], "bound")]
     if kind == "tide":
         return [(ev["slot"], "tide")]
+    if kind == "power" and effect_of(ev.get("effect"))["kind"] == "remove_tokens":
+        return [(s, "unbound") for s in ev.get("targets") or []]
     return []
+
+
+#: The marks a power leaves (see :func:`event_marks`): the mover sees these on their own turn
+#: too, so a Ripple or an Unbind shows where it acted.
+POWER_MARKS = frozenset({"swapped", "unbound", "tide", "peeked"})
 
 
 def add_marks(marks: dict[int, list[str]], ev: Event, *, activations: bool = False) -> None:
@@ -345,7 +371,7 @@ class _TurnText:
             elif cause == "tide":
                 line = (f"Tide brought a new card into slot {ev['slot']}", card, element, ": {}",
                         "")
-            elif cause in ("whisper", "gale"):
+            elif cause in ("whisper", "gale", "peek"):
                 seers = ev.get("visible_to")
                 seen_by = [self.names[p] for p in seers] if isinstance(seers, list) else []
                 if element is None:
@@ -424,6 +450,56 @@ class _TurnText:
             self.opened = self.looped = None
 
 
+def turn_summary(events: Sequence[Event], names: Sequence[str], seat: int | None,
+                 player: int) -> str:
+    """One seat's turn in one line, for the other seats' glance at the board ("Greedy bot used
+    Spark, collected 2 Water, placed a Fire token on slot 4"). It names an element only where
+    everyone sees it for good: a collected card (it left the grid) and a Binding token; an
+    activated card that flipped back is a count, never an element.
+
+    >>> turn_summary([{"type": "power", "player": 1, "name": "Spark", "targets": []},
+    ...               {"type": "activate", "player": 1, "slot": 0},
+    ...               {"type": "activate", "player": 1, "slot": 3},
+    ...               {"type": "collect", "player": 1, "element": "water", "count": 2},
+    ...               {"type": "place_token", "player": 1, "slot": 4, "element": "fire",
+    ...                "source": "supply"}], ["You", "Bot"], 0, 1)
+    'Bot used Spark, collected 2 Water, placed a Fire token on slot 4'
+    """
+    parts: list[str] = []
+    tokens: dict[str, list[int]] = {}
+    refilled: list[int] = []
+    flipped = collected = 0
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "power":
+            targets = ev.get("targets") or []
+            parts.append(f"used {ev['name']}" + (f" on {slot_list(targets)}" if targets else ""))
+        elif kind == "activate":
+            flipped += 1
+        elif kind == "deactivate":
+            flipped -= 1
+        elif kind == "collect":
+            collected += 1
+            parts.append(f"collected {ev['count']} {element_name(ev['element'])}")
+        elif kind == "pass":
+            parts.append("passed")
+        elif kind == "reveal" and ev.get("cause") == "refill":
+            refilled.append(ev["slot"])
+        elif kind == "place_token":
+            tokens.setdefault(ev["element"], []).append(ev["slot"])
+    if flipped > 0 and not collected:
+        parts.append(f"activated {flipped} card{'s' if flipped != 1 else ''} and collected "
+                     "nothing")
+    if refilled:
+        parts.append(f"refilled {slot_list(sorted(refilled))}")
+    for el, slots in tokens.items():
+        n = len(slots)
+        parts.append(f"placed {'a' if n == 1 else n} {element_name(el)} token"
+                     f"{'' if n == 1 else 's'} on {slot_list(slots)}")
+    who = "You" if player == seat else names[player]
+    return f"{who} " + (", ".join(parts) if parts else "ended the turn")
+
+
 class GameLog:
     """The game in words for one ``seat`` (None: the teacher), kept up to date step by step.
 
@@ -452,9 +528,11 @@ class GameLog:
         self._cards = _Cards()
         self._done: list[dict[str, Any]] = []  # finished turns, built once
         self._done_marks: list[dict[int, list[str]]] = []
+        self._done_recaps: list[str] = []  # each finished turn in one line (turn_summary)
         self._head: dict[str, Any] = {"turn": 0, "player": None}  # the turn being played
         self._now = _TurnText(() if game is None else game.players, self.seat)
         self._marks_now: dict[int, list[str]] = {}  # what the turn being played did
+        self._events_now: list[Event] = []  # its events (for its one-line summary)
         self._collected: set[int] = set()  # cards collected in the turn being played
         self._played = [0] * (0 if game is None else len(game.players))
 
@@ -477,12 +555,34 @@ class GameLog:
         seen = self._collected | face_up
         now = {**self._head, "lines": self._now.words(self._namer(seen))}
         turns = [*self._done, now]
-        marks = self._marks([*zip(turns, [*self._done_marks, self._marks_now])][1:],
-                            game.is_over)
+        groups = [*zip(turns, [*self._done_marks, self._marks_now])][1:]
+        marks = self._marks(groups, game.is_over)
+        if self.seat is not None and self._head["player"] == self.seat:
+            # The mover sees where their own powers acted this turn (a Ripple's two slots).
+            for slot, kinds in self._marks_now.items():
+                for k in kinds:
+                    if k in POWER_MARKS and k not in marks.setdefault(slot, []):
+                        marks[slot].append(k)
         if not turns[0]["lines"]:
             turns = turns[1:]
         return {"turns": turns, "marks": {str(s): k for s, k in sorted(marks.items())},
-                "turns_played": list(self._played)}
+                "recap": self._recap(), "turns_played": list(self._played)}
+
+    def _recap(self) -> list[dict[str, Any]]:
+        """The other seats' finished turns since this seat's last one, a line each, oldest
+        first (the teacher: the last finished turn)."""
+        done = [(t, r) for t, r in zip(self._done, self._done_recaps, strict=True)
+                if t["player"] is not None]
+        if self.seat is None:
+            chosen = done[-1:]
+        else:
+            chosen = []
+            for t, r in reversed(done):
+                if t["player"] == self.seat:
+                    break
+                chosen.append((t, r))
+            chosen.reverse()
+        return [{"turn": t["turn"], "player": t["player"], "text": r} for t, r in chosen[-3:]]
 
     def _namer(self, seen: set[int]) -> Callable[[int | None, str | None], str]:
         """An element's word when this log may name that card: the teacher's always, a seat's
@@ -501,14 +601,19 @@ class GameLog:
             done = {**self._head, "lines": self._now.words(self._namer(self._collected))}
             self._done.append(done)
             self._done_marks.append(self._marks_now)
+            player = self._head["player"]
+            self._done_recaps.append("" if player is None else turn_summary(
+                self._events_now, names, self.seat, player))
             self._head = {"turn": ev["turn"], "player": ev["player"]}
             self._now, self._marks_now = _TurnText(names, self.seat), {}
+            self._events_now = []
             self._collected = set()
             self._played[ev["player"]] += 1
             return
         card, gone = _follow(self._cards, ev)
         self._collected.update(gone)
         self._now.feed(ev, card)
+        self._events_now.append(ev)
         add_marks(self._marks_now, ev)
 
     def _marks(self, groups: list[tuple[dict[str, Any], dict[int, list[str]]]],

@@ -61,13 +61,16 @@ class Table:
         _SAVES[self.journal.id] = self
         return ""
 
-    def moved(self, action: Action, events: list[Event], before: Phase) -> str:
-        """``action`` was just applied to the Game: save it, then show it on every widget.
-        Returns ``""``, or why the move could not be saved (it is shown all the same: the
-        game goes on, unsaved, rather than lose the move)."""
+    def moved(self, action: Action, events: list[Event], before: Phase,
+              origin: Any = None) -> str:
+        """``action`` was just applied to the Game: save it, then show it on every widget but
+        ``origin`` (the widget that made it shows it with its own batch). Returns ``""``, or
+        why the move could not be saved (it is shown all the same: the game goes on, unsaved,
+        rather than lose the move)."""
         problem = self._save(lambda journal: journal.moved(action, self.game))
         for widget in list(self.widgets):
-            widget._moved(events, before)
+            if widget is not origin:
+                widget._moved(events, before)
         return problem
 
     def replaced(self, game: Game) -> str:

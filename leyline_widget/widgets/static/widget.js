@@ -219,6 +219,28 @@ function elementLabel(element, elements = []) {
   return `${look.symbol} ${look.name}`;
 }
 
+// js/src/kinds.js
+var EFFECT_KINDS = {
+  spark: "extra_activations",
+  wildfire: "collect_threshold",
+  sanctuary: "ignore_tokens",
+  ripple: "swap",
+  tide: "swap_with_deck",
+  unbind: "remove_tokens",
+  whisper: "peek",
+  gale: "peek"
+};
+function effectKind(effect) {
+  if (effect && typeof effect === "object" && typeof /** @type {{kind?: unknown}} */
+  effect.kind === "string") {
+    return (
+      /** @type {{kind: string}} */
+      effect.kind
+    );
+  }
+  return typeof effect === "string" ? EFFECT_KINDS[effect] || effect : "";
+}
+
 // js/src/words.js
 var PHASE_TITLES = {
   abilities: "Phase 1 · Abilities",
@@ -243,7 +265,8 @@ var MARK_WORDS = {
   bound: "bound with a token",
   swapped: "swapped",
   peeked: "peeked at",
-  tide: "sent to the deck by Tide"
+  tide: "sent to the deck by Tide",
+  unbound: "its tokens removed"
 };
 function RULES_SHORT(info) {
   const acts = info.activations || 3;
@@ -306,7 +329,7 @@ function describeEvent(ev, info = {}, viewer = null) {
     case "reveal":
       if (ev.cause === "refill") return `Slot ${ev.slot} refilled: ${elementLabel(ev.element, els)}`;
       if (ev.cause === "tide") return `Tide brought ${elementLabel(ev.element, els)} into slot ${ev.slot}`;
-      if (ev.cause === "whisper" || ev.cause === "gale") {
+      if (effectKind(ev.cause) === "peek") {
         const seers = Array.isArray(ev.visible_to) ? ev.visible_to.map(who).join(" and ") : "";
         if (!ev.element) return `Slot ${ev.slot} was peeked at: ${seers ? `only ${seers} saw it` : "hidden from you"}`;
         const seen = `Peek at slot ${ev.slot}: ${elementLabel(ev.element, els)}`;
@@ -365,7 +388,7 @@ function promptFor(st, ui = (
         const need = spec.min === spec.max ? plural(spec.max, "card") : `${spec.min} to ${spec.max} cards`;
         return `${lead}${pw.name}: click ${need} on the grid (${ui.targets.length} chosen); Esc cancels.`;
       }
-      return `${lead}use a power (its button in your Study) or click End Phase 1.`;
+      return `${lead}choose a power under the grid (keys 1-9), or No power this turn (N).`;
     }
     case "activation": {
       const left = view.activations.limit - view.activations.used;
@@ -447,7 +470,7 @@ function describeStep(entry, info = {}, viewer = null) {
       const known = powerOf(info, `${a.element}:${a.tier}`);
       const t = a.targets || [];
       what = `uses ${pw ? pw.name : known ? known.name : `the ${a.element} ${a.tier} power`}` + (t.length ? ` on ${listSlots(t)}` : "");
-      const peeks = glimpsed ? [] : (entry.events || []).filter((e) => e.type === "reveal" && (e.cause === "whisper" || e.cause === "gale") && e.element);
+      const peeks = glimpsed ? [] : (entry.events || []).filter((e) => e.type === "reveal" && effectKind(e.cause) === "peek" && e.element);
       if (peeks.length) what += `, seeing ${peeks.map((e) => `slot ${e.slot}: ${elementLabel(e.element, els)}`).join(", ")}`;
       const tide = firstEvent(entry, (e) => e.type === "tide");
       const came = revealed("tide");
@@ -553,6 +576,172 @@ function chooseMemoryOf(model, value) {
   model.save_changes();
 }
 
+// js/src/table.js
+var EFFECT_WORDS = {
+  collect_threshold: "collect at 1",
+  ignore_tokens: "tokens ignored",
+  extra_activations: "extra activation"
+};
+var KEYS = {
+  e: "[data-act=end]",
+  n: "[data-act=no-power]",
+  h: "[data-act=hint]",
+  u: "[data-act=undo]",
+  r: "[data-act=deal-ready], [data-act=handoff-ready]",
+  "?": "[data-act=rules]",
+  b: "[data-act=bot-step]",
+  c: "[data-act=cancel]",
+  f: "[data-act=refill-all]"
+};
+function canAct(st) {
+  return st.legal.actor !== null && st.legal.actor !== void 0 && !st.view.is_over;
+}
+function recapPanel(doc, st) {
+  const recap = st.log && st.log.recap || [];
+  if (!recap.length || st.view.players.length < 2) return null;
+  return h(
+    doc,
+    "section",
+    { class: "ll-recap", "aria-label": "Since your last turn" },
+    h(doc, "ul", {}, recap.map((r) => h(
+      doc,
+      "li",
+      { "data-recap-turn": r.turn },
+      h(doc, "span", { class: "ll-recapturn" }, `Turn ${r.turn}: `),
+      r.text
+    )))
+  );
+}
+function phaseChoice(doc, st, ui) {
+  const { view, legal, info } = st;
+  if (view.phase !== "abilities" || !canAct(st)) return null;
+  const usable = (info.powers || []).filter((pw) => legal.powers && legal.powers[pw.key]);
+  const els = info.elements || view.elements || [];
+  const hinted = hintPowerKey(st);
+  return h(
+    doc,
+    "section",
+    { class: "ll-choice", "aria-label": "Phase 1: choose a power or none" },
+    h(doc, "span", { class: "ll-k" }, "Phase 1:"),
+    usable.map((pw, i) => {
+      const look = elementLook(pw.element, els);
+      const open = ui.power === pw.key || ui.infoPower === pw.key;
+      return h(
+        doc,
+        "button",
+        {
+          type: "button",
+          class: `ll-btn ll-pw${open ? " ll-chosen" : ""}${hinted === pw.key ? " ll-hinted" : ""}`,
+          "data-act": "choose-power",
+          "data-power": pw.key,
+          "data-keyno": i + 1,
+          "aria-pressed": open ? "true" : "false",
+          title: `${pw.text} (key ${i + 1})`,
+          "aria-keyshortcuts": String(i + 1)
+        },
+        h(doc, "span", { class: "ll-chip", style: `--ll-el:${look.colour};--ll-ink:${look.ink}`, "aria-hidden": "true" }, look.symbol),
+        ` ${pw.name}`,
+        h(doc, "kbd", { "aria-hidden": "true" }, i + 1)
+      );
+    }),
+    h(doc, "button", {
+      type: "button",
+      class: `ll-btn ll-primary${hinted === "end" ? " ll-hinted" : ""}`,
+      "data-act": "no-power",
+      "aria-keyshortcuts": "N",
+      title: "Go to Phase 2 without a power (key N)"
+    }, "No power this turn ", h(doc, "kbd", { "aria-hidden": "true" }, "N"))
+  );
+}
+function prefsPanel(doc, st) {
+  if (!canAct(st) || !st.prefs) return null;
+  const seat = (
+    /** @type {number} */
+    st.legal.actor
+  );
+  const on = (name) => (st.prefs && st.prefs[name] || []).includes(seat);
+  const box = (name, words) => h(
+    doc,
+    "label",
+    { class: "ll-pref" },
+    h(doc, "input", { type: "checkbox", "data-act": "pref", "data-pref": name, checked: on(name) }),
+    ` ${words}`
+  );
+  return h(
+    doc,
+    "details",
+    { class: "ll-prefs" },
+    h(doc, "summary", {}, "Table settings"),
+    box("skip_phase1", "Skip Phase 1: a card click means no power this turn"),
+    box("confirm_end", "Ask me to click End turn even when no token can be placed")
+  );
+}
+function liveHint(st) {
+  const hint = st.hint;
+  const s = hint && hint.suggestion;
+  if (!hint || !s || hint.seat !== st.view.viewer) return null;
+  if (hint.step !== void 0 && st.legal.step !== void 0 && hint.step !== st.legal.step) return null;
+  return s;
+}
+function hintSlots(st) {
+  const s = liveHint(st);
+  if (!s) return [];
+  const out = /* @__PURE__ */ new Set();
+  for (const a of s.plan && s.plan.length ? s.plan : [s.action]) {
+    if (typeof a.slot === "number") out.add(a.slot);
+    for (const t of a.targets || []) out.add(t);
+  }
+  return (
+    /** @type {number[]} */
+    [...out].sort((a, b) => a - b)
+  );
+}
+function hintPowerKey(st) {
+  const s = liveHint(st);
+  if (!s) return null;
+  if (s.action.type === "use_power") return `${s.action.element}:${s.action.tier}`;
+  return s.action.type === "end_phase" ? "end" : null;
+}
+function hintPanel(doc, st) {
+  const s = liveHint(st);
+  const hint = st.hint;
+  if (!s || !hint) return null;
+  const used = (hint.used || [])[hint.seat ?? 0] || 0;
+  const plan = s.label ? s.label[0].toUpperCase() + s.label.slice(1) : describeAction(s.action, st.info);
+  const slots = hintSlots(st);
+  const margin = Math.abs(s.value) >= 1 ? ` Expected final margin: ${s.value > 0 ? "+" : ""}${s.value.toFixed(1)} cards.` : "";
+  return h(
+    doc,
+    "section",
+    { class: "ll-coach-hint", "aria-label": "Coach's hint", "aria-live": "polite" },
+    h(doc, "strong", {}, "Hint: "),
+    `${plan}.`,
+    slots.length ? h(doc, "span", { class: "ll-note" }, ` Marked on the grid: ${listSlots(slots)}.`) : null,
+    h(doc, "span", { class: "ll-note" }, `${margin} Hints used this game: ${used}.`)
+  );
+}
+function keysLine(doc, st) {
+  if (!canAct(st)) return null;
+  const phase = st.view.phase;
+  const keys = [["Arrows", "move"], ["Enter", "click card"]];
+  if (phase === "abilities") keys.push(["1-9", "power"], ["N", "no power"]);
+  if (phase === "refill" && (st.legal.refill || []).length > 1) keys.push(["F", "fill in order"]);
+  if (st.legal.end) keys.push(["E", "end / collect"]);
+  if (st.hint && st.hint.enabled) keys.push(["H", "hint"]);
+  keys.push(["?", "rules"]);
+  return h(
+    doc,
+    "p",
+    { class: "ll-keys ll-note", "aria-label": "Keys" },
+    keys.map(([k, what], i) => [i ? " · " : "", h(doc, "kbd", {}, k), ` ${what}`])
+  );
+}
+function finalElement(st, slot) {
+  const final = st.final_grid;
+  if (!st.view.is_over || !Array.isArray(final)) return null;
+  return final[slot] || null;
+}
+
 // js/src/board.js
 function tokenChips(doc, tokens, els) {
   const entries = Object.entries(tokens || {}).filter(([, n]) => n > 0);
@@ -580,6 +769,8 @@ function cellFace(cell, slot, st, ui, now) {
     return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
   }
   if (cell.element) return { kind: "seen", element: cell.element };
+  const final = finalElement(st, slot);
+  if (final) return { kind: "final", element: final };
   const known = st.remembered && st.remembered[slot];
   if (known) return { kind: "remembered", element: known };
   return { kind: "inert", element: null };
@@ -588,7 +779,7 @@ function isTrue(list, x) {
   return Array.isArray(list) && list.includes(x);
 }
 function glimpseFlag(cause) {
-  return cause === "whisper" || cause === "gale" ? "peek" : "new";
+  return effectKind(cause) === "peek" ? "peek" : "new";
 }
 function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const { view, legal, info } = st;
@@ -602,7 +793,10 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
   const phase = view.phase;
   const targeting = ui.power && legal.powers && legal.powers[ui.power];
   if (targeting && targeting.max > 0) {
-    if (isTrue(targeting.slots, slot)) classes.push("ll-candidate");
+    if (isTrue(targeting.slots, slot)) {
+      classes.push("ll-legal", "ll-candidate");
+      hint = "click to choose as a target";
+    }
     if (isTrue(ui.targets, slot)) classes.push("ll-chosen");
   } else if (phase === "activation" && legal.actor !== void 0 && legal.actor !== null) {
     if (isTrue(legal.activate, slot)) {
@@ -623,6 +817,8 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
     hint = `click to place a ${elementLook(ui.source.element, els).name} token`;
   }
   if (ui.pending && ui.pending.slot === slot) classes.push("ll-pending");
+  const hinted = hintSlots(st).includes(slot);
+  if (hinted) classes.push("ll-hinted");
   const shown = st.shown && st.shown[slot] || [];
   const marks = shown.length ? shown : st.log && st.log.marks && st.log.marks[slot] || [];
   if (marks.length) classes.push("ll-marked");
@@ -637,12 +833,13 @@ function cardButton(doc, slot, cell, st, ui, now, lazily) {
     active: `activated ${look && look.name} card`,
     glimpse: `inert card, glimpsed as ${look && look.name}`,
     seen: `inert ${look && look.name} card (teacher view)`,
-    remembered: `inert card you remember as ${look && look.name}`
+    remembered: `inert card you remember as ${look && look.name}`,
+    final: `${look && look.name} card, face up now the game is over`
   }[face.kind];
   const others = marks.length ? `. ${shown.length ? "The skipped step" : "Since your last turn"}: ` + marks.map((k) => MARK_WORDS[k] || k).join(", ") : "";
   const flag = face.kind === "glimpse" ? glimpseFlag(face.cause) : "";
   const visible = [slot, flag, look ? look.name : ""].filter((w) => w !== "").join(" ");
-  const label = `${visible}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hint ? `. ${hint}` : "");
+  const label = `${visible}: slot ${slot} (row ${row}, column ${col}), ${state}${tokenWords(cell.tokens, els)}${others}` + (hinted ? ". The coach's hint plays this slot" : "") + (hint ? `. ${hint}` : "");
   const attrs = {
     type: "button",
     class: classes.join(" "),
@@ -701,7 +898,17 @@ function cardBody(doc, slot, attrs, face, flag, look, hole, tokens, els, marks, 
   }
   return h(doc, "button", attrs, body);
 }
-var MARK_SIGNS = { activated: "▲", flipped: "↺", collected: "✓", refilled: "+", bound: "⛓", swapped: "⇄", peeked: "👁", tide: "≈" };
+var MARK_SIGNS = {
+  activated: "▲",
+  flipped: "↺",
+  collected: "✓",
+  refilled: "+",
+  bound: "⛓",
+  swapped: "⇄",
+  peeked: "👁",
+  tide: "≈",
+  unbound: "✂"
+};
 function deckPanel(doc, st) {
   const { view, info } = st;
   const els = info.elements || view.elements || [];
@@ -1150,30 +1357,29 @@ function logPanel(doc, st, ui, lazily) {
       (ui.log || []).map((line) => h(doc, "li", {}, line))
     );
   }
+  const turnItem = (t, i) => {
+    const done = i < past.length;
+    const line = (text) => lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text)) : h(doc, "li", {}, text);
+    const build = () => h(
+      doc,
+      "li",
+      { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
+      h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
+      t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null
+    );
+    if (!lazily) return build();
+    return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
+  };
   return h(
     doc,
     "section",
     { class: "ll-logbox", "aria-label": "Game log" },
-    h(doc, "div", { class: "ll-h" }, "Game log"),
+    h(doc, "div", { class: "ll-h" }, "Game log ", h(doc, "span", { class: "ll-note" }, "(newest first)")),
     h(
       doc,
       "ol",
-      { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn" },
-      // A finished turn is one object that never changes (a new one comes with any change):
-      // its key lets the repaint skip it, so a long game's log costs nothing to keep.
-      turns.map((t, i) => {
-        const done = i < past.length;
-        const line = (text) => lazily && !done ? lazy(doc, `l:${digest(text)}`, () => h(doc, "li", {}, text)) : h(doc, "li", {}, text);
-        const build = () => h(
-          doc,
-          "li",
-          { class: "ll-logturn", "data-turn": t.turn, [PAINT_KEY]: done ? turnKey(t) : null },
-          h(doc, "span", { class: "ll-logwho" }, t.player === null ? "Set-up" : `Turn ${t.turn} · ${playerName(st.info, t.player)}`),
-          t.lines.length ? h(doc, "ul", {}, t.lines.map(line)) : null
-        );
-        if (!lazily) return build();
-        return lazy(doc, done ? turnKey(t) : `now:${idOf(st.info)}:${digest(JSON.stringify(t))}`, build);
-      })
+      { class: "ll-log ll-fulllog", tabindex: 0, "aria-label": "Game log, by turn, newest first" },
+      turns.map(turnItem).reverse()
     )
   );
 }
@@ -1209,43 +1415,75 @@ function paceMenu(doc, st, ui) {
     )
   );
 }
-function coachHint(doc, st) {
-  const hint = st.hint;
-  const s = hint && hint.suggestion;
-  if (!hint || !s || hint.seat !== st.view.viewer) return null;
-  const used = (hint.used || [])[hint.seat ?? 0] || 0;
-  return h(
-    doc,
-    "section",
-    { class: "ll-coach-hint", "aria-label": "Coach's hint", "aria-live": "polite" },
-    h(doc, "strong", {}, "Hint: "),
-    `${describeAction(s.action, st.info)} (${s.label}). `,
-    h(doc, "span", { class: "ll-note" }, `${s.reason} Hints used this game: ${used}.`)
-  );
-}
 function renderBoard(st, ui, doc, now = 0, lazily = false) {
-  const { view, legal, info } = st;
+  const { view, legal } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline" }, "Loading Leyline…");
   if (st.handoff && typeof st.handoff.to === "number" && !view.is_over) return handoffScreen(st, doc);
-  const els = info.elements || view.elements || [];
-  const bots = (info.players || []).some((p) => p.bot);
   const teacher = view.viewer === null;
-  const left = view.activations ? view.activations.limit - view.activations.used : 0;
-  const canAct = legal.actor !== null && legal.actor !== void 0 && !view.is_over;
   const grid = h(doc, "div", {
     class: `ll-grid${ui.deal === "waiting" ? " ll-dealwait" : ""}`,
     role: "group",
     style: `--ll-cols:${view.grid_cols}`,
     "aria-label": `Grid of ${view.grid.length} slots, ${view.grid_rows} rows by ${view.grid_cols} columns. Arrow keys move between cards; Enter or Space clicks.`
   }, view.grid.map((cell, s) => cardButton(doc, s, cell, st, ui, now, lazily)));
-  const endBtn = canAct ? h(doc, "button", {
-    type: "button",
-    class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
-    "data-act": "end",
-    "aria-disabled": legal.end ? null : "true",
-    title: legal.end ? null : "Every empty slot must be refilled first"
-  }, endLabel(view)) : null;
-  const status = h(
+  const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
+  const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
+  const errorBox = h(
+    doc,
+    "div",
+    { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
+    problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null
+  );
+  const log = logPanel(doc, st, ui, lazily);
+  const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
+  return h(
+    doc,
+    "div",
+    {
+      class: `leyline${teacher ? " ll-is-teacher" : ""}`,
+      "data-mode": st.mode || "play",
+      "data-phase": view.phase,
+      "data-step": legal.step === void 0 ? "" : legal.step,
+      "data-ack": st.ack === void 0 ? "" : st.ack,
+      "data-turn": view.turn,
+      "data-ll-theme": hostTheme(doc),
+      "data-deal": ui.deal || "none",
+      "data-lm-suppress-shortcuts": "true"
+    },
+    statusLine(doc, st),
+    prompt,
+    errorBox,
+    dealPanel(doc, st, ui),
+    recapPanel(doc, st),
+    h(
+      doc,
+      "div",
+      { class: "ll-main" },
+      h(doc, "div", { class: "ll-board" }, grid, phaseChoice(doc, st, ui), controlsRow(doc, st, ui), keysLine(doc, st)),
+      sidePanel(doc, st, lazily),
+      h(
+        doc,
+        "div",
+        { class: "ll-mine" },
+        hintPanel(doc, st),
+        powerInfo(doc, st, ui),
+        bindingPanel(doc, st, ui),
+        studyOf(doc, st, ui, lazily),
+        prefsPanel(doc, st)
+      )
+    ),
+    ui.rules ? rulesPanel(doc, st) : null,
+    gameOverPanel(doc, st, ui),
+    scoreboard(doc, st),
+    memoryPanel(doc, st),
+    log,
+    live
+  );
+}
+function statusLine(doc, st) {
+  const { view, info } = st;
+  const left = view.activations ? view.activations.limit - view.activations.used : 0;
+  return h(
     doc,
     "header",
     { class: "ll-status" },
@@ -1263,53 +1501,88 @@ function renderBoard(st, ui, doc, now = 0, lazily = false) {
       { class: "ll-acts", "aria-label": `${left} activations left` },
       `Activations left: ${left}/${view.activations.limit}`
     ) : null,
-    (view.is_over ? [] : view.effects || []).map((e) => h(doc, "span", { class: "ll-effect" }, e === "wildfire" ? "Wildfire: collect at 1" : "Sanctuary: tokens ignored")),
-    teacher ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null
+    (view.is_over ? [] : view.effects || []).map((e) => {
+      const pw = (info.powers || []).find((p) => p.key === e || p.name.toLowerCase() === e);
+      return h(doc, "span", { class: "ll-effect" }, `${pw ? pw.name : e}: ${EFFECT_WORDS[effectKind(pw || e)] || "in effect"}`);
+    }),
+    view.viewer === null ? h(doc, "span", { class: "ll-tag ll-teacher" }, "Teacher view: every card shown") : null
   );
-  const prompt = h(doc, "p", { class: "ll-prompt", "aria-live": "polite" }, promptFor(st, ui));
-  const problem = ui.hint || (st.error && st.error !== ui.dismissed ? st.error : "");
-  const errorBox = h(
-    doc,
-    "div",
-    { class: `ll-error${problem ? "" : " ll-hidden"}`, role: "alert" },
-    problem ? [h(doc, "span", {}, problem), h(doc, "button", { type: "button", class: "ll-x", "data-act": "dismiss", "aria-label": "Dismiss message" }, "×")] : null
-  );
-  const controls = h(
-    doc,
-    "div",
-    { class: "ll-controls" },
-    endBtn,
-    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel" }, "Cancel power") : null,
-    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
-    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step" }, "Next bot move") : null,
-    canAct && legal.undo ? h(doc, "button", {
-      type: "button",
-      class: "ll-btn",
-      "data-act": "undo",
-      title: "Take back the Binding tokens placed this turn (until End turn)"
-    }, "Undo tokens") : null,
-    canAct && st.hint && st.hint.enabled ? h(doc, "button", {
-      type: "button",
-      class: "ll-btn",
-      "data-act": "hint",
-      title: "The coach's move from what you have been shown (each hint is counted in the log)"
-    }, "Hint") : null,
-    h(
-      doc,
-      "button",
-      { type: "button", class: "ll-btn", "data-act": "rules", "aria-expanded": ui.rules ? "true" : "false" },
-      ui.rules ? "Hide rules" : "Rules"
-    )
-  );
+}
+function dealPanel(doc, st, ui) {
+  const { view } = st;
   const cards = view.grid.filter((c) => c.card !== "empty").length;
   const dealSecs = `${((Number(st.deal_ms) || 0) / 1e3).toFixed(1)} s`;
-  const deal = ui.deal === "waiting" ? h(
+  if (ui.deal === "showing") return h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!");
+  if (ui.deal !== "waiting") return null;
+  return h(
     doc,
     "section",
     { class: "ll-deal", "aria-label": "The deal" },
     h(doc, "p", {}, `The deal: the ${plural(cards, "card")} on the grid will be shown face-up for ${dealSecs}, once. ` + (view.players.length > 1 ? "Everyone at the table, look now." : "Remember them.")),
-    h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready" }, "Ready: show the deal")
-  ) : ui.deal === "showing" ? h(doc, "p", { class: "ll-deal ll-note" }, "The deal is face-up: remember it!") : null;
+    h(
+      doc,
+      "button",
+      { type: "button", class: "ll-btn ll-primary", "data-act": "deal-ready", "aria-keyshortcuts": "R" },
+      "Ready: show the deal ",
+      h(doc, "kbd", { "aria-hidden": "true" }, "R")
+    )
+  );
+}
+function controlsRow(doc, st, ui) {
+  const { view, legal, info } = st;
+  const bots = (info.players || []).some((p) => p.bot);
+  const act = canAct(st);
+  const endBtn = act && view.phase !== "abilities" ? h(doc, "button", {
+    type: "button",
+    class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    "data-act": "end",
+    "aria-disabled": legal.end ? null : "true",
+    "aria-keyshortcuts": "E",
+    title: legal.end ? "Key E" : "Every empty slot must be refilled first"
+  }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
+  const empty = (legal.refill || []).length;
+  const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {
+    type: "button",
+    class: "ll-btn ll-primary",
+    "data-act": "refill-all",
+    "aria-keyshortcuts": "F",
+    title: "Place the deck's cards into the empty slots in slot order (or click each slot to choose)"
+  }, `Fill ${empty} slots in order`, h(doc, "kbd", { "aria-hidden": "true" }, "F")) : null;
+  return h(
+    doc,
+    "div",
+    { class: "ll-controls" },
+    fill,
+    endBtn,
+    ui.power ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "cancel", "aria-keyshortcuts": "C" }, "Cancel power") : null,
+    bots && !view.is_over ? paceMenu(doc, st, ui) : null,
+    bots && ui.paused && legal.bot ? h(doc, "button", { type: "button", class: "ll-btn", "data-act": "bot-step", "aria-keyshortcuts": "B" }, "Next bot move") : null,
+    act && legal.undo ? h(doc, "button", {
+      type: "button",
+      class: "ll-btn",
+      "data-act": "undo",
+      "aria-keyshortcuts": "U",
+      title: "Take back the Binding tokens placed this turn, until End turn (key U)"
+    }, "Undo tokens") : null,
+    act && st.hint && st.hint.enabled ? h(doc, "button", {
+      type: "button",
+      class: "ll-btn",
+      "data-act": "hint",
+      "aria-keyshortcuts": "H",
+      title: "The coach's move from what you have been shown; each hint is counted in the log (key H)"
+    }, "Hint") : null,
+    h(doc, "button", {
+      type: "button",
+      class: "ll-btn",
+      "data-act": "rules",
+      "aria-expanded": ui.rules ? "true" : "false",
+      "aria-keyshortcuts": "?"
+    }, ui.rules ? "Hide rules" : "Rules")
+  );
+}
+function sidePanel(doc, st, lazily) {
+  const { view, info } = st;
+  const els = info.elements || view.elements || [];
   const table = () => h(
     doc,
     "section",
@@ -1317,15 +1590,19 @@ function renderBoard(st, ui, doc, now = 0, lazily = false) {
     countsLine(doc, view.supply, els, "Supply"),
     countsLine(doc, view.pool, els, "Token Pool")
   );
-  const side = h(
+  return h(
     doc,
     "aside",
     { class: "ll-side" },
     lazily ? lazy(doc, `deck:${digest(JSON.stringify([view.deck, view.phase, els]))}`, () => deckPanel(doc, st)) : deckPanel(doc, st),
     lazily ? lazy(doc, `table:${digest(JSON.stringify([view.supply, view.pool, els]))}`, table) : table()
   );
+}
+function studyOf(doc, st, ui, lazily) {
+  const { view, legal, info } = st;
+  const els = info.elements || view.elements || [];
   const me = mySeat(view);
-  const study = lazily ? lazy(
+  return lazily ? lazy(
     doc,
     `study:${idOf(info)}:${digest(JSON.stringify([
       me,
@@ -1339,38 +1616,6 @@ function renderBoard(st, ui, doc, now = 0, lazily = false) {
     ]))}`,
     () => studyPanel(doc, st, ui)
   ) : studyPanel(doc, st, ui);
-  const log = logPanel(doc, st, ui, lazily);
-  const live = h(doc, "div", { class: "ll-sr", "aria-live": "polite", "aria-atomic": "true" }, ui.announce || "");
-  return h(
-    doc,
-    "div",
-    {
-      class: `leyline${teacher ? " ll-is-teacher" : ""}`,
-      "data-mode": st.mode || "play",
-      "data-phase": view.phase,
-      "data-step": legal.step === void 0 ? "" : legal.step,
-      "data-ack": st.ack === void 0 ? "" : st.ack,
-      "data-turn": view.turn,
-      "data-ll-theme": hostTheme(doc),
-      "data-deal": ui.deal || "none",
-      "data-lm-suppress-shortcuts": "true"
-    },
-    status,
-    prompt,
-    errorBox,
-    deal,
-    h(doc, "div", { class: "ll-main" }, h(doc, "div", { class: "ll-board" }, grid, controls), side),
-    ui.rules ? rulesPanel(doc, st) : null,
-    coachHint(doc, st),
-    powerInfo(doc, st, ui),
-    bindingPanel(doc, st, ui),
-    gameOverPanel(doc, st, ui),
-    study,
-    scoreboard(doc, st),
-    memoryPanel(doc, st),
-    log,
-    live
-  );
 }
 
 // js/src/mount.js
@@ -1536,6 +1781,11 @@ function dropStalePicks(ui, legal) {
   }
 }
 
+// js/src/traits.js
+function read(model, name) {
+  return model.get(name);
+}
+
 // js/src/play.js
 var LOG_LINES = 6;
 var MOTION_MS = 450;
@@ -1591,7 +1841,7 @@ function motionOf(items, until) {
     if (ev.type === "activate") out[ev.slot] = { kind: "flip", until };
     else if (ev.type === "flip_back") for (const s of ev.slots) out[s] = { kind: "flipback", until };
     else if (ev.type === "collect") for (const s of ev.slots) out[s] = { kind: "collect", element: ev.element, until };
-    else if (ev.type === "reveal" && (ev.cause === "refill" || ev.cause === "tide")) out[ev.slot] = { kind: "deal", until };
+    else if (ev.type === "reveal" && (ev.cause === "refill" || effectKind(ev.cause) === "swap_with_deck")) out[ev.slot] = { kind: "deal", until };
     else if (ev.type === "place_token") out[ev.slot] = { kind: "bind", until };
   }
   return out;
@@ -1621,8 +1871,8 @@ function pageLine(ev, info, viewer) {
   if (ev.type === "activate") return `${who(ev.player)} activated slot ${ev.slot}`;
   if (ev.type === "tide") return `Slot ${ev.slot}'s card went on top of the deck`;
   if (ev.type === "reveal" && ev.cause === "refill") return `Slot ${ev.slot} refilled`;
-  if (ev.type === "reveal" && ev.cause === "tide") return `Tide brought a new card into slot ${ev.slot}`;
-  if (ev.type === "reveal" && ev.element && (ev.cause === "whisper" || ev.cause === "gale")) return `You peeked at slot ${ev.slot}`;
+  if (ev.type === "reveal" && effectKind(ev.cause) === "swap_with_deck") return `Tide brought a new card into slot ${ev.slot}`;
+  if (ev.type === "reveal" && ev.element && effectKind(ev.cause) === "peek") return `You peeked at slot ${ev.slot}`;
   return describeEvent(ev, info, viewer);
 }
 function absorbEvents(ui, items, info, now, revealMs, viewer) {
@@ -1664,330 +1914,433 @@ function dropStale(ui, st) {
 function isDeal(items) {
   return (items || []).some((ev) => ev.type === "reveal" && ev.cause === "setup");
 }
+function boardState(t) {
+  const get = (name) => read(t.model, name);
+  return {
+    mode: get("mode"),
+    view: get("view") || {},
+    legal: get("legal") || {},
+    info: get("info") || {},
+    error: get("error") || "",
+    ack: get("ack"),
+    bot_delay_ms: get("bot_delay_ms"),
+    remembered: get("remembered"),
+    memory: get("memory"),
+    log: get("log"),
+    log_past: t.past.turns,
+    handoff: get("handoff"),
+    session: get("session"),
+    deal_ms: get("deal_ms"),
+    hint: get("hint"),
+    shown: (get("lesson") || {}).shown,
+    prefs: get("prefs"),
+    final_grid: get("final_grid")
+  };
+}
+function flowOf(t) {
+  const { model, m, ui } = t;
+  const tracked = () => typeof read(model, "shown_seq") === "number";
+  const handoffTo = () => {
+    const hand = read(model, "handoff");
+    return hand && typeof hand.to === "number" ? hand.to : null;
+  };
+  function release() {
+    const q = ui.queued;
+    if (!q || !m.alive() || !t.seen.onScreen || handoffTo() !== null) return;
+    if (q.deal && ui.deal !== "ready") {
+      ui.deal = "waiting";
+      m.schedule();
+      return;
+    }
+    ui.queued = null;
+    const now = Date.now();
+    const ms = q.deal ? Number(read(model, "deal_ms")) || 0 : Number(read(model, "reveal_ms")) || 0;
+    const view = read(model, "view") || {};
+    const info = read(model, "info") || {};
+    absorbEvents(ui, q.items, info, now, ms, view.viewer);
+    ui.motion = motionOf(q.items, now + MOTION_MS);
+    ui.announce = announceOf(q.items, info, view.viewer);
+    if (q.deal) {
+      ui.deal = "showing";
+      m.later("deal", ms + 5, () => {
+        ui.deal = "none";
+        m.schedule();
+        pace();
+      });
+    }
+    m.later("motion", MOTION_MS + 5, () => {
+      ui.motion = {};
+      m.schedule();
+    });
+    if (tracked()) model.send({ type: "shown", seq: q.seq });
+    m.schedule();
+  }
+  function takeEvents() {
+    const ev = read(model, "events") || {};
+    if (ev.seq === t.seen.seq) return;
+    t.seen.seq = ev.seq;
+    if (tracked() && typeof ev.seq === "number" && ev.seq <= read(model, "shown_seq")) return;
+    const deal = isDeal(ev.items) && Number(read(model, "deal_ms")) > 0;
+    if (deal) ui.deal = "waiting";
+    ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
+    release();
+  }
+  function pace() {
+    const legal = read(model, "legal") || {};
+    const view = read(model, "view") || {};
+    const dealHolds = ui.deal !== "none" || ui.queued !== null && ui.queued.deal;
+    if (!legal.bot || view.is_over || ui.paused || dealHolds) {
+      m.cancel("bot");
+      t.seen.bot = null;
+      return;
+    }
+    if (t.seen.bot === legal.step) return;
+    t.seen.bot = legal.step;
+    m.later("bot", botDelayMs(read(model, "bot_delay_ms")), () => {
+      if (m.alive()) model.send({ type: "bot_step", step: legal.step });
+    });
+  }
+  function onChange() {
+    const hadGap = t.past.gap;
+    t.past = pastTurns(t.past, read(model, "log_past"), read(model, "log"));
+    if (t.past.gap && !hadGap) model.send({ type: "log_sync" });
+    const ack = read(model, "ack");
+    if (ack !== t.seen.ack) {
+      t.seen.ack = ack;
+      ui.pending = null;
+      ui.dismissed = null;
+    }
+    const seat = (read(model, "view") || {}).viewer;
+    if (t.seen.seat !== void 0 && seat !== t.seen.seat) forgetSeat(ui);
+    t.seen.seat = seat;
+    const legal = read(model, "legal") || {};
+    if (legal.step !== t.seen.step) {
+      if (t.seen.step !== null) ui.hint = "";
+      t.seen.step = legal.step;
+    }
+    takeEvents();
+    release();
+    dropStale(ui, boardState(t));
+    m.schedule();
+    pace();
+  }
+  return { release, pace, onChange };
+}
+function send(t, action, pending, then) {
+  const legal = read(t.model, "legal") || {};
+  t.ui.hint = "";
+  t.ui.pending = pending;
+  t.model.send(then ? { type: "action", action, step: legal.step, then } : { type: "action", action, step: legal.step });
+}
+function say(t, text) {
+  t.ui.hint = text;
+  t.m.schedule();
+}
+function notNow(t, st) {
+  const { view, legal, info } = st;
+  if (view.is_over) return "The game is over.";
+  if (t.ui.deal === "waiting") return "Press Ready to see the deal first.";
+  if (legal.bot) {
+    return t.ui.paused ? `${playerName(info, view.active_player)} is paused: click Next bot move.` : `Wait: ${playerName(info, view.active_player)} is playing.`;
+  }
+  if (legal.actor === null || legal.actor === void 0) return `It is ${playerName(info, view.active_player)}'s turn.`;
+  return "";
+}
+function onCard(t, slot, button) {
+  const { ui } = t;
+  const st = boardState(t);
+  const why = notNow(t, st);
+  if (why) return say(t, why);
+  if (st.view.phase === "abilities" && !ui.power) {
+    const skip = (st.prefs && st.prefs.skip_phase1 || []).includes(
+      /** @type {number} */
+      st.legal.actor
+    );
+    if (!skip) return say(t, "Phase 1: choose a power above, or No power this turn (key N) first.");
+    const type = st.view.grid[slot] && st.view.grid[slot].card === "active" ? "deactivate" : "activate";
+    closePower(ui);
+    return send(t, { type: "end_phase" }, { slot }, { type, slot });
+  }
+  const out = cardClick(ui, st.view, st.legal, st.info, slot);
+  if (out.hint) return say(t, out.hint);
+  if (!out.action) {
+    ui.hint = "";
+    return t.m.schedule();
+  }
+  if (out.action.type === "use_power") {
+    send(t, out.action, { act: "power" });
+    return t.m.schedule();
+  }
+  if (button) {
+    button.classList.add("ll-pending");
+    button.removeAttribute(PAINT_KEY);
+  }
+  return send(t, out.action, { slot });
+}
+function choosePower(t, key) {
+  const { ui } = t;
+  const legal = read(t.model, "legal") || {};
+  const spec = legal.powers && legal.powers[key];
+  if (!spec) return say(t, "That power cannot be used now.");
+  ui.hint = "";
+  pickPower(ui, legal, key);
+  if (spec.max === 0) {
+    const action = takePower(ui, read(t.model, "info"));
+    if (action) send(t, action, { act: "power" });
+  }
+  return t.m.schedule();
+}
+var CLICKS = {
+  card(t, button) {
+    const slot = Number(button.getAttribute("data-slot"));
+    t.ui.focus = slot;
+    onCard(t, slot, button);
+  },
+  end(t, button) {
+    if (button.getAttribute("aria-disabled") === "true") return say(t, button.getAttribute("title") || "Not now.");
+    button.classList.add("ll-pending");
+    closePower(t.ui);
+    return send(t, { type: "end_phase" }, { act: "end" });
+  },
+  "no-power"(t, button) {
+    CLICKS.end(
+      t,
+      button,
+      /** @type {any} */
+      null
+    );
+  },
+  "choose-power"(t, button) {
+    choosePower(
+      t,
+      /** @type {string} */
+      button.getAttribute("data-power")
+    );
+  },
+  power(t, button) {
+    t.ui.hint = "";
+    pickPower(
+      t.ui,
+      read(t.model, "legal") || {},
+      /** @type {string} */
+      button.getAttribute("data-key")
+    );
+    t.m.schedule();
+  },
+  "use-power"(t, button) {
+    if (button.getAttribute("aria-disabled") === "true") return say(t, "Choose the target cards on the grid first.");
+    const action = takePower(t.ui, read(t.model, "info"));
+    if (action) send(t, action, { act: "power" });
+    return t.m.schedule();
+  },
+  "close-power"(t) {
+    closePower(t.ui);
+    t.m.schedule();
+  },
+  cancel(t) {
+    closePower(t.ui);
+    t.m.schedule();
+  },
+  source(t, button) {
+    const element = (
+      /** @type {string} */
+      button.getAttribute("data-element")
+    );
+    const source = (
+      /** @type {string} */
+      button.getAttribute("data-source")
+    );
+    const why = pickSource(t.ui, read(t.model, "legal") || {}, element, source);
+    if (why) return say(t, why);
+    t.ui.hint = "";
+    return t.m.schedule();
+  },
+  dismiss(t) {
+    t.ui.hint = "";
+    t.ui.dismissed = read(t.model, "error") || null;
+    t.m.schedule();
+  },
+  "bot-step"(t) {
+    t.model.send({ type: "bot_step", step: (read(t.model, "legal") || {}).step });
+  },
+  "deal-ready"(t, _button, flow) {
+    t.ui.deal = "ready";
+    flow.release();
+    t.m.schedule();
+  },
+  "handoff-ready"(t) {
+    forgetSeat(t.ui);
+    t.model.send({ type: "ready" });
+  },
+  undo(t, button) {
+    button.classList.add("ll-pending");
+    t.ui.source = null;
+    t.model.send({ type: "undo" });
+  },
+  "refill-all"(t, button) {
+    button.classList.add("ll-pending");
+    t.ui.hint = "";
+    t.model.send({ type: "refill_all", step: (read(t.model, "legal") || {}).step });
+  },
+  "new-game"(t, button) {
+    newGame(t, button, "new_game");
+  },
+  rematch(t, button) {
+    newGame(t, button, "rematch");
+  },
+  hint(t, button) {
+    button.classList.add("ll-pending");
+    t.model.send({ type: "hint" });
+  },
+  rules(t) {
+    t.ui.rules = !t.ui.rules;
+    t.m.schedule();
+  }
+};
+function newGame(t, button, type) {
+  button.classList.add("ll-pending");
+  t.ui.source = null;
+  const st = boardState(t);
+  t.model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, t.ui) } : { type });
+  t.ui.seats = {};
+}
+function onInput(t, flow, event) {
+  const target = (
+    /** @type {HTMLSelectElement | null} */
+    event.target
+  );
+  const act = target && target.getAttribute("data-act");
+  if (!target || !act) return;
+  if (act === "memory-of") return chooseMemoryOf(t.model, target.value);
+  if (act === "seat-kind") {
+    t.ui.seats = { ...t.ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
+    return t.m.schedule();
+  }
+  if (act === "pref") {
+    const name = (
+      /** @type {string} */
+      target.getAttribute("data-pref")
+    );
+    t.model.send({ type: "prefs", [name]: Boolean(
+      /** @type {HTMLInputElement} */
+      /** @type {unknown} */
+      target.checked
+    ) });
+    return void 0;
+  }
+  if (act !== "pace") return;
+  if (target.value === "paused") {
+    t.ui.paused = true;
+  } else {
+    t.ui.paused = false;
+    t.model.set("bot_delay_ms", Number(target.value));
+    t.model.save_changes();
+  }
+  t.seen.bot = null;
+  flow.pace();
+  t.m.schedule();
+}
+function onEscape(t, event) {
+  const { ui } = t;
+  if (!(ui.power || ui.infoPower || ui.source || ui.hint || ui.rules)) return;
+  ui.power = null;
+  ui.targets = [];
+  ui.infoPower = null;
+  ui.source = null;
+  ui.hint = "";
+  ui.rules = false;
+  t.m.schedule();
+  event.preventDefault();
+  event.stopPropagation();
+}
+function moveFocus(t, card, event) {
+  const view = read(t.model, "view") || {};
+  const cols = view.grid_cols || 1;
+  const size = (view.grid || []).length;
+  const slot = Number(card.getAttribute("data-slot"));
+  const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+  let next = null;
+  if (event.key in moves) next = slot + moves[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = size - 1;
+  if (next === null) return;
+  event.preventDefault();
+  if (next < 0 || next >= size) return;
+  t.ui.focus = next;
+  t.m.paint();
+  const target = (
+    /** @type {HTMLElement | null} */
+    t.m.root().querySelector(`[data-act=card][data-slot="${next}"]`)
+  );
+  if (target) target.focus();
+}
+function keyButton(t, key) {
+  const root = t.m.root();
+  if (/^[1-9]$/.test(key)) return root.querySelector(`[data-act=choose-power][data-keyno="${key}"]`);
+  const selector = KEYS[key.toLowerCase()];
+  return selector ? root.querySelector(selector) : null;
+}
+function onKey(t, flow, event) {
+  if (event.key === "Escape") return onEscape(t, event);
+  const from = (
+    /** @type {Element} */
+    event.target
+  );
+  const tag = from && from.tagName ? from.tagName.toLowerCase() : "";
+  if (tag === "select" || tag === "input" || tag === "textarea") return;
+  const card = from.closest && from.closest("[data-act=card]");
+  if (card && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) {
+    return moveFocus(t, card, event);
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const button = keyButton(t, event.key);
+  if (!button) return;
+  event.preventDefault();
+  const act = (
+    /** @type {string} */
+    button.getAttribute("data-act")
+  );
+  CLICKS[act](t, button, flow);
+}
 function playMode({ model, el }) {
   return mount(model, el, "leyline", (m) => {
-    const ui = newUi();
-    let seenSeq = null;
-    let lastAck = model.get("ack");
-    let botStep = null;
-    let lastStep2 = null;
-    let lastSeat;
-    const tracked = () => typeof model.get("shown_seq") === "number";
-    const { schedule } = m;
-    let onScreen = true;
+    const t = {
+      model,
+      m,
+      el,
+      ui: newUi(),
+      past: { base: null, log: null, turns: [] },
+      seen: { seq: null, ack: read(model, "ack"), bot: null, step: null, seat: void 0, onScreen: true }
+    };
+    const flow = flowOf(t);
     let watcher = null;
     const win = m.doc.defaultView;
     if (win && typeof win.IntersectionObserver === "function") {
-      onScreen = false;
+      t.seen.onScreen = false;
       watcher = new win.IntersectionObserver((entries) => {
-        onScreen = entries.some((e) => e.isIntersecting);
-        if (onScreen) release();
+        t.seen.onScreen = entries.some((e) => e.isIntersecting);
+        if (t.seen.onScreen) flow.release();
       }, { threshold: 0.2 });
       watcher.observe(el);
     }
-    let past = { base: null, log: null, turns: [] };
-    const state = () => ({
-      mode: model.get("mode"),
-      view: model.get("view") || {},
-      legal: model.get("legal") || {},
-      info: model.get("info") || {},
-      error: model.get("error") || "",
-      ack: model.get("ack"),
-      bot_delay_ms: model.get("bot_delay_ms"),
-      remembered: model.get("remembered"),
-      memory: model.get("memory"),
-      log: model.get("log"),
-      log_past: past.turns,
-      handoff: model.get("handoff"),
-      session: model.get("session"),
-      deal_ms: model.get("deal_ms"),
-      hint: model.get("hint"),
-      shown: (model.get("lesson") || {}).shown
-    });
-    function draw(now) {
-      m.show(renderBoard(state(), ui, m.doc, now, true));
-    }
-    const handoffTo = () => {
-      const hand = model.get("handoff");
-      return hand && typeof hand.to === "number" ? hand.to : null;
-    };
-    function release() {
-      const q = ui.queued;
-      if (!q || !m.alive()) return;
-      if (!onScreen || handoffTo() !== null) return;
-      if (q.deal && ui.deal !== "ready") {
-        ui.deal = "waiting";
-        schedule();
-        return;
-      }
-      ui.queued = null;
-      const now = Date.now();
-      const ms = q.deal ? Number(model.get("deal_ms")) || 0 : Number(model.get("reveal_ms")) || 0;
-      const view = model.get("view") || {};
-      absorbEvents(ui, q.items, model.get("info") || {}, now, ms, view.viewer);
-      ui.motion = motionOf(q.items, now + MOTION_MS);
-      ui.announce = announceOf(q.items, model.get("info") || {}, view.viewer);
-      if (q.deal) {
-        ui.deal = "showing";
-        m.later("deal", ms + 5, () => {
-          ui.deal = "none";
-          schedule();
-          pace();
-        });
-      }
-      m.later("motion", MOTION_MS + 5, () => {
-        ui.motion = {};
-        schedule();
-      });
-      if (tracked()) model.send({ type: "shown", seq: q.seq });
-      schedule();
-    }
-    function takeEvents() {
-      const ev = model.get("events") || {};
-      if (ev.seq === seenSeq) return;
-      seenSeq = ev.seq;
-      if (tracked() && typeof ev.seq === "number" && ev.seq <= model.get("shown_seq")) return;
-      const deal = isDeal(ev.items) && Number(model.get("deal_ms")) > 0;
-      if (deal) ui.deal = "waiting";
-      ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
-      release();
-    }
-    function dealHolds() {
-      return ui.deal !== "none" || ui.queued !== null && ui.queued.deal;
-    }
-    function pace() {
-      const legal = model.get("legal") || {};
-      const view = model.get("view") || {};
-      if (!legal.bot || view.is_over || ui.paused || dealHolds()) {
-        m.cancel("bot");
-        botStep = null;
-        return;
-      }
-      if (botStep === legal.step) return;
-      botStep = legal.step;
-      m.later("bot", botDelayMs(model.get("bot_delay_ms")), () => {
-        if (m.alive()) model.send({ type: "bot_step", step: legal.step });
-      });
-    }
-    function onChange() {
-      const hadGap = past.gap;
-      past = pastTurns(past, model.get("log_past"), model.get("log"));
-      if (past.gap && !hadGap) model.send({ type: "log_sync" });
-      const ack = model.get("ack");
-      if (ack !== lastAck) {
-        lastAck = ack;
-        ui.pending = null;
-        ui.dismissed = null;
-      }
-      const view = model.get("view") || {};
-      const seat = view.viewer;
-      if (lastSeat !== void 0 && seat !== lastSeat) forgetSeat(ui);
-      lastSeat = seat;
-      const legal = model.get("legal") || {};
-      if (legal.step !== lastStep2) {
-        if (lastStep2 !== null) ui.hint = "";
-        lastStep2 = legal.step;
-      }
-      takeEvents();
-      release();
-      dropStale(ui, state());
-      schedule();
-      pace();
-    }
-    function send(action, pending) {
-      const legal = model.get("legal") || {};
-      ui.hint = "";
-      ui.pending = pending;
-      model.send({ type: "action", action, step: legal.step });
-    }
-    function hint(text) {
-      ui.hint = text;
-      schedule();
-    }
-    function onCard(slot, button) {
-      const st = state();
-      const { view, legal } = st;
-      if (view.is_over) return hint("The game is over.");
-      if (ui.deal === "waiting") return hint("Press Ready to see the deal first.");
-      if (legal.bot) {
-        return hint(ui.paused ? `${playerName(st.info, view.active_player)} is paused: click Next bot move.` : `Wait: ${playerName(st.info, view.active_player)} is playing.`);
-      }
-      if (legal.actor === null || legal.actor === void 0) {
-        return hint(`It is ${playerName(st.info, view.active_player)}'s turn.`);
-      }
-      const out = cardClick(ui, view, legal, st.info, slot);
-      if (out.hint) return hint(out.hint);
-      if (!out.action) {
-        ui.hint = "";
-        return schedule();
-      }
-      if (out.action.type === "use_power") {
-        send(out.action, { act: "power" });
-        return schedule();
-      }
-      if (button) {
-        button.classList.add("ll-pending");
-        button.removeAttribute(PAINT_KEY);
-      }
-      return send(out.action, { slot });
-    }
-    function usePower() {
-      const action = takePower(ui, model.get("info"));
-      if (!action) return;
-      send(action, { act: "power" });
-      schedule();
-    }
-    function onPower(key) {
-      ui.hint = "";
-      pickPower(ui, model.get("legal") || {}, key);
-      return schedule();
-    }
-    function onSource(button) {
-      const element = (
-        /** @type {string} */
-        button.getAttribute("data-element")
-      );
-      const source = (
-        /** @type {string} */
-        button.getAttribute("data-source")
-      );
-      const why = pickSource(ui, model.get("legal") || {}, element, source);
-      if (why) return hint(why);
-      ui.hint = "";
-      return schedule();
-    }
-    function onClick(event) {
+    const onClick = (event) => {
       const button = (
         /** @type {Element} */
         event.target.closest("[data-act]")
       );
       if (!button || !m.root().contains(button)) return;
-      const act = button.getAttribute("data-act");
-      if (act === "card") {
-        const slot = Number(button.getAttribute("data-slot"));
-        ui.focus = slot;
-        onCard(slot, button);
-      } else if (act === "end") {
-        button.classList.add("ll-pending");
-        ui.power = null;
-        ui.infoPower = null;
-        send({ type: "end_phase" }, { act: "end" });
-      } else if (act === "power") {
-        onPower(
-          /** @type {string} */
-          button.getAttribute("data-key")
-        );
-      } else if (act === "use-power") {
-        if (button.getAttribute("aria-disabled") === "true") return hint("Choose the target cards on the grid first.");
-        usePower();
-      } else if (act === "close-power" || act === "cancel") {
-        closePower(ui);
-        schedule();
-      } else if (act === "source") {
-        onSource(button);
-      } else if (act === "dismiss") {
-        ui.hint = "";
-        ui.dismissed = model.get("error") || null;
-        schedule();
-      } else if (act === "bot-step") {
-        const legal = model.get("legal") || {};
-        model.send({ type: "bot_step", step: legal.step });
-      } else if (act === "deal-ready") {
-        ui.deal = "ready";
-        release();
-        schedule();
-      } else if (act === "handoff-ready") {
-        forgetSeat(ui);
-        model.send({ type: "ready" });
-      } else if (act === "undo") {
-        button.classList.add("ll-pending");
-        ui.source = null;
-        model.send({ type: "undo" });
-      } else if (act === "new-game" || act === "rematch") {
-        button.classList.add("ll-pending");
-        ui.source = null;
-        const st = state();
-        const type = act === "new-game" ? "new_game" : "rematch";
-        model.send((st.view.players || []).length > 1 ? { type, seats: seatKinds(st, ui) } : { type });
-        ui.seats = {};
-      } else if (act === "hint") {
-        button.classList.add("ll-pending");
-        model.send({ type: "hint" });
-      } else if (act === "rules") {
-        ui.rules = !ui.rules;
-        schedule();
-      }
-      return void 0;
-    }
-    function onInput(event) {
-      const target = (
-        /** @type {HTMLSelectElement | null} */
-        event.target
-      );
-      if (target && target.getAttribute("data-act") === "memory-of") return chooseMemoryOf(model, target.value);
-      if (target && target.getAttribute("data-act") === "seat-kind") {
-        ui.seats = { ...ui.seats, [Number(target.getAttribute("data-seat"))]: target.value };
-        return schedule();
-      }
-      if (!target || target.getAttribute("data-act") !== "pace") return;
-      if (target.value === "paused") {
-        ui.paused = true;
-      } else {
-        ui.paused = false;
-        model.set("bot_delay_ms", Number(target.value));
-        model.save_changes();
-      }
-      botStep = null;
-      pace();
-      schedule();
-    }
-    function onKey(event) {
-      if (event.key === "Escape") {
-        if (ui.power || ui.infoPower || ui.source || ui.hint || ui.rules) {
-          ui.power = null;
-          ui.targets = [];
-          ui.infoPower = null;
-          ui.source = null;
-          ui.hint = "";
-          ui.rules = false;
-          schedule();
-          event.preventDefault();
-          event.stopPropagation();
-        }
-        return;
-      }
-      const from = (
-        /** @type {Element} */
-        event.target
-      );
-      const card = from.closest && from.closest("[data-act=card]");
-      if (!card) return;
-      const view = model.get("view") || {};
-      const cols = view.grid_cols || 1;
-      const size = (view.grid || []).length;
-      const slot = Number(card.getAttribute("data-slot"));
-      const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
-      let next = null;
-      if (event.key in moves) next = slot + moves[event.key];
-      else if (event.key === "Home") next = 0;
-      else if (event.key === "End") next = size - 1;
-      if (next === null) return;
-      event.preventDefault();
-      if (next < 0 || next >= size) return;
-      ui.focus = next;
-      m.paint();
-      const target = (
-        /** @type {HTMLElement | null} */
-        m.root().querySelector(`[data-act=card][data-slot="${next}"]`)
-      );
-      if (target) target.focus();
-    }
+      const handler = CLICKS[
+        /** @type {string} */
+        button.getAttribute("data-act")
+      ];
+      if (handler) handler(t, button, flow);
+    };
     return {
-      draw,
-      onChange,
-      reveals: () => ui.reveals,
+      draw: (now) => m.show(renderBoard(boardState(t), t.ui, m.doc, now, true)),
+      onChange: flow.onChange,
+      reveals: () => t.ui.reveals,
       start: true,
-      listeners: { click: onClick, change: onInput, keydown: onKey },
+      listeners: { click: onClick, change: (e) => onInput(t, flow, e), keydown: (e) => onKey(t, flow, e) },
       teardown() {
         if (watcher) watcher.disconnect();
       }
@@ -2105,12 +2458,12 @@ function renderLesson(st, doc) {
       }, h(doc, "span", { class: "ll-fill", style: `width:${Math.round(100 * finished / Math.max(1, lesson.total))}%` })),
       lesson.mistakes ? h(doc, "span", { class: "ll-mistakes" }, plural(lesson.mistakes, "mistake")) : null
     ),
-    h(
+    lesson.done ? lessonSummary(doc, lesson) : h(
       doc,
       "p",
       { class: "ll-instruction" },
-      h(doc, "strong", {}, lesson.done ? "Done: " : "Your task: "),
-      lesson.done ? "every step of this lesson is complete." : lesson.instruction
+      h(doc, "strong", {}, "Your task: "),
+      lesson.instruction
     ),
     h(doc, "div", {
       class: `ll-feedback${look ? ` ll-fb-${look.tone}` : " ll-hidden"}`,
@@ -2145,6 +2498,24 @@ function renderLesson(st, doc) {
       { class: "ll-note" },
       "Faint cards marked “remembered” are inert cards you know: given by the lesson, or seen when they were revealed to you."
     ) : null
+  );
+}
+function lessonSummary(doc, lesson) {
+  const recall = lesson.recall;
+  const facts = [
+    `${plural(lesson.total, "step")} done`,
+    lesson.mistakes ? plural(lesson.mistakes, "mistake") : "no mistakes",
+    lesson.hints_used ? plural(lesson.hints_used, "hint") + " used" : "no hints"
+  ];
+  if (recall && recall.asked) facts.push(`${recall.first_try} of ${recall.asked} recalled at the first try`);
+  if ((lesson.skipped || []).length) facts.push(`${plural(lesson.skipped.length, "step")} shown rather than played`);
+  return h(
+    doc,
+    "section",
+    { class: "ll-lsummary", "aria-label": "Lesson summary" },
+    h(doc, "p", { class: "ll-instruction" }, h(doc, "strong", {}, "Lesson complete. "), lesson.summary || ""),
+    h(doc, "p", {}, `${facts.join(" · ")}.`),
+    lesson.next_lesson ? h(doc, "p", { class: "ll-note" }, `Next: ${lesson.next_title || lesson.next_lesson}.`) : h(doc, "p", { class: "ll-note" }, "That was the last lesson of the course.")
   );
 }
 function lessonMode({ model, el }) {
@@ -2191,7 +2562,11 @@ function lessonMode({ model, el }) {
       if (target && target.getAttribute("data-act") === "lesson-pick") model.send({ type: "goto", lesson: target.value });
     }
     return {
-      draw: () => m.show(renderLesson(state(), m.doc)),
+      draw: () => {
+        const st = state();
+        host.hidden = Boolean(st.lesson.done);
+        m.show(renderLesson(st, m.doc));
+      },
       onChange,
       listeners: { click: onClick, change: onPick },
       teardown() {
@@ -3829,7 +4204,7 @@ function replayMode({ model, el }) {
       pace();
       schedule();
     }
-    function onInput(event) {
+    function onInput2(event) {
       const target = (
         /** @type {HTMLInputElement} */
         event.target
@@ -3865,7 +4240,7 @@ function replayMode({ model, el }) {
         request({ explore: !!target.checked });
       }
     }
-    function onKey(event) {
+    function onKey2(event) {
       if (event.key === "Escape" && ui.form.open) {
         closeForm();
         event.preventDefault();
@@ -3901,7 +4276,7 @@ function replayMode({ model, el }) {
       onChange,
       reveals: () => ui.reveals,
       start: true,
-      listeners: { click: onClick, input: onInput, change: onSelect, keydown: onKey }
+      listeners: { click: onClick, input: onInput2, change: onSelect, keydown: onKey2 }
     };
   });
 }
@@ -3920,7 +4295,7 @@ var FIXED = {
   ack: 0
 };
 var LOCAL_ONLY = /* @__PURE__ */ new Set(["ready", "undo", "new_game", "rematch", "hint"]);
-function netModel(send) {
+function netModel(send2) {
   const state = { ...FIXED };
   const listeners = /* @__PURE__ */ new Set();
   const model = {
@@ -3933,7 +4308,7 @@ function netModel(send) {
     save_changes: () => {
     },
     /** @param {object} message */
-    send: (message) => send(message),
+    send: (message) => send2(message),
     /** @param {string} _name @param {() => void} fn */
     on: (_name, fn) => {
       listeners.add(fn);
@@ -3974,12 +4349,12 @@ function joinTable(widget, options) {
   const storage = options.storage === void 0 ? window.localStorage : options.storage;
   const creds = credentials(loc.search, loc.hash);
   const status = options.status;
-  const say = (text, online) => {
+  const say2 = (text, online) => {
     status.textContent = text;
     status.dataset.online = String(online);
   };
   if (!creds) {
-    say("This link holds no seat, spectator or teacher key.", false);
+    say2("This link holds no seat, spectator or teacher key.", false);
     return null;
   }
   const role = Object.keys(creds)[0];
@@ -4031,7 +4406,7 @@ function joinTable(widget, options) {
     if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
     model.update(changes);
     const players = frame.players || [];
-    say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}` : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
+    say2(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}` : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
     seen = frame.step;
     if (storage) storage.setItem(seenKey, String(seen));
     if (!rendered) {
@@ -4042,7 +4417,7 @@ function joinTable(widget, options) {
   function onFrame(frame) {
     if (frame.type === "welcome") {
       delay = 500;
-      say("Online", true);
+      say2("Online", true);
     } else if (frame.type === "state") {
       onState(frame);
     } else if (frame.type === "ack") {
@@ -4052,7 +4427,7 @@ function joinTable(widget, options) {
     } else if (frame.type === "error") {
       if (!rendered && FINAL.has(frame.field)) {
         stopped = true;
-        say(`Refused: ${frame.error}`, false);
+        say2(`Refused: ${frame.error}`, false);
         return;
       }
       if (typeof frame.id === "number") pending.delete(frame.id);
@@ -4083,12 +4458,12 @@ function joinTable(widget, options) {
         refuse("The connection dropped before the server answered your move; look at the board when it is back.");
       }
       if (stopped) return;
-      say(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
+      say2(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 1e4);
     };
   }
-  say("Connecting...", false);
+  say2("Connecting...", false);
   connect();
   return { model, close: () => {
     stopped = true;
