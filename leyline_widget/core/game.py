@@ -40,9 +40,9 @@ from .actions import (
 )
 from .echo import quote
 from .position import Position
-from .rules import MAX_GRID, Power, Rules
+from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
 from .types import Cell, Event, Observation, PlayerView
-from .view import SeatView
+from .view import ONLOOKER, SeatView, visible_events
 
 __all__ = [
     "END_REASONS",
@@ -53,10 +53,9 @@ __all__ = [
     "Phase",
     "check_deck",
     "parse_action",
+    "player_names",
     "visible_events",
 ]
-
-MAX_PLAYERS = 4
 
 #: Why a game ended (``end_reason``): the deck ran out, nobody can ever collect again, too many
 #: idle rounds, or the turn or round limit (RULES.md, interpretations 6, 8 and 9).
@@ -1258,31 +1257,6 @@ def _deal(seed: int, elements: int, per_element: int) -> list[int]:
     return cards
 
 
-#: The default names by player count ("Player 1", ...): most games are dealt by count.
-_NAMES = {n: tuple(f"Player {i + 1}" for i in range(n)) for n in range(1, MAX_PLAYERS + 1)}
-
-
-def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    if type(players) is int and players in _NAMES:
-        return _NAMES[players]
-    if isinstance(players, bool):
-        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names")
-    if isinstance(players, int):
-        if not 1 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players}")
-        return tuple(f"Player {i + 1}" for i in range(players))
-    if isinstance(players, str) or not isinstance(players, Sequence):
-        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names, "
-                         f"got {quote(players)}")
-    names = tuple(players)
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"player names must be non-empty strings, got {quote(name)}")
-    return names
-
-
 def parse_action(data: object) -> Action:
     """An action from its dict form, or IllegalActionError("malformed action: ...").
 
@@ -1295,47 +1269,3 @@ def parse_action(data: object) -> Action:
         return Action.from_dict(data)
     except ValueError as err:
         raise IllegalActionError(f"malformed action: {err}", "actions") from None
-
-
-def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:
-    """Validate an explicit deck (top first) against ``rules``; return it as a list."""
-    if isinstance(deck, str) or not isinstance(deck, Sequence):
-        raise ValueError(f"deck must be a list of element names, got {type(deck).__name__}")
-    cards = list(deck)
-    for i, card in enumerate(cards):
-        if card not in rules.elements:
-            raise ValueError(f"deck card {i} is {quote(card)}, not one of "
-                             f"{', '.join(rules.elements)}")
-    if len(cards) != rules.deck_size:
-        raise ValueError(f"deck has {len(cards)} cards; these rules need {rules.deck_size} "
-                         f"({rules.cards_per_element} of each element)")
-    for el in rules.elements:
-        count = cards.count(el)
-        if count != rules.cards_per_element:
-            raise ValueError(f"deck has {count} {el} cards; these rules need "
-                             f"{rules.cards_per_element} of each element")
-    return cards
-
-
-#: The viewer who is no player (a spectator, a shared Markdown record): every private reveal
-#: reaches them without its element. ``None`` is the all-seeing teacher.
-ONLOOKER = -1
-
-
-def visible_events(events: Sequence[Event], viewer: int | None) -> list[Event]:
-    """The events as ``viewer`` may see them: private reveals of others lose their element.
-
-    ``viewer`` is a seat, :data:`ONLOOKER` (no seat: every private reveal is hidden) or None
-    (all-seeing: nothing is hidden). This is the one filter of who sees what.
-
-    >>> visible_events([{"type": "reveal", "slot": 1, "element": "fire", "cause": "whisper",
-    ...                  "visible_to": [0]}], 1)
-    [{'type': 'reveal', 'slot': 1, 'element': None, 'cause': 'whisper', 'visible_to': [0]}]
-    """
-    out = []
-    for ev in events:
-        seen = ev.get("visible_to", "all")
-        if viewer is not None and seen != "all" and viewer not in seen:
-            ev = {**ev, "element": None}
-        out.append(ev)
-    return out

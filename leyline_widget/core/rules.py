@@ -14,7 +14,7 @@ ValueError: collect_threshold must be at least 1, got 0
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -22,7 +22,8 @@ from .echo import names, quote
 from .powers import LEGACY, Effect
 
 __all__ = ["DEFAULT_POWERS", "EFFECTS", "MAX_COUNT", "MAX_DECK", "MAX_ELEMENTS", "MAX_GRID",
-           "MAX_LEGAL", "MAX_TOKENS", "TIERS", "Effect", "Power", "Rules"]
+           "MAX_LEGAL", "MAX_PLAYERS", "MAX_TOKENS", "TIERS", "Effect", "Power", "Rules",
+           "check_deck", "player_names"]
 
 TIERS = ("minor", "major")
 
@@ -327,3 +328,50 @@ class Rules:
         if not isinstance(data, Mapping):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
         return cls.default().replace(**dict(data))
+
+
+#: The most players a game seats (1 is the seed's single-player build).
+MAX_PLAYERS = 4
+#: The default names by player count ("Player 1", ...): most games are dealt by count.
+_NAMES = {n: tuple(f"Player {i + 1}" for i in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+
+
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if type(players) is int and players in _NAMES:
+        return _NAMES[players]
+    if isinstance(players, bool):
+        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names")
+    if isinstance(players, int):
+        if not 1 <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be from 1 to {MAX_PLAYERS}, got {players}")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise ValueError(f"players must be a count from 1 to {MAX_PLAYERS} or a list of names, "
+                         f"got {quote(players)}")
+    names = tuple(players)
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"player names must be non-empty strings, got {quote(name)}")
+    return names
+
+
+def check_deck(rules: Rules, deck: Sequence[str]) -> list[str]:
+    """Validate an explicit deck (top first) against ``rules``; return it as a list."""
+    if isinstance(deck, str) or not isinstance(deck, Sequence):
+        raise ValueError(f"deck must be a list of element names, got {type(deck).__name__}")
+    cards = list(deck)
+    for i, card in enumerate(cards):
+        if card not in rules.elements:
+            raise ValueError(f"deck card {i} is {quote(card)}, not one of "
+                             f"{', '.join(rules.elements)}")
+    if len(cards) != rules.deck_size:
+        raise ValueError(f"deck has {len(cards)} cards; these rules need {rules.deck_size} "
+                         f"({rules.cards_per_element} of each element)")
+    for el in rules.elements:
+        count = cards.count(el)
+        if count != rules.cards_per_element:
+            raise ValueError(f"deck has {count} {el} cards; these rules need "
+                             f"{rules.cards_per_element} of each element")
+    return cards

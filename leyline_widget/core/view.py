@@ -22,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from .rules import Power, Rules
     from .types import Observation
 
-__all__ = ["SeatView"]
+from .types import Event
+
+__all__ = ["ONLOOKER", "SeatView", "visible_events"]
 
 _T = TypeVar("_T")
 
@@ -223,3 +225,27 @@ class SeatView:
         if self.phase != "abilities":
             return ()
         return tuple(self._game.ready_powers())
+
+
+#: The viewer who is no player (a spectator, a shared Markdown record): every private reveal
+#: reaches them without its element. ``None`` is the all-seeing teacher.
+ONLOOKER = -1
+
+
+def visible_events(events: Sequence[Event], viewer: int | None) -> list[Event]:
+    """The events as ``viewer`` may see them: private reveals of others lose their element.
+
+    ``viewer`` is a seat, :data:`ONLOOKER` (no seat: every private reveal is hidden) or None
+    (all-seeing: nothing is hidden). This is the one filter of who sees what.
+
+    >>> visible_events([{"type": "reveal", "slot": 1, "element": "fire", "cause": "whisper",
+    ...                  "visible_to": [0]}], 1)
+    [{'type': 'reveal', 'slot': 1, 'element': None, 'cause': 'whisper', 'visible_to': [0]}]
+    """
+    out = []
+    for ev in events:
+        seen = ev.get("visible_to", "all")
+        if viewer is not None and seen != "all" and viewer not in seen:
+            ev = {**ev, "element": None}
+        out.append(ev)
+    return out
