@@ -80,6 +80,10 @@ class ActionSpace:
         self.rules = rules
         g, e = rules.grid_size, len(rules.elements)
         self._g, self._e = g, e
+        #: The number of each legal action met so far: Phase 1 lists every target choice of
+        #: every power at each step, the same few thousand values a game long (at most this
+        #: space's size, which the rules keep within bounds).
+        self._numbers: dict[Action, int] = {}
         self._place = 3 * g + 1
         start = self._place_end = self._place + g * e * len(SOURCES)
         #: per power: (offset, [(size k, block offset, block length), ...])
@@ -150,7 +154,15 @@ class ActionSpace:
 
     def legal(self, game: Game) -> list[int]:
         """The numbers of the actions legal now, ascending."""
-        return sorted(self.encode(a) for a in game.legal_actions())
+        numbers = self._numbers
+        out = []
+        for action in game.legal_actions():
+            n = numbers.get(action)
+            if n is None:
+                n = numbers[action] = self.encode(action)
+            out.append(n)
+        out.sort()
+        return out
 
     def mask(self, game: Game) -> list[int]:
         """1 for each legal action number, else 0 (a list of ``size``)."""
