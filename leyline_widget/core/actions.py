@@ -175,28 +175,15 @@ class Refill(_SlotAction):
 _A = TypeVar("_A", bound=Action)
 
 
-#: The actions the engine has listed, each made once: actions are values, and the legal lists
-#: of Phase 1 and Phase 3 hold the same few thousand again and again (every target choice of
-#: every power, every token on every slot). Keyed by exactly what an action is; emptied when
-#: it holds _MADE_MAX (the largest legal list any valid ruleset can list is 50,000 actions).
-_MADE: dict[tuple[Any, ...], Action] = {}
-_MADE_MAX = 200_000
-
-
 def listed(cls: builtins.type[_A], *values: Any) -> _A:
     """An action the engine lists as legal. Its values come from the position itself (grid
     slots, the rules' elements and sources, target tuples in ascending order), so the checks
-    a caller's action goes through are not repeated, and it is made once (see _MADE)."""
-    key = (cls, *values)
-    action = _MADE.get(key)
-    if action is None:
-        if len(_MADE) >= _MADE_MAX:
-            _MADE.clear()
-        action = _MADE[key] = object.__new__(cls)
-        names: tuple[str, ...] = cls.__slots__
-        for name, value in zip(names, values):
-            object.__setattr__(action, name, value)
-    return action  # type: ignore[return-value]
+    a caller's action goes through are not repeated."""
+    action = object.__new__(cls)
+    names: tuple[str, ...] = cls.__slots__
+    for name, value in zip(names, values):
+        object.__setattr__(action, name, value)
+    return action
 
 
 @dataclass(frozen=True, slots=True)

@@ -711,10 +711,13 @@ class Game:
         if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
-            cards = [s for s, c in enumerate(pos.grid) if c >= 0]
+            cards = tuple(s for s, c in enumerate(pos.grid) if c >= 0)
             bound, deck = self._bound(), pos.deck_pos < len(pos.deck)
-            return [*(listed(UsePower, pw.element, pw.tier, targets) for pw in self.ready_powers()
-                      for targets in pw.effect.targets(cards, bound, deck)), _END_PHASE]
+            out: list[Action] = []
+            for pw in self.ready_powers():
+                out += _uses(pw, cards, bound, deck)
+            out.append(_END_PHASE)
+            return out
         return []
 
     def _offered(self) -> tuple[int, ...]:
@@ -1236,6 +1239,28 @@ _RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]]
     "remove_tokens": Game._remove_tokens,
     "peek": Game._peek,
 }
+
+
+#: Phase 1's uses of a power, by exactly what they depend on: the power, the slots holding cards,
+#: and where its kind looks at them, the cards carrying tokens and whether the deck has a top.
+#: A player's Phase 1 asks for the same lists turn after turn (Gale alone lists 298 target
+#: choices on the default grid). Emptied when it holds _USES_MAX lists.
+_USES: dict[tuple[Any, ...], tuple[UsePower, ...]] = {}
+_USES_MAX = 4096
+
+
+def _uses(power: Power, cards: tuple[int, ...], bound: set[int], deck: bool
+          ) -> tuple[UsePower, ...]:
+    kind = power.effect.kind
+    key = (power, cards, frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
+           deck if kind == "swap_with_deck" else None)
+    uses = _USES.get(key)
+    if uses is None:
+        if len(_USES) >= _USES_MAX:
+            _USES.clear()
+        uses = _USES[key] = tuple(listed(UsePower, power.element, power.tier, targets)
+                                  for targets in power.effect.targets(list(cards), bound, deck))
+    return uses
 
 
 def _deal(seed: int, elements: int, per_element: int) -> list[int]:
