@@ -400,20 +400,14 @@ class Game:
 
     def _target_counts(self) -> tuple[int, int, bool]:
         """Cards on the grid, cards carrying Binding tokens, and whether the deck has a top."""
-        pos, e = self._pos, self._e
-        tokens = pos.tokens
-        cards = bound = 0
-        for s, c in enumerate(pos.grid):
-            if c >= 0:
-                cards += 1
-                if any(tokens[s * e:(s + 1) * e]):
-                    bound += 1
-        return cards, bound, pos.deck_pos < len(pos.deck)
+        pos = self._pos
+        return (len(pos.grid) - pos.grid.count(-1), len(self._bound()),
+                pos.deck_pos < len(pos.deck))
 
     def _bound(self) -> set[int]:
-        """The slots whose card carries at least one Binding token."""
-        pos, e = self._pos, self._e
-        return {s for s, c in enumerate(pos.grid) if c >= 0 and any(pos.tokens[s * e:(s + 1) * e])}
+        """The slots whose card carries at least one Binding token (tokens lie only on cards)."""
+        tokens, e = self._pos.tokens, self._e
+        return {i // e for i in compress(range(len(tokens)), tokens)}
 
     def _threshold(self) -> int:
         threshold = self._pos.threshold

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
+from math import comb
 from typing import Any
 
 from .echo import quote
@@ -149,8 +150,6 @@ class Effect:
 
     def count_targets(self, cards: int, bound: int, deck: bool) -> int:
         """How many target choices :meth:`targets` lists, counted without listing them."""
-        from math import comb
-
         kind = self.kind
         if kind == "swap":
             return comb(cards, 2)
