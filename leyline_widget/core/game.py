@@ -133,7 +133,7 @@ class Game:
     """One game of Leyline: the position, whose turn it is, and how it got here."""
 
     __slots__ = ("rules", "players", "seed", "_initial_deck", "_start", "_pos", "_last", "_e",
-                 "_eidx", "_needs")
+                 "_eidx", "_needs", "_hkey")
 
     rules: Rules
     players: tuple[str, ...]
@@ -145,6 +145,7 @@ class Game:
     _e: int                        # the rules' element count
     _eidx: dict[str, int]          # element -> its index in the rules
     _needs: tuple[tuple[int, int], ...]  # per power: its element's index, the cards to unlock
+    _hkey: bytes                   # the state hash's key (see _from)
 
     # ------------------------------------------------------------------ set-up
     @classmethod
@@ -201,6 +202,9 @@ class Game:
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
         g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
+        # The state hash's key: the elements and players, whose hashes it keeps apart.
+        g._hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
+                                  person=b"leyline-state-2").digest()
         return g
 
     # ------------------------------------------------------------------ reading
@@ -505,13 +509,11 @@ class Game:
         counts = [*pos.tokens, *pos.study, *pos.markers, *pos.marker_tokens, *pos.supply,
                   *pos.pool]
         # Numbers take one byte each unless one passes 255; then all take 8.
-        if max(counts, default=0) < 256 and (not active or active[-1] < 256):
+        try:
             width, words = 1, bytes(active) + bytes(counts)
-        else:
+        except ValueError:  # a number past 255 (a slot of a big grid, a big count)
             width, words = 8, array("q", [*active, *counts]).tobytes()
-        key = hashlib.blake2b(repr((self.rules.elements, self.players)).encode(), digest_size=64,
-                              person=b"leyline-state-2").digest()
-        digest = hashlib.blake2b(digest_size=16, key=key)
+        digest = hashlib.blake2b(digest_size=16, key=self._hkey)
         rest = hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
         digest.update(b"".join((head.encode(), f"{len(active)}|{width}{self._house_words()}"
                                 .encode(), array("b", pos.grid).tobytes(), words, rest)))
@@ -547,9 +549,13 @@ class Game:
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy. The history is shared, not copied: its records never change,
-        and each game only adds records after its own last one."""
-        return Game._from(self.rules, self.players, self.seed, self._initial_deck,
-                          self._pos.copy(), self._last, self._start)
+        and each game only adds records after its own last one. What the rules and players
+        give (fixed for the game) is shared too; only the position is copied."""
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game._pos = self._pos.copy()
+        return game
 
     def freeze(self, previous: Frozen | None = None) -> Frozen:
         """This position as a value to keep and :meth:`thaw` later (a replay keeps one every
