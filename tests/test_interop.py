@@ -314,3 +314,21 @@ def test_a_solo_episode_returns_the_final_score_and_refuses_illegal_moves() -> N
         total += float(reward)
     assert terminated and total == info["score"] == env.game.scores()[0]
     assert env.space.decode(env.space.encode(EndPhase())) == EndPhase()
+
+
+def test_openspiel_refuses_an_action_outside_its_space_by_name_and_changes_nothing() -> None:
+    pyspiel = _spiel()
+    import numpy as np
+
+    game = pyspiel.load_game("python_leyline", {"players": 2})
+    state = game.new_initial_state()
+    with pytest.raises(ValueError, match="a card's element is a number from 0 to 3, got 7"):
+        state.apply_action(7)
+    _deal(state, random.Random(2))
+    before = str(state)
+    for junk in (-1, 10**9, 1.5, None, True, "3"):
+        with pytest.raises(ValueError, match=r"an action is a number from 0 to \d+, got "):
+            state.apply_action(junk)
+        assert str(state) == before
+    state.apply_action(np.int64(state.legal_actions()[0]))
+    assert str(state) != before

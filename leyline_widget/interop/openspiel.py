@@ -141,6 +141,17 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         assert self.game is not None and player == self.game.active_player
         return self._space.legal(self.game)
 
+    def apply_action(self, action: Any) -> None:
+        """Apply action number ``action``; anything but a whole number of this game's action
+        space (numpy integers included) is refused with a short ``ValueError`` naming it, and
+        changes nothing (OpenSpiel itself would stop at -1 with its own internal check)."""
+        top = len(self._rules.elements) if self.game is None else self._space.size
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not (
+                0 <= action < top):
+            what = "a card's element" if self.game is None else "an action"
+            raise ValueError(f"{what} is a number from 0 to {top - 1}, got {quote(action)}")
+        super().apply_action(int(action))
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         total = sum(self._left.values())
         return [(i, n / total) for i, n in enumerate(self._left.values()) if n]
