@@ -210,7 +210,7 @@ class Soak:
         other: LeylineWidget | None = None
         if rng.random() < 0.3:
             eyes: list[int | str] = [*(p for p in humans if p != viewer), "teacher"]
-            other = LeylineWidget(game, viewer=rng.choice(eyes))
+            other = LeylineWidget(game, viewer=rng.choice(eyes), deal_ms=0)
             self.views += 1
         self.games += 1
         where = f"game {g} ({players}p, viewer {viewer})"

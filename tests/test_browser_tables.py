@@ -49,6 +49,10 @@ def test_a_page_and_a_kernel_play_at_one_table_through_a_server_restart(
         card = root.locator("[data-act=card][data-card=inert]").first
         click_and_wait(page, root, card)
         assert grace.wait(lambda c: c.state is not None and c.state["step"] == 1, 10)
+        # The set-up cards are shown briefly (reveal_ms), then lie inert: none stays face up.
+        page.wait_for_function(
+            "(el) => !el.querySelector('[data-act=card]:not([data-card=active])[data-element]')",
+            arg=root.element_handle(), timeout=15_000)
         scan_seat(root)
         # The server dies (kill -9): the page says it is offline ...
         s.kill()

@@ -4309,9 +4309,11 @@ function netModel(send2) {
     },
     /** @param {object} message */
     send: (message) => send2(message),
-    /** @param {string} _name @param {() => void} fn */
-    on: (_name, fn) => {
-      listeners.add(fn);
+    // Every change of the model is one update; a network table has no kernel comm, so no
+    // "comm_live_update" (its link is the WebSocket, whose state the page's status line says).
+    /** @param {string} name @param {() => void} fn */
+    on: (name, fn) => {
+      if (name !== "comm_live_update") listeners.add(fn);
     },
     /** @param {string} _name @param {() => void} fn */
     off: (_name, fn) => {
