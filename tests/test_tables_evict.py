@@ -151,7 +151,7 @@ def test_a_turn_timer_wakes_a_table_out_of_memory_and_a_bot_keeps_its_table_in(
     finally:
         ada.close()
     # A bot to move keeps its table in memory until its turn is over; then the table goes.
-    bot = new_table(srv.url, ["Ada", "greedy"], seed=5, rules=SHORT, bot_delay_ms=2500)
+    bot = new_table(srv.url, ["Ada", "greedy"], seed=5, rules=SHORT, bot_delay_ms=5000)
     ada = TableClient(bot["seats"][0]["link"])
     try:
         assert ada.wait(lambda c: c.state is not None and c.online)
