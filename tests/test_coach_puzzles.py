@@ -72,3 +72,25 @@ def test_puzzles_need_the_seats_review() -> None:
         ReplayWidget(Replay.from_game(game), puzzles=True)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="choose one"):
         ReplayWidget(Replay.from_game(game), puzzles=0, train=0)
+
+
+def test_show_the_line_plays_the_best_continuation_as_a_variation(replay: Replay) -> None:
+    w = ReplayWidget(replay)
+    move = next(m for m in replay.analyses[0]["moves"] if m["verdict"] == "blunder"
+                or m["verdict"] == "mistake")
+    shown = move["step"] + 1  # the page shows a move's review on the step it led to
+    w.step = shown
+    entry = next(m for a in w.analyses for m in a["moves"] if m["step"] == shown)
+    assert entry["best_line"][0] == move["best"] and entry["best_slots"]
+    if move["best"]["type"] == "activate":
+        assert move["best"]["slot"] in entry["best_slots"]
+    w.send_message({"type": "show_line", "step": shown})
+    assert w.error == "" and w.variation != 0 and w.step == shown
+    v = replay.variation(w.variation)
+    assert v.name == f"Coach's line, move {shown}" and v.step == move["step"]
+    assert replay.line(v.id)[move["step"]].to_dict() == move["best"]
+    again = w.show_line(shown)
+    assert again == v.id and len(replay.variations) == 1
+    trainer = ReplayWidget(replay, train=0)
+    trainer.send_message({"type": "show_line", "step": 0})
+    assert "guessing" in trainer.error

@@ -55,8 +55,9 @@ training or solving a puzzle; ``puzzle`` (``index``, optional: the next one by d
 ``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
 background thread, or in steps where the kernel has no threads; a player's view may analyse only
 its own seat); ``analyse_step`` (``run``, ``done``: the page asks for the next decision of a
-stepped analysis, see :meth:`ReplayWidget.analyse`) and ``analyse_cancel``. The replay validates
-each; a refusal sets ``error``.
+stepped analysis, see :meth:`ReplayWidget.analyse`) and ``analyse_cancel``; ``show_line``
+(``step``: the coach's best line from the move that led there, see :meth:`show_line`). The
+replay validates each; a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
@@ -499,7 +500,7 @@ class ReplayWidget(BoardWidget):
             "rename": self._on_rename, "delete_variation": self._on_delete,
             "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse,
             "analyse_step": self._on_analyse_step, "analyse_cancel": self._on_analyse_cancel,
-            "puzzle": self._on_puzzle}
+            "puzzle": self._on_puzzle, "show_line": self._on_show_line}
         if self.editable:
             out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
                         "remove_note": self._on_remove})
@@ -756,6 +757,45 @@ class ReplayWidget(BoardWidget):
             self.puzzle = self._puzzle_state(None)
             self.step = self._puzzles[index].step
         self.error = ""
+
+    # -- the coach's line ("Show the line", as an engine line) ---------------------------
+    def show_line(self, step: int | None = None) -> int:
+        """Play the coach's best line from the reviewed move that led to ``step`` (default: the
+        shown step) as a variation named "Coach's line, move N", and show its first move;
+        returns the variation's id (asked twice, the same variation is shown again)."""
+        if self.train is not None:
+            raise ValueError("no coach's line while guessing the move or solving puzzles")
+        at = self.step if step is None else step
+        # Reviews cover the main line; the viewer sees its own seat's only.
+        move = next((m for a in analysis_entries(self.replay, 0, self.viewer)
+                     for m in a["moves"] if m["step"] == at), None)
+        if move is None:
+            raise ValueError(f"move {quote(at)} has no review on this page: analyse that seat "
+                             "first")
+        start, name = at - 1, f"Coach's line, move {at}"
+        found = next((v for v in self.replay.variations
+                      if v.name == name and v.step == start and v.parent is None), None)
+        if found is None:
+            game = self.replay.game_at(start)
+            actions: list[Action] = []
+            for a in move["best_line"]:
+                action = Action.from_dict(a)
+                if game.is_over or not game.is_legal(action):
+                    break  # the line was searched on one sampled deck: it stops where it ends
+                game.apply(action)
+                actions.append(action)
+            found = self.replay.add_variation(start, actions, name)
+        with self.hold_sync():
+            self.lines = self._line_menu()
+            self.variation = found.id
+            self.step = start + 1
+            self.refresh()
+        self.error = ""
+        return found.id
+
+    def _on_show_line(self, content: Message) -> None:
+        only(content, "show_line", ("step",))
+        self.show_line(self._step_of(content, "show_line"))
 
     def _on_puzzle(self, content: Message) -> None:
         only(content, "puzzle", ("index",))
