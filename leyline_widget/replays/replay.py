@@ -450,7 +450,7 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
             raise ReplayFormatError(f"field {quote(mat)} must be an object, got {quote(m)}",
                                     field=mat)
         extra = sorted(str(x) for x in m if x not in (
-            "step", "player", "played", "best", "loss", "verdict", "reason", "options"))
+            "step", "player", "played", "best", "loss", "verdict", "reason", "options", "cause"))
         if extra:
             raise ReplayFormatError(f"field {quote(mat)}: unknown field(s) "
                                     f"{names(map(repr, extra))}", field=f"{mat}.{extra[0]}")
@@ -502,8 +502,11 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
                 "actions": [_action(a, f"{oat}.actions[{i}]") for i, a in enumerate(plan)],
                 "value": _number(o["value"], oat + ".value", -math.inf),
                 "rollouts": _int_field(o, "rollouts", oat, 0, MAX_INT)})
-        moves.append({"step": step, "player": player, "played": played, "best": best,
-                      "loss": loss, "verdict": verdict, "reason": reason, "options": options})
+        checked = {"step": step, "player": player, "played": played, "best": best,
+                   "loss": loss, "verdict": verdict, "reason": reason, "options": options}
+        if "cause" in m:  # the coach's cause of the loss (agents/causes.py), a short name
+            checked["cause"] = _text(m["cause"], mat + ".cause", MAX_NAME_CHARS)
+        moves.append(checked)
     return {"player": player, "seed": seed, "budget": budget, "moves": moves}
 
 
