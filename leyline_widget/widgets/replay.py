@@ -132,6 +132,14 @@ class ReplayWidget(BoardWidget):
     After changing the replay from Python (``replay.annotate``, moves on a game from
     ``replay.branch``), call :meth:`refresh`; :meth:`annotate` and :meth:`branch` refresh for
     you. :meth:`to_html` writes the standalone page of what is shown.
+
+    >>> from leyline_widget import Activate, Game, Replay
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> events = game.apply(Activate(3))
+    >>> r = ReplayWidget(Replay.from_game(game))
+    >>> r.step = 1
+    >>> r
+    <ReplayWidget 2p step 1 of 1, main line, viewer teacher>
     """
 
     step = traitlets.Int(0).tag(sync=True)
