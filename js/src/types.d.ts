@@ -459,6 +459,8 @@ export interface ReplayUi extends Picks {
   dealt: boolean;
   /** The last `export` payload downloaded (its seq). */
   exported: number;
+  /** The rules panel is open (the board's Rules button). */
+  rules: boolean;
 }
 
 /** A stream of values as Python's `stream` writes it: a base and patches [[path, value], ...]. */

@@ -35,16 +35,27 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
 from ..core.game import Game, visible_events
 from ..core.knowledge import Knowledge
 from ..core.rules import Rules
+from ..core.types import Observation
 from ..core.wording import slot_list
 from .cardnames import CardNames
-from .expert import QUICK_BUDGET, Evaluation, Option, action_words, search
+from .causes import CAUSES, Decision, find_cause
+from .expert import (
+    QUICK_BUDGET,
+    Evaluation,
+    Option,
+    Plan,
+    _describe_plan,
+    _group,
+    action_words,
+    search,
+)
 
 #: Rollouts per decision in an analysis.
 ANALYSIS_BUDGET = 96
@@ -88,11 +99,23 @@ class MoveReview:
     verdict: str
     reason: str
     options: list[dict[str, Any]] = field(default_factory=list)
+    #: the cause the reason names (a key of agents/causes.py ``CAUSES``); "" for a move within
+    #: 0.3 cards of the best
+    cause: str = ""
+
+    @property
+    def move(self) -> int:
+        """The move's number as the page and the notebooks give it: move N is the N-th action
+        of the line, the one that leads to step N (``step`` is its 0-based index)."""
+        return self.step + 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step, "player": self.player, "played": self.played.to_dict(),
-                "best": self.best.to_dict(), "loss": self.loss, "verdict": self.verdict,
-                "reason": self.reason, "options": [dict(o) for o in self.options]}
+        out = {"step": self.step, "player": self.player, "played": self.played.to_dict(),
+               "best": self.best.to_dict(), "loss": self.loss, "verdict": self.verdict,
+               "reason": self.reason, "options": [dict(o) for o in self.options]}
+        if self.cause:
+            out["cause"] = self.cause
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveReview:
@@ -101,7 +124,8 @@ class MoveReview:
                        played=Action.from_dict(data["played"]),
                        best=Action.from_dict(data["best"]), loss=float(data["loss"]),
                        verdict=str(data["verdict"]), reason=str(data["reason"]),
-                       options=[dict(o) for o in data.get("options", [])])
+                       options=[dict(o) for o in data.get("options", [])],
+                       cause=str(data.get("cause", "")))
         except (KeyError, TypeError) as err:
             raise ValueError(f"a move review needs step, player, played, best, loss, verdict "
                              f"and reason: {err}") from None
@@ -142,102 +166,96 @@ class Review:
 
 
 # ---------------------------------------------------------------------- words
+def _aligned(option: Option, obs: Observation, known: Mapping[int, str], played: Action,
+             names: CardNames) -> Option:
+    """``option`` with the played card in it: a plan picks the first cards of each group of
+    interchangeable cards (same element, same tokens), so a move that takes another card of
+    the same group is the same plan; its words must then name the card played."""
+    if obs["phase"] != "activation" or not isinstance(played, Activate):
+        return option
+    acts = [a.slot for a in option.actions if isinstance(a, Activate)]
+    if played.slot in acts:
+        return option
+    group = _group(obs, known, played.slot)
+    swap = next((t for t in acts if _group(obs, known, t) == group), None)
+    if swap is None:
+        return option
+    actions = tuple(Activate(played.slot) if a == Activate(swap) else a for a in option.actions)
+    dropped = {a.slot for a in actions if isinstance(a, Deactivate)}
+    kept = [s for s, c in enumerate(obs["grid"]) if c["card"] == "active" and s not in dropped]
+    picked: dict[tuple[str, tuple[Any, ...]], list[int]] = {}
+    for s in kept + [a.slot for a in actions if isinstance(a, Activate)]:
+        picked.setdefault(_group(obs, known, s), []).append(s)
+    plan = Plan({g: len(ss) for g, ss in picked.items()},
+                tuple(sorted(s for ss in picked.values() for s in ss)), option.key,
+                {g: tuple(sorted(ss)) for g, ss in picked.items()})
+    return Option(option.key, actions, _describe_plan(plan, names))
+
+
+def cause_in(reason: str) -> str:
+    """The cause a reason names (a key of :data:`~leyline_widget.agents.causes.CAUSES`), or
+    "" for a move with nothing to explain: a reason with a cause ends "Cause: <its name>, <cost>
+    cards."
+
+    >>> cause_in("You had seen the Fire at slot 5 ... . Cause: a memory slip, 1.2 cards.")
+    'memory_slip'
+    >>> cause_in("Activating slot 3 is part of the best plan: activate slot 3.")
+    ''
+    """
+    _, _, tail = reason.rpartition(" Cause: ")
+    return next((k for k, words in CAUSES.items() if tail.startswith(words + ", ")), "")
+
+
 def _reason(obs: Mapping[str, Any], known: Mapping[int, str], rules: Rules, seat: int,
             played: Action, best: Option, played_opt: Option | None, loss: float,
             is_best: bool, names: CardNames) -> str:
     # ``obs`` and ``known`` are the decision's; the words are shown on the step the move led
-    # to, so every card in them is named through ``names`` (that step's face-up cards).
+    # to, so every card in them is named through ``names`` (that step's face-up cards). A move
+    # that lost at least 0.3 cards names its cause (agents/causes.py) and what it cost.
+    best = _aligned(best, cast(Observation, obs), known, played, names)
+    if played_opt is not None:
+        played_opt = _aligned(played_opt, cast(Observation, obs), known, played, names)
+    decision = Decision(obs, known, rules, seat, played, best, played_opt, loss, names)
+    cause = find_cause(decision)
+    if cause is not None:
+        return cause.sentence()
+    return _fine_words(decision, is_best)
+
+
+def _fine_words(d: Decision, is_best: bool) -> str:
+    """The words for a move within 0.3 cards of the best: what it is part of, never a claim
+    the move contradicts (a move called part of the best plan is in it)."""
+    obs, played, best, loss, names = d.obs, d.played, d.best, d.loss, d.names
+    close = "" if is_best or loss <= 0.05 else f" (within {loss:.1f} cards)"
     phase = obs["phase"]
-    grid = obs["grid"]
     if phase == "refill":
         return ("Where a refilled card goes changes nothing for players who remember every "
                 "reveal: empty slots carry no tokens, and every card is shown to all as it is "
                 "placed.")
-    if phase == "activation":
-        dropped = {a.slot for a in best.actions if isinstance(a, Deactivate)}
-        best_slots = [t for t, c in enumerate(grid) if c["card"] == "active"
-                      and t not in dropped]
-        best_words = best.label
-        if isinstance(played, Activate):
-            s = played.slot
-            el = known.get(s)
-            active = {t: grid[t]["element"] for t, c in enumerate(grid) if c["card"] == "active"}
-            if el is None:
-                return (f"You had not seen slot {s}; activating it was a guess, while the best "
-                        f"plan was to {best_words}.")
-            lone = [t for t, e in active.items() if e != el
-                    and sum(1 for x in active.values() if x == e) < obs["collect_threshold"]]
-            left = obs["activations"]["limit"] - obs["activations"]["used"] - 1
-            same = [t for t, e in known.items() if e == el and t != s
-                    and grid[t]["card"] != "empty"]
-            card = names.card(s, el)
-            if lone and loss >= 0.3:
-                other = names.grouped(lone, active)
-                like = "the two matched" if len(lone) == 1 else "it matched one of them"
-                return (f"A memory slip: you had seen {card}, but you activated it beside "
-                        f"{other} as if {like}; the best plan was to {best_words}.")
-            if not is_best and loss >= 0.3 and (not same or left <= 0) and not any(
-                    e == el for e in active.values()):
-                return (f"A memory slip: you had seen {card} and could not pair it this turn; "
-                        f"the best plan was to {best_words}.")
-            if is_best or loss <= 0.05:
-                return f"Activating {card} is part of the best plan: {best_words}."
-            return (f"Activating {card} leads to a plan worth {loss:.1f} cards less than to "
-                    f"{best_words}.")
-        if isinstance(played, EndPhase):
-            collect = [a.slot for a in best.actions if isinstance(a, Activate)]
-            if is_best or loss <= 0.05:
-                return ("Ending Phase 2 here was the best plan: "
-                        f"{played_opt.label if played_opt else 'pass'}.")
-            now = [t for t, c in enumerate(grid) if c["card"] == "active"]
-            if (not now or (played_opt is not None and played_opt.key == "pass")) and collect:
-                what = names.grouped(set(collect) | set(best_slots), known)
-                return (f"Passing left a collection you knew on the grid: {what} "
-                        f"({loss:.1f} cards of expected margin lost).")
-            return (f"Ending Phase 2 now collects less than you could: the best plan was to "
-                    f"{best_words} ({loss:.1f} cards).")
-        if isinstance(played, Deactivate):
-            return (f"Deactivating slot {played.slot} refunds the activation; the best plan was "
-                    f"to {best_words}" + ("." if loss <= 0.05 else f" ({loss:.1f} cards)."))
-    players = obs["players"]
-    n = len(players)
+    if isinstance(played, Activate):
+        card = names.card(played.slot, d.known.get(played.slot))
+        if d.known.get(played.slot) is None and obs["grid"][played.slot]["element"] is None:
+            return (f"Activating slot {played.slot} was a guess at a card you had not seen, but "
+                    f"it costs nothing here{close}: the plan is still to {best.label}.")
+        if played in best.actions:
+            return f"Activating {card} is part of the best plan{close}: {best.label}."
+        plan = d.played_opt
+        if plan is not None and played in plan.actions:
+            return f"Activating {card} leads to a plan as good as the best{close}: {plan.label}."
+        return (f"Activating {card} changes nothing{close}: a card activated below the collect "
+                f"threshold flips back when the phase ends; the plan is still to {best.label}.")
+    if isinstance(played, Deactivate):
+        return (f"Deactivating slot {played.slot} refunds the activation; the best plan was to "
+                f"{best.label}{close}.")
     if isinstance(played, PlaceToken):
-        s, el = played.slot, played.element
-        cell = grid[s]
-        new = cell["tokens"].get(el, 0) + 1
-        cost = ("This token cost a Study card" if played.source == "supply" else
-                "This token was free" + (" (from your Spent marker)" if played.source == "marker"
-                                         else " (from the Token Pool)"))
-        locked = [players[(seat + k) % n]["name"] for k in range(1, n)
-                  if new > players[(seat + k) % n]["study"].get(el, 0)]
-        mine = players[seat]["study"].get(el, 0) - (played.source == "supply")
-        what = names.card(s, known.get(s))
-        parts = [cost]
-        if locked:
-            parts.append(f"locks {' and '.join(locked)} out of {what}")
-        else:
-            parts.append(f"binds {what}, which no opponent is locked out of")
-        if new > mine:
-            parts.append("and locks you out of it too")
-        tail = "" if is_best or loss <= 0.05 else f"; better: {best.label} ({loss:.1f} cards)"
-        return ", ".join(parts[:2]) + (f" {parts[2]}" if len(parts) > 2 else "") + tail + "."
+        return (f"{action_words(played, d.rules).capitalize()} was as good as any "
+                f"choice{close}.")
     if isinstance(played, UsePower):
-        pw = rules.power(played.element, played.tier)
-        name = pw.name if pw is not None else f"{played.element} {played.tier}"
-        if pw is not None and pw.effect.kind in ("swap", "peek"):
-            note = (" A swap or a peek shows nothing a perfect memory does not already hold: "
-                    "every grid card was shown to all when placed.")
-        else:
-            note = ""
-        if is_best or loss <= 0.05:
-            return f"Using {name} here was as good as any choice.{note}"
-        return f"Using {name} here cost {loss:.1f} cards against {best.label}.{note}"
-    if isinstance(played, EndPhase):
-        if is_best or loss <= 0.05:
-            return "Ending the phase here was as good as any choice."
-        return (f"Ending the phase here left {loss:.1f} cards of expected margin: "
-                f"{best.label} was better.")
-    return f"Against the best option ({best.label}) this lost {loss:.1f} cards."
+        return f"Using {action_words(played, d.rules)} here was as good as any choice{close}."
+    if phase == "activation":
+        what = d.played_opt.label if d.played_opt is not None else "pass"
+        return f"Ending Phase 2 here was the best plan{close}: {what}."
+    return f"Ending the phase here was as good as any choice{close}."
 
 
 # ---------------------------------------------------------------------- analysis
@@ -272,7 +290,8 @@ def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: i
                for o in ev.options if o.key in ev.values]
     options.sort(key=lambda o: -ev.values[str(o["key"])])
     return MoveReview(step=step, player=seat, played=played, best=best_first, loss=loss,
-                      verdict=verdict(loss, is_best), reason=reason, options=options)
+                      verdict=verdict(loss, is_best), reason=reason, options=options,
+                      cause=cause_in(reason))
 
 
 def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = ANALYSIS_BUDGET,

@@ -165,7 +165,12 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
            jobs: int | None = None,
            progress: Callable[[int, int], None] | None = None) -> Ladder:
     """Play a round robin among ``entrants`` (bot kinds or ``(kind, params)``; default
-    :func:`default_entrants`), ``games`` games a pair with seats alternated, and rate them."""
+    :func:`default_entrants`), ``games`` games a pair with seats alternated, and rate them.
+
+    >>> table = ladder(["random", "greedy"], games=2, seed=1, jobs=1)
+    >>> [(row.name, row.games) for row in table.rows]      # best first
+    [('greedy', 2), ('random', 2)]
+    """
     specs = default_entrants() if entrants is None else list(entrants)
     parsed = [parse_seat(s) for s in specs]
     names = [seat_label(k, p) for k, p in parsed]

@@ -121,6 +121,12 @@ class ReplayFormatError(ValueError):
 
     ``field`` names the JSON field at fault and ``step`` the step, when there is one;
     ``variation`` the id of the variation concerned.
+
+    >>> try:
+    ...     Replay.from_json('{"format": "chess"}')
+    ... except ReplayFormatError as err:
+    ...     print(err.field, "/", err)
+    format / field 'format' must be 'leyline-replay', got 'chess': not a Leyline replay
     """
 
     def __init__(self, message: str, *, field: str | None = None, step: int | None = None,
@@ -450,7 +456,7 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
             raise ReplayFormatError(f"field {quote(mat)} must be an object, got {quote(m)}",
                                     field=mat)
         extra = sorted(str(x) for x in m if x not in (
-            "step", "player", "played", "best", "loss", "verdict", "reason", "options"))
+            "step", "player", "played", "best", "loss", "verdict", "reason", "options", "cause"))
         if extra:
             raise ReplayFormatError(f"field {quote(mat)}: unknown field(s) "
                                     f"{names(map(repr, extra))}", field=f"{mat}.{extra[0]}")
@@ -502,8 +508,11 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
                 "actions": [_action(a, f"{oat}.actions[{i}]") for i, a in enumerate(plan)],
                 "value": _number(o["value"], oat + ".value", -math.inf),
                 "rollouts": _int_field(o, "rollouts", oat, 0, MAX_INT)})
-        moves.append({"step": step, "player": player, "played": played, "best": best,
-                      "loss": loss, "verdict": verdict, "reason": reason, "options": options})
+        checked = {"step": step, "player": player, "played": played, "best": best,
+                   "loss": loss, "verdict": verdict, "reason": reason, "options": options}
+        if "cause" in m:  # the coach's cause of the loss (agents/causes.py), a short name
+            checked["cause"] = _text(m["cause"], mat + ".cause", MAX_NAME_CHARS)
+        moves.append(checked)
     return {"player": player, "seed": seed, "budget": budget, "moves": moves}
 
 
@@ -632,6 +641,18 @@ class Replay(JsonFile):
     Make one with ``Replay.from_game(game)``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
     Steps count actions: step 0 is the position after set-up, step ``i`` the position after
     the first ``i`` actions; negative steps count from the end of the line, as in a list.
+
+    >>> from leyline_widget import Activate, EndPhase, Game
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> for action in (Activate(3), Activate(5), EndPhase()):
+    ...     events = game.apply(action)
+    >>> replay = Replay.from_game(game)
+    >>> replay
+    <Replay 2p, 3 actions, 0 notes, 0 variations>
+    >>> replay.game_at(1).observation(0)["grid"][3]["card"]
+    'active'
+    >>> Replay.from_json(replay.to_json()).game_at(-1).state_hash() == game.state_hash()
+    True
     """
 
     def __init__(self, game: Game) -> None:

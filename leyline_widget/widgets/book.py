@@ -21,6 +21,7 @@ __all__ = [
     "BOOK_FORMAT",
     "BOOK_VERSION",
     "analysis_entries",
+    "best_line",
     "chain",
     "diff",
     "glyph_entries",
@@ -29,6 +30,7 @@ __all__ = [
     "main_or",
     "note_entries",
     "patch",
+    "plan_slots",
     "replay_book",
     "score_series",
     "step_entries",
@@ -155,7 +157,9 @@ def analysis_entries(replay: Replay, variation: int, viewer: int | None) -> list
     leaves the main line. Each move is keyed by the step it led to (as glyphs are): ``step``
     (the action's index + 1), ``played``, ``best``, ``loss``, ``verdict``, ``reason``, and
     ``best_value`` / ``played_value``: the seat's expected final score margin (own score minus
-    the best opponent's) with the best option and with the move played (the eval graph).
+    the best opponent's) with the best option and with the move played (the eval graph), the
+    ``cause`` the reason names, ``best_line`` (:func:`best_line`, what "Show the line" plays)
+    and ``best_slots`` (:func:`plan_slots`, what "Best was" marks on the board).
     """
     links = chain(replay, variation)
     below = links[1][1] if len(links) > 1 else len(replay)
@@ -171,13 +175,43 @@ def analysis_entries(replay: Replay, variation: int, viewer: int | None) -> list
             holding = [o["value"] for o in options if m["best"] in o["actions"]]
             values = holding or [o["value"] for o in options]
             best_value = max(values) if values else None
+            line = best_line(m)
             moves.append({"step": m["step"] + 1, "played": m["played"], "best": m["best"],
                           "loss": m["loss"], "verdict": m["verdict"], "reason": m["reason"],
+                          "cause": m.get("cause", ""),
                           "best_value": best_value,
                           "played_value": None if best_value is None
-                          else best_value - m["loss"]})
+                          else best_value - m["loss"],
+                          "best_line": line, "best_slots": plan_slots(line, m["best"])})
         out.append({"player": seat, "budget": review["budget"], "moves": moves})
     return out
+
+
+def best_line(move: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The best line from a reviewed decision (``Show the line``): the search's own line when
+    the review carries one, else the best plan holding the best move (its options'
+    actions), else the best move alone."""
+    line = move.get("line")
+    if isinstance(line, list) and line:
+        return [dict(a) for a in line]
+    holding = [o for o in move.get("options") or [] if move["best"] in o["actions"]]
+    if holding:
+        top = max(holding, key=lambda o: o["value"])
+        actions = [dict(a) for a in top["actions"]]
+        # A plan starts with the cards it drops; the line starts with the best move itself.
+        first = actions.index(move["best"])
+        return actions[first:first + 1] + actions[:first] + actions[first + 1:]
+    return [dict(move["best"])]
+
+
+def plan_slots(line: Sequence[Mapping[str, Any]], best: Mapping[str, Any]) -> list[int]:
+    """The grid slots "Best was" marks on the board: the cards the best plan activates (or,
+    outside Phase 2, the best move's slot and targets)."""
+    acts = [a["slot"] for a in line if a.get("type") == "activate"]
+    if best.get("type") == "activate" and acts:
+        return sorted(set(acts))
+    slots = [best["slot"]] if isinstance(best.get("slot"), int) else []
+    return sorted(set(slots + [t for t in best.get("targets") or [] if isinstance(t, int)]))
 
 
 def score_series(replay: Replay, variation: int) -> list[list[int]]:

@@ -31,6 +31,13 @@ Synced traits, besides the board's (``view``, ``legal``, ``info``, ``error``):
   actions at the shown step while exploring or training (``[]`` otherwise);
 - ``train``: the seat a learner plays in "guess the move" (``ReplayWidget(replay, train=seat)``,
   viewer locked to that seat), with ``training`` (``seat``, ``right``, ``total``, ``last``);
+- ``puzzle``: with ``ReplayWidget(replay, puzzles=seat)``, the seat's mistakes and blunders of
+  its review set as puzzles ("find a better move"; any move within 0.3 cards of the best solves
+  one): ``total``, ``index``, ``move`` and ``verdict`` of the current one, ``answered``,
+  ``solved``, ``done``, and ``last`` (the answer: ``solved``, ``loss``, ``played``, ``best``,
+  ``reason``, ``cause``) once it is answered. Like guess the move, the page then holds nothing
+  of the moves after the one to find (``line``, ``scores``, ``glyphs``, notes) until it is
+  answered, and offers no download;
 - ``export``: a download the page asked for (``seq``, ``kind``, ``name``, ``mime``, ``text``);
 - ``analyses``: the coach's reviews the viewer may see (:func:`~.book.analysis_entries`: a
   player's view shows that seat's own review only; none while guessing the move), drawn as the
@@ -43,12 +50,14 @@ Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights
 ``text``, ``tags``, ``highlights``); ``glyph`` (``step``, ``glyph`` or null); ``action``
 (``action``, ``step``: a move while exploring); ``promote``, ``rename`` (``name``) and
 ``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
-training; ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
+training or solving a puzzle; ``puzzle`` (``index``, optional: the next one by default);
+``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
 ``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
 background thread, or in steps where the kernel has no threads; a player's view may analyse only
 its own seat); ``analyse_step`` (``run``, ``done``: the page asks for the next decision of a
-stepped analysis, see :meth:`ReplayWidget.analyse`) and ``analyse_cancel``. The replay validates
-each; a refusal sets ``error``.
+stepped analysis, see :meth:`ReplayWidget.analyse`) and ``analyse_cancel``; ``show_line``
+(``step``: the coach's best line from the move that led there, see :meth:`show_line`). The
+replay validates each; a refusal sets ``error``.
 
 >>> from leyline_widget import Game
 >>> game = Game.new(players=["Ada", "Bo"], seed=7)
@@ -76,6 +85,7 @@ from typing import Any, ClassVar, cast
 import traitlets
 
 from ..agents.analysis import ANALYSIS_BUDGET, analysis_steps
+from ..agents.puzzles import Puzzle, judge, puzzles_of
 from ..core.actions import Action
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError
@@ -122,6 +132,14 @@ class ReplayWidget(BoardWidget):
     After changing the replay from Python (``replay.annotate``, moves on a game from
     ``replay.branch``), call :meth:`refresh`; :meth:`annotate` and :meth:`branch` refresh for
     you. :meth:`to_html` writes the standalone page of what is shown.
+
+    >>> from leyline_widget import Activate, Game, Replay
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> events = game.apply(Activate(3))
+    >>> r = ReplayWidget(Replay.from_game(game))
+    >>> r.step = 1
+    >>> r
+    <ReplayWidget 2p step 1 of 1, main line, viewer teacher>
     """
 
     step = traitlets.Int(0).tag(sync=True)
@@ -146,6 +164,7 @@ class ReplayWidget(BoardWidget):
     export = traitlets.Dict().tag(sync=True)
     analyses: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     analysis_progress = traitlets.Dict().tag(sync=True)
+    puzzle = traitlets.Dict().tag(sync=True)
     _page_writable: ClassVar[dict[str, PageCheck]] = {
         "step": count, "variation": count, "viewer": seat_or_none, "show_memory_of": seat_or_none,
         "explore": flag}
@@ -155,11 +174,34 @@ class ReplayWidget(BoardWidget):
                  show_memory_of: int | None = None, hide_tags: Iterable[str] = ("spoiler",),
                  reveal_ms: int = 1500, allow_explore: bool | None = None,
                  explore: bool = False, train: int | None = None,
-                 analysis_budget: int = ANALYSIS_BUDGET) -> None:
+                 analysis_budget: int = ANALYSIS_BUDGET, puzzles: int | None = None) -> None:
         if not isinstance(replay, Replay):
             raise ValueError(f"replay must be a Replay, got {type(replay).__name__} (a Game's "
                              "is Replay.from_game(game); a file's is Replay.load(path))")
         n = len(replay.players)
+        self._puzzles: list[Puzzle] | None = None
+        self._puzzle_moves: dict[int, dict[str, Any]] = {}
+        self._answered: dict[int, bool] = {}  # puzzle index -> solved at the first try
+        self._puzzle_index = 0
+        self._review_seed = 0
+        if puzzles is not None:
+            if train is not None:
+                raise ValueError("train and puzzles are two modes; choose one")
+            if isinstance(puzzles, bool) or not isinstance(puzzles, int) or not 0 <= puzzles < n:
+                raise ValueError(f"puzzles must be a seat from 0 to {n - 1}, got "
+                                 f"{quote(puzzles)}")
+            review = replay.analyses.get(puzzles)
+            if review is None:
+                raise ValueError(f"puzzles need seat {puzzles}'s review on the replay: run "
+                                 f"ReplayWidget(replay).analyse({puzzles}, wait=True) (or "
+                                 f"replay.set_analysis({puzzles}, analyse(replay, "
+                                 f"player={puzzles}).to_dict())) first")
+            self._puzzles = puzzles_of(review)
+            self._puzzle_moves = {int(m["step"]): m for m in review["moves"]}
+            self._review_seed = int(review["seed"])
+            # The learner plays that seat, as in guess the move: its view, no branching.
+            train = puzzles
+            step = self._puzzles[0].step if self._puzzles else 0
         if train is not None:
             if isinstance(train, bool) or not isinstance(train, int) or not 0 <= train < n:
                 raise ValueError(f"train must be a seat from 0 to {n - 1}, got {quote(train)}")
@@ -191,6 +233,8 @@ class ReplayWidget(BoardWidget):
             if train is not None:
                 self.training = {"seat": train, "right": 0, "total": 0, "last": None}
                 self.editable = False
+            if self._puzzles is not None:
+                self.puzzle = self._puzzle_state(None)
             self.hide_tags = sorted(set(hide_tags))
             self.viewers = self._viewer_menu()
             self.lines = line_list(replay)
@@ -224,7 +268,7 @@ class ReplayWidget(BoardWidget):
     def refresh(self) -> ReplayWidget:
         """Read the replay again: its variations, notes, and moves made on branched games."""
         with self.hold_sync():
-            self.lines = line_list(self.replay)
+            self.lines = self._line_menu()
             self._busy = True
             try:
                 self.step = min(self.step, line_end(self.replay, self.variation))
@@ -251,7 +295,7 @@ class ReplayWidget(BoardWidget):
         found = self.replay.variation_of(game)
         assert found is not None
         with self.hold_sync():
-            self.lines = line_list(self.replay)
+            self.lines = self._line_menu()
             self.variation = found.id
         return game
 
@@ -259,6 +303,9 @@ class ReplayWidget(BoardWidget):
                 assets: str = "inline") -> Path:
         """Write the standalone page (:meth:`Replay.to_html`) of the shown line, from the shown
         step, for the shown viewer (the all-seeing page holds every player's view too)."""
+        if self.train is not None:
+            raise ValueError("no page while guessing the move: it would hold the moves still to "
+                             "guess")
         if assets != "inline":
             raise ValueError(f"a replay page is always one self-contained file (assets='inline'), "
                              f"got assets={quote(assets)}")
@@ -332,7 +379,11 @@ class ReplayWidget(BoardWidget):
             raise traitlets.TraitError(f"step {quote(value)} is outside {where}, which has "
                                        "steps 0 to "
                                        f"{end}")
-        return int(value + end + 1 if value < 0 else value)
+        value = int(value + end + 1 if value < 0 else value)
+        if self._ready and self.train is not None and value > self._frontier():
+            raise traitlets.TraitError(f"step {value} is after the move to guess (step "
+                                       f"{self._frontier()}): guess that move first")
+        return value
 
     @traitlets.validate("show_memory_of")
     def _check_memory_of(self, proposal: Any) -> int | None:
@@ -357,8 +408,8 @@ class ReplayWidget(BoardWidget):
                 finally:
                     self._busy = False
             # A game from branch() may have moved on since the line was sent: send it again.
-            if change["name"] in ("variation", "viewer") or len(self.line) != end + 1:
-                self.lines = line_list(self.replay)
+            if change["name"] in ("variation", "viewer") or len(self.line) != self._seen_to() + 1:
+                self.lines = self._line_menu()
                 self._show_line()
             self._show_step()
             self.error = ""
@@ -367,14 +418,56 @@ class ReplayWidget(BoardWidget):
         """The line's step entries and notes, for the viewer."""
         variation = main_or(self.variation)
         end = line_end(self.replay, self.variation)
-        self.line = step_entries(self.replay.game_at(end, variation), self.viewer)
-        self.annotations = note_entries(self.replay, self.variation)
-        self.glyphs = glyph_entries(self.replay, self.variation)
-        self.scores = score_series(self.replay, self.variation)
+        # Guess the move and puzzles hold nothing of the moves after the one to guess.
+        upto = self._seen_to()
+        if self.train is not None:
+            self.lines = self._line_menu()
+        self.line = step_entries(self.replay.game_at(end, variation), self.viewer)[:upto + 1]
+        self.annotations = [n for n in note_entries(self.replay, self.variation)
+                            if n["step"] <= upto]
+        self.glyphs = {k: g for k, g in glyph_entries(self.replay, self.variation).items()
+                       if int(k) <= upto}
+        self.scores = score_series(self.replay, self.variation)[:upto + 1]
         self._show_analyses()
 
+    def _line_menu(self) -> list[dict[str, Any]]:
+        """The line menu; while guessing, only as far as the move to guess (the length of the
+        game and the variations after it are the future too)."""
+        lines = line_list(self.replay)
+        if self.train is None:
+            return lines
+        upto = self._frontier()
+        return [{**line, "end": min(line["end"], upto)} for line in lines
+                if line["start"] <= upto]
+
+    def _seen_to(self) -> int:
+        """The last step the page may hold: the line's end, or in guess the move and puzzles
+        the step of the move to guess (the recorded move once it is guessed)."""
+        return self._frontier() if self.train is not None else line_end(self.replay,
+                                                                         self.variation)
+
+    def _frontier(self) -> int:
+        end = line_end(self.replay, self.variation)
+        if self._puzzles is not None:
+            if not self._puzzles:
+                return 0
+            step = self._puzzles[self._puzzle_index].step
+            return step + 1 if self._puzzle_index in self._answered else step
+        game = self.replay.game_at(0, main_or(self.variation))
+        for k, action in enumerate(self.replay.line(main_or(self.variation))):
+            if game.active_player == self.train and (self.variation, k) not in self._guessed:
+                return k
+            game.apply(action)
+        return end
+
     def _show_analyses(self) -> None:
-        # A player's view shows that seat's review only; guess the move shows none (spoilers).
+        # A player's view shows that seat's review only; guess the move shows none (spoilers),
+        # puzzles only the moves already answered.
+        if self._puzzles is not None:
+            done = {self._puzzles[i].step + 1 for i in self._answered}
+            self.analyses = [{**a, "moves": [m for m in a["moves"] if m["step"] in done]}
+                             for a in analysis_entries(self.replay, 0, self.train)]
+            return
         self.analyses = ([] if self.train is not None
                          else analysis_entries(self.replay, self.variation, self.viewer))
 
@@ -385,6 +478,8 @@ class ReplayWidget(BoardWidget):
         self.legal = {"step": self.step, "actor": None, "variation": self.variation}
         self.choices = []
         deciding = (self.train is not None and game.active_player == self.train
+                    and (self._puzzle_open() if self._puzzles is not None
+                         else self.step <= self._frontier())
                     and self.step < line_end(self.replay, self.variation))
         if not game.is_over and (self.explore or deciding):
             # The board shows what the side to move may do; the page lists every legal move.
@@ -412,7 +507,8 @@ class ReplayWidget(BoardWidget):
             "glyph": self._on_glyph, "action": self._on_action, "promote": self._on_promote,
             "rename": self._on_rename, "delete_variation": self._on_delete,
             "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse,
-            "analyse_step": self._on_analyse_step, "analyse_cancel": self._on_analyse_cancel}
+            "analyse_step": self._on_analyse_step, "analyse_cancel": self._on_analyse_cancel,
+            "puzzle": self._on_puzzle, "show_line": self._on_show_line}
         if self.editable:
             out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
                         "remove_note": self._on_remove})
@@ -530,11 +626,11 @@ class ReplayWidget(BoardWidget):
             elif variation is not None and step == line_end(self.replay, self.variation) \
                     and not self.replay.variation(variation).live:
                 self.replay.extend(variation, [action])  # the end of a variation: continue it
-                self.lines = line_list(self.replay)
+                self.lines = self._line_menu()
                 self.step = step + 1
             else:
                 v = self.replay.add_variation(step, [action], None, variation)
-                self.lines = line_list(self.replay)
+                self.lines = self._line_menu()
                 self.variation = v.id
                 self.step = step + 1
             self.refresh()
@@ -548,7 +644,7 @@ class ReplayWidget(BoardWidget):
         v = self.replay.variation(vid)
         self.replay.promote(vid)
         with self.hold_sync():
-            self.lines = line_list(self.replay)
+            self.lines = self._line_menu()
             # Show the line that now holds the promoted moves: its parent.
             self.variation = 0 if v.parent is None else v.parent
             self.refresh()
@@ -563,7 +659,7 @@ class ReplayWidget(BoardWidget):
         if not isinstance(name, str):
             raise ValueError(f"a rename message needs the new name as a string, got {quote(name)}")
         self.replay.rename(vid, name.strip())
-        self.lines = line_list(self.replay)
+        self.lines = self._line_menu()
         self.error = ""
 
     def _on_delete(self, content: Message) -> None:
@@ -575,7 +671,7 @@ class ReplayWidget(BoardWidget):
         v = self.replay.variation(vid)
         self.replay.remove(vid)
         with self.hold_sync():
-            self.lines = line_list(self.replay)
+            self.lines = self._line_menu()
             if vid in shown:
                 self.variation = 0 if v.parent is None else v.parent
             self.refresh()
@@ -596,6 +692,9 @@ class ReplayWidget(BoardWidget):
         why = game.why_illegal(guess)
         if why is not None:
             raise IllegalActionError(why)
+        if self._puzzles is not None:
+            self._answer(step, guess, game)
+            return
         played = line[step]
         right = guess == played
         key = (self.variation, step)
@@ -608,8 +707,107 @@ class ReplayWidget(BoardWidget):
                      "right": right}
         with self.hold_sync():
             self.training = t
+            self._show_line()  # the guessed move may be shown now, not the next ones
             self.step = step + 1  # show the recorded move
         self.error = ""
+
+    # -- puzzles: the seat's mistakes and blunders, "find a better move" ------------------
+    def _puzzle_state(self, last: dict[str, Any] | None) -> dict[str, Any]:
+        puzzles = self._puzzles or []
+        current = puzzles[self._puzzle_index] if puzzles else None
+        return {"seat": self.train, "total": len(puzzles), "index": self._puzzle_index,
+                "answered": len(self._answered), "solved": sum(self._answered.values()),
+                # the move to find (move N leads to step N), and its verdict: the premise
+                "move": None if current is None else current.step + 1,
+                "verdict": None if current is None else current.verdict,
+                "done": self._puzzle_index in self._answered, "last": last}
+
+    def _puzzle_open(self) -> bool:
+        """Whether the shown step is the current puzzle, still to answer."""
+        puzzles = self._puzzles or []
+        return (bool(puzzles) and self._puzzle_index not in self._answered
+                and self.step == puzzles[self._puzzle_index].step)
+
+    def _answer(self, step: int, guess: Action, game: Game) -> None:
+        assert self._puzzles is not None
+        index = self._puzzle_index
+        p = self._puzzles[index]
+        if step != p.step or index in self._answered:
+            raise ValueError("this puzzle is answered; go on to the next one")
+        move = self._puzzle_moves[p.step]
+        judged = judge(game, move, guess, seed=self._review_seed)
+        self._answered[index] = judged.solved
+        last = {"index": index, "move": p.step + 1, "guess": guess.to_dict(),
+                "solved": judged.solved, "loss": round(judged.loss, 2),
+                "played": move["played"], "best": move["best"], "verdict": move["verdict"],
+                "reason": move["reason"], "cause": move.get("cause", "")}
+        with self.hold_sync():
+            self.puzzle = self._puzzle_state(last)
+            self.training = {**self.training, "right": self.puzzle["solved"],
+                             "total": self.puzzle["answered"]}
+            self._show_line()
+            self.step = p.step + 1  # the recorded move, where the review's words were written
+        self.error = ""
+
+    def next_puzzle(self, index: int | None = None) -> None:
+        """Go on to the next puzzle (or puzzle ``index``, counted from 0) in puzzle mode."""
+        if self._puzzles is None:
+            raise ValueError("puzzles need a puzzle replay (ReplayWidget(replay, puzzles=seat))")
+        n = len(self._puzzles)
+        if index is None:
+            index = self._puzzle_index + 1
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+            raise ValueError(f"there are {n} puzzles: ask for one from 0 to {n - 1}, got "
+                             f"{quote(index)}")
+        self._puzzle_index = index
+        with self.hold_sync():
+            self._show_line()
+            self.puzzle = self._puzzle_state(None)
+            self.step = self._puzzles[index].step
+        self.error = ""
+
+    # -- the coach's line ("Show the line", as an engine line) ---------------------------
+    def show_line(self, step: int | None = None) -> int:
+        """Play the coach's best line from the reviewed move that led to ``step`` (default: the
+        shown step) as a variation named "Coach's line, move N", and show its first move;
+        returns the variation's id (asked twice, the same variation is shown again)."""
+        if self.train is not None:
+            raise ValueError("no coach's line while guessing the move or solving puzzles")
+        at = self.step if step is None else step
+        # Reviews cover the main line; the viewer sees its own seat's only.
+        move = next((m for a in analysis_entries(self.replay, 0, self.viewer)
+                     for m in a["moves"] if m["step"] == at), None)
+        if move is None:
+            raise ValueError(f"move {quote(at)} has no review on this page: analyse that seat "
+                             "first")
+        start, name = at - 1, f"Coach's line, move {at}"
+        found = next((v for v in self.replay.variations
+                      if v.name == name and v.step == start and v.parent is None), None)
+        if found is None:
+            game = self.replay.game_at(start)
+            actions: list[Action] = []
+            for a in move["best_line"]:
+                action = Action.from_dict(a)
+                if game.is_over or not game.is_legal(action):
+                    break  # the line was searched on one sampled deck: it stops where it ends
+                game.apply(action)
+                actions.append(action)
+            found = self.replay.add_variation(start, actions, name)
+        with self.hold_sync():
+            self.lines = self._line_menu()
+            self.variation = found.id
+            self.step = start + 1
+            self.refresh()
+        self.error = ""
+        return found.id
+
+    def _on_show_line(self, content: Message) -> None:
+        only(content, "show_line", ("step",))
+        self.show_line(self._step_of(content, "show_line"))
+
+    def _on_puzzle(self, content: Message) -> None:
+        only(content, "puzzle", ("index",))
+        self.next_puzzle(content.get("index"))
 
     def _on_export(self, content: Message) -> None:
         only(content, "export", ("kind", "viewer"))
@@ -620,8 +818,9 @@ class ReplayWidget(BoardWidget):
             raise ValueError(f"an export is for a seat or null (the teacher), got {quote(viewer)}")
         if viewer is None and not self.allow_all_seeing:
             raise ValueError("the all-seeing export is switched off here; choose a seat")
-        if self.train is not None and viewer != self.train:
-            raise ValueError(f"a training replay exports only seat {self.train}'s page")
+        if self.train is not None:
+            raise ValueError("downloads are off while guessing the move: the file would hold "
+                             "the moves still to guess")
         if kind == "json" and not self.allow_all_seeing:
             raise ValueError("the replay file names every card: it is not offered on a "
                              "player's page")

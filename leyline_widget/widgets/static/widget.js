@@ -157,11 +157,11 @@ function morph(cur, next) {
       /** @type {HTMLSelectElement} */
       from
     );
-    const chosen = Array.from(
+    const chosen2 = Array.from(
       /** @type {HTMLSelectElement} */
       to.options || []
     ).find((o) => o.hasAttribute("selected"));
-    if (chosen && select.value !== chosen.value) select.value = chosen.value;
+    if (chosen2 && select.value !== chosen2.value) select.value = chosen2.value;
   }
   return cur;
 }
@@ -764,9 +764,9 @@ function tokenWords(tokens, els) {
 function cellFace(cell, slot, st, ui, now) {
   if (cell.card === "empty") return { kind: "empty", element: null };
   if (cell.card === "active") return { kind: "active", element: cell.element };
-  const glimpse = ui.reveals && ui.reveals[slot];
-  if (glimpse && glimpse.until > now && glimpse.element) {
-    return { kind: "glimpse", element: glimpse.element, cause: glimpse.cause };
+  const glimpse2 = ui.reveals && ui.reveals[slot];
+  if (glimpse2 && glimpse2.until > now && glimpse2.element) {
+    return { kind: "glimpse", element: glimpse2.element, cause: glimpse2.cause };
   }
   if (cell.element) return { kind: "seen", element: cell.element };
   const final = finalElement(st, slot);
@@ -1068,14 +1068,14 @@ function powerInfo(doc, st, ui) {
     if (spec.max === 0) {
       parts.push(h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "use-power" }, `Use ${pw.name}`));
     } else {
-      const chosen = ui.power === pw.key ? ui.targets : [];
-      parts.push(h(doc, "p", { class: "ll-note" }, `Chosen: ${chosen.length ? listSlots(chosen) : "none yet"}.`));
+      const chosen2 = ui.power === pw.key ? ui.targets : [];
+      parts.push(h(doc, "p", { class: "ll-note" }, `Chosen: ${chosen2.length ? listSlots(chosen2) : "none yet"}.`));
       if (spec.max > spec.min || spec.max > 1) {
         parts.push(h(doc, "button", {
           type: "button",
           class: "ll-btn ll-primary",
           "data-act": "use-power",
-          "aria-disabled": chosen.length >= spec.min ? null : "true"
+          "aria-disabled": chosen2.length >= spec.min ? null : "true"
         }, `Use ${pw.name}`));
       }
     }
@@ -1109,14 +1109,14 @@ function bindingPanel(doc, st, ui) {
       ["supply", "marker", "pool"].map((src) => {
         const why = place[el] ? place[el][src] : "unknown";
         const ok = why === "";
-        const chosen = ui.source && ui.source.element === el && ui.source.source === src;
+        const chosen2 = ui.source && ui.source.element === el && ui.source.source === src;
         return h(doc, "button", {
           type: "button",
-          class: `ll-src${ok ? " ll-ok" : ""}${chosen ? " ll-chosen" : ""}`,
+          class: `ll-src${ok ? " ll-ok" : ""}${chosen2 ? " ll-chosen" : ""}`,
           "data-act": "source",
           "data-element": el,
           "data-source": src,
-          "aria-pressed": chosen ? "true" : "false",
+          "aria-pressed": chosen2 ? "true" : "false",
           "aria-disabled": ok ? null : "true",
           title: ok ? `Place a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}` : why,
           "aria-label": `${SOURCE_WORDS[src]} ${have[src](el)}: a ${look.name} token from the ${SOURCE_WORDS[src].toLowerCase()}${ok ? "" : `. Not now: ${why}`}`
@@ -1189,7 +1189,7 @@ function seatKinds(st, ui) {
 }
 function seatMenu(doc, st, ui) {
   const kinds = ["human", ...st.info && st.info.bot_kinds || []];
-  const chosen = seatKinds(st, ui);
+  const chosen2 = seatKinds(st, ui);
   return h(
     doc,
     "fieldset",
@@ -1205,10 +1205,10 @@ function seatMenu(doc, st, ui) {
         "select",
         { "data-act": "seat-kind", "data-seat": i },
         // A bot of the widget's own making keeps its seat under its name.
-        (kinds.includes(chosen[i]) ? kinds : [...kinds, chosen[i]]).map((k) => h(
+        (kinds.includes(chosen2[i]) ? kinds : [...kinds, chosen2[i]]).map((k) => h(
           doc,
           "option",
-          { value: k, selected: k === chosen[i] },
+          { value: k, selected: k === chosen2[i] },
           SEAT_WORDS[k] || `${k} bot`
         ))
       )
@@ -1400,7 +1400,7 @@ function botDelayMs(value) {
 }
 function paceMenu(doc, st, ui) {
   const ms = botDelayMs(st.bot_delay_ms);
-  const chosen = ui.paused ? "paused" : String(ms);
+  const chosen2 = ui.paused ? "paused" : String(ms);
   const paces = BOT_PACES.some(([v]) => Number(v) === ms) ? BOT_PACES : BOT_PACES.concat([[String(ms), `custom (${ms} ms)`]]).sort((a, b) => Number(b[0]) - Number(a[0]));
   return h(
     doc,
@@ -1411,7 +1411,7 @@ function paceMenu(doc, st, ui) {
       doc,
       "select",
       { "data-act": "pace", "aria-label": "Bot pace" },
-      paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen === v }, t))
+      paces.concat([["paused", "paused"]]).map(([v, t]) => h(doc, "option", { value: v, selected: chosen2 === v }, t))
     )
   );
 }
@@ -1965,7 +1965,7 @@ function flowOf(t) {
       m.later("deal", ms + 5, () => {
         ui.deal = "none";
         m.schedule();
-        pace();
+        pace2();
       });
     }
     m.later("motion", MOTION_MS + 5, () => {
@@ -1985,7 +1985,7 @@ function flowOf(t) {
     ui.queued = { seq: ev.seq || 0, items: ev.items || [], deal };
     release();
   }
-  function pace() {
+  function pace2() {
     const legal = read(model, "legal") || {};
     const view = read(model, "view") || {};
     const dealHolds = ui.deal !== "none" || ui.queued !== null && ui.queued.deal;
@@ -2000,7 +2000,7 @@ function flowOf(t) {
       if (m.alive()) model.send({ type: "bot_step", step: legal.step });
     });
   }
-  function onChange() {
+  function onChange2() {
     const hadGap = t.past.gap;
     t.past = pastTurns(t.past, read(model, "log_past"), read(model, "log"));
     if (t.past.gap && !hadGap) model.send({ type: "log_sync" });
@@ -2022,9 +2022,9 @@ function flowOf(t) {
     release();
     dropStale(ui, boardState(t));
     m.schedule();
-    pace();
+    pace2();
   }
-  return { release, pace, onChange };
+  return { release, pace: pace2, onChange: onChange2 };
 }
 function send(t, action, pending, then) {
   const legal = read(t.model, "legal") || {};
@@ -2323,7 +2323,7 @@ function playMode({ model, el }) {
       }, { threshold: 0.2 });
       watcher.observe(el);
     }
-    const onClick = (event) => {
+    const onClick2 = (event) => {
       const button = (
         /** @type {Element} */
         event.target.closest("[data-act]")
@@ -2340,7 +2340,7 @@ function playMode({ model, el }) {
       onChange: flow.onChange,
       reveals: () => t.ui.reveals,
       start: true,
-      listeners: { click: onClick, change: (e) => onInput(t, flow, e), keydown: (e) => onKey(t, flow, e) },
+      listeners: { click: onClick2, change: (e) => onInput(t, flow, e), keydown: (e) => onKey(t, flow, e) },
       teardown() {
         if (watcher) watcher.disconnect();
       }
@@ -2531,7 +2531,7 @@ function lessonMode({ model, el }) {
       ack: model.get("ack"),
       remembered: model.get("remembered") || []
     });
-    function onChange() {
+    function onChange2() {
       const now = (model.get("lesson") || {}).epoch;
       if (now !== epoch) {
         epoch = now;
@@ -2540,7 +2540,7 @@ function lessonMode({ model, el }) {
       }
       m.schedule();
     }
-    function onClick(event) {
+    function onClick2(event) {
       const button = (
         /** @type {Element} */
         event.target.closest("[data-act]")
@@ -2567,8 +2567,8 @@ function lessonMode({ model, el }) {
         host.hidden = Boolean(st.lesson.done);
         m.show(renderLesson(st, m.doc));
       },
-      onChange,
-      listeners: { click: onClick, change: onPick },
+      onChange: onChange2,
+      listeners: { click: onClick2, change: onPick },
       teardown() {
         board();
         host.remove();
@@ -2640,6 +2640,269 @@ function watchKernel(model, el) {
   };
 }
 
+// js/src/replay_panels.js
+var REPLAY_SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
+function newReplayUi() {
+  return {
+    reveals: {},
+    playing: false,
+    speed: 1e3,
+    showHidden: false,
+    dismissed: null,
+    hint: "",
+    confirm: null,
+    form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
+    renaming: null,
+    dealt: false,
+    exported: 0,
+    rules: false,
+    power: null,
+    targets: [],
+    infoPower: null,
+    source: null
+  };
+}
+function lastStep(st) {
+  return Math.max(0, (st.line || []).length - 1);
+}
+function shownStep(st) {
+  return st.legal && Number.isInteger(st.legal.step) ? (
+    /** @type {number} */
+    st.legal.step
+  ) : st.step || 0;
+}
+function acting(st) {
+  return (st.choices || []).length > 0 && !!st.legal && st.legal.step === shownStep(st);
+}
+function isHiddenNote(note, st, ui) {
+  const hidden = st.hide_tags || [];
+  return !ui.showHidden && (note.tags || []).some((t) => hidden.includes(t));
+}
+function viewerName(info, v) {
+  return v === null ? "All-seeing (teacher)" : playerName(info, v);
+}
+function transportBar(doc, st, ui) {
+  const shown = shownStep(st);
+  const last = lastStep(st);
+  const btn = (act, label, text, disabled, extra = {}) => h(doc, "button", {
+    type: "button",
+    class: `ll-btn ll-tbtn${extra.primary ? " ll-primary" : ""}`,
+    "data-act": act,
+    "aria-label": label,
+    title: label,
+    "aria-disabled": disabled ? "true" : null,
+    ...extra.attrs
+  }, text);
+  return h(
+    doc,
+    "div",
+    { class: "ll-transport", role: "group", "aria-label": "Replay controls" },
+    btn("first", "First step (Home)", "|◀", shown <= 0),
+    btn("back", "Back one step (←)", "◀", shown <= 0),
+    btn(
+      "play",
+      ui.playing ? "Pause" : "Play from here",
+      ui.playing ? "❚❚ Pause" : "▶ Play",
+      false,
+      { primary: true, attrs: { "aria-pressed": ui.playing ? "true" : "false" } }
+    ),
+    btn("forward", "Forward one step (→)", "▶", shown >= last),
+    btn("last", "Last step (End)", "▶|", shown >= last),
+    h(doc, "input", {
+      type: "range",
+      class: "ll-scrub",
+      min: 0,
+      max: last,
+      step: 1,
+      value: st.step,
+      "data-act": "scrub",
+      "aria-label": "Step",
+      "aria-valuetext": `Step ${st.step} of ${last}`
+    }),
+    h(doc, "span", { class: "ll-stepof" }, `Step ${shown} / ${last}`),
+    h(
+      doc,
+      "label",
+      { class: "ll-speed" },
+      "Speed ",
+      h(
+        doc,
+        "select",
+        { "data-act": "speed", "aria-label": "Autoplay speed" },
+        REPLAY_SPEEDS.map(([v, t]) => h(doc, "option", { value: v, selected: String(ui.speed) === v }, t))
+      )
+    )
+  );
+}
+function pickers(doc, st) {
+  const { info } = st;
+  const lines = st.lines || [];
+  const depth2 = (line) => {
+    let d = 0;
+    for (let l = line; l && l.parent !== null; l = lines.find((x) => x.id === l.parent)) d += 1;
+    return d;
+  };
+  const viewers = st.viewers || [];
+  const choices = st.memory_choices || [];
+  return h(
+    doc,
+    "div",
+    { class: "ll-pickers" },
+    h(
+      doc,
+      "label",
+      {},
+      "Line ",
+      h(
+        doc,
+        "select",
+        { "data-act": "line", "aria-label": "Line: the main line or a variation" },
+        lines.map((l) => h(
+          doc,
+          "option",
+          { value: l.id, selected: l.id === st.variation },
+          `${"↳ ".repeat(depth2(l))}${l.parent === null ? "Main line" : l.name}` + (l.parent === null ? ` (${plural(l.end, "move")})` : ` (from step ${l.start}, ${plural(l.end - l.start, "move")})`)
+        ))
+      )
+    ),
+    h(
+      doc,
+      "label",
+      {},
+      "Viewer ",
+      h(
+        doc,
+        "select",
+        { "data-act": "viewer", "aria-label": "Whose eyes: a player, or all-seeing" },
+        viewers.map((v) => h(doc, "option", { value: v === null ? "all" : v, selected: v === st.viewer }, viewerName(info, v)))
+      )
+    ),
+    st.viewer === null && choices.length ? h(
+      doc,
+      "label",
+      {},
+      "Memory of ",
+      h(
+        doc,
+        "select",
+        { "data-act": "memory-of", "aria-label": "Show the memory of a player (teacher view)" },
+        h(doc, "option", { value: "", selected: st.show_memory_of === null }, "nobody"),
+        choices.map((p) => h(doc, "option", { value: p, selected: p === st.show_memory_of }, playerName(info, p)))
+      )
+    ) : null
+  );
+}
+function happenedPanel(doc, st, entry, ui = newReplayUi()) {
+  const shown = shownStep(st);
+  const lines = [];
+  const dealing = dealShown(st, ui);
+  if (entry && !entry.action) {
+    const dealt = (entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup").length;
+    if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
+  }
+  for (const ev of entry && entry.events || []) {
+    const line = pageLine(ev, st.info, st.viewer);
+    if (line) lines.push(line);
+  }
+  const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
+  return h(
+    doc,
+    "section",
+    { class: "ll-happened", "aria-label": "What happened at this step" },
+    h(doc, "div", { class: "ll-h" }, shown ? `What happened at step ${shown}` : "Set-up"),
+    lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t))) : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."),
+    deal && dealing ? h(
+      doc,
+      "p",
+      { class: "ll-deal" },
+      "The deal, as every player saw it. Remember what you can, then: ",
+      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "ready" }, "Ready")
+    ) : null,
+    deal && !dealing ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "deal-again" }, "Show the deal again") : null
+  );
+}
+function setupReveals(entry) {
+  return (entry && !entry.action && entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup" && ev.element);
+}
+function dealShown(st, ui) {
+  return shownStep(st) === 0 && st.viewer !== null && !ui.dealt;
+}
+function noteItem(doc, st, ui, note) {
+  const id = `${note.variation}:${note.step}:${note.index}`;
+  const where2 = { "data-variation": note.variation, "data-step": note.step, "data-index": note.index };
+  return h(
+    doc,
+    "li",
+    { class: "ll-noteitem", "data-note": id },
+    h(doc, "p", { class: "ll-notetext" }, note.text),
+    h(
+      doc,
+      "div",
+      { class: "ll-notemeta" },
+      (note.tags || []).map((t) => h(doc, "span", { class: "ll-tag" }, t)),
+      (note.highlights || []).length ? h(doc, "span", { class: "ll-note" }, ` points at ${listSlots(note.highlights || [])}`) : null,
+      st.editable ? [
+        h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "note-edit", ...where2 }, "Edit"),
+        h(
+          doc,
+          "button",
+          { type: "button", class: "ll-btn ll-small", "data-act": "note-remove", ...where2 },
+          ui.confirm === id ? "Really delete?" : "Delete"
+        )
+      ] : null
+    )
+  );
+}
+function notesPanel(doc, st, ui) {
+  const shown = shownStep(st);
+  const notes = (st.annotations || []).filter((n) => n.step === shown);
+  const visible = notes.filter((n) => !isHiddenNote(n, st, ui));
+  const hiddenCount = notes.length - visible.length;
+  const tagged = notes.some((n) => (n.tags || []).some((t) => (st.hide_tags || []).includes(t)));
+  const f = ui.form;
+  const form = st.editable ? h(
+    doc,
+    "div",
+    {
+      class: `ll-noteform${f.open ? "" : " ll-hidden"}`,
+      role: "group",
+      "aria-label": f.editing ? `Edit note on step ${f.editing.step}` : `New note on step ${shown}`
+    },
+    h(doc, "div", { class: "ll-h" }, f.editing ? `Edit the note on step ${f.editing.step}` : `New note on step ${shown}`),
+    h(doc, "textarea", { "data-act": "note-text", rows: 3, maxlength: 1e4, "aria-label": "Note text", placeholder: "What should a reader notice here?" }),
+    h(
+      doc,
+      "label",
+      { class: "ll-tagsfield" },
+      "Tags ",
+      h(doc, "input", { type: "text", "data-act": "note-tags", "aria-label": "Tags, separated by commas", placeholder: "e.g. hint, spoiler" })
+    ),
+    h(doc, "p", { class: "ll-note" }, f.highlights.length ? `Points at ${listSlots(f.highlights)}: click cards to change.` : "Click cards on the grid to point at them."),
+    h(
+      doc,
+      "div",
+      { class: "ll-controls" },
+      h(doc, "button", { type: "button", class: `ll-btn ll-primary${f.pending ? " ll-pending" : ""}`, "data-act": "note-save" }, "Save note"),
+      h(doc, "button", { type: "button", class: "ll-btn", "data-act": "note-cancel" }, "Cancel")
+    )
+  ) : null;
+  return h(
+    doc,
+    "section",
+    { class: "ll-notes", "aria-label": `Notes on step ${shown}` },
+    h(doc, "div", { class: "ll-h" }, `Notes on step ${shown}`),
+    visible.length ? h(doc, "ul", { class: "ll-notelist" }, visible.map((n) => noteItem(doc, st, ui, n))) : h(doc, "p", { class: "ll-note" }, notes.length ? "Every note here is hidden." : "No notes on this step."),
+    tagged ? h(
+      doc,
+      "button",
+      { type: "button", class: "ll-btn ll-small", "data-act": "toggle-hidden", "aria-pressed": ui.showHidden ? "true" : "false" },
+      ui.showHidden ? `Hide notes tagged ${(st.hide_tags || []).join(", ")}` : `Show ${plural(hiddenCount, "hidden note")} (${(st.hide_tags || []).join(", ")})`
+    ) : null,
+    st.editable ? h(doc, "button", { type: "button", class: `ll-btn ll-small${f.open ? " ll-hidden" : ""}`, "data-act": "note-new" }, `Add a note on step ${shown}`) : h(doc, "p", { class: "ll-note" }, "Notes are read-only in this page."),
+    form
+  );
+}
+
 // js/src/book.js
 function applyPatch(base, changes) {
   const copy = (v) => v === void 0 ? v : JSON.parse(JSON.stringify(v));
@@ -2660,57 +2923,66 @@ function decodeStream(data) {
   for (const changes of data.patches || []) values.push(applyPatch(values[values.length - 1], changes));
   return values;
 }
-function bookModel(book) {
-  const lines = book.lines || [];
-  const byId = new Map(lines.map((l) => [l.id, l]));
-  const lineOf = (id) => (
+function shelfOf(book) {
+  return { book, byId: new Map((book.lines || []).map((l) => [l.id, l])), cache: /* @__PURE__ */ new Map() };
+}
+function memo(shelf, k, make) {
+  if (!shelf.cache.has(k)) shelf.cache.set(k, make());
+  return shelf.cache.get(k);
+}
+function lineOf(shelf, id) {
+  return (
     /** @type {Line} */
-    byId.get(id)
+    shelf.byId.get(id)
   );
-  const handlers = /* @__PURE__ */ new Map();
-  const cache = /* @__PURE__ */ new Map();
-  const key = (viewer) => viewer === null || viewer === void 0 ? "all" : String(viewer);
-  const memo = (k, make) => {
-    if (!cache.has(k)) cache.set(k, make());
-    return cache.get(k);
-  };
-  const chainOf2 = (id) => {
-    const out = [];
-    for (let line = byId.get(id); line; line = line.parent === null ? void 0 : byId.get(line.parent)) out.unshift(line);
-    return out;
-  };
-  const owner = (id, step) => {
-    let line = lineOf(id);
-    while (line.parent !== null && step <= line.start) line = lineOf(line.parent);
-    return line;
-  };
-  const frames = (vk, id) => memo(`f/${vk}/${id}`, () => decodeStream(book.frames[vk][id]));
-  const ownEntries = (vk, id) => memo(`e/${vk}/${id}`, () => {
-    const data = book.entries[vk][id];
-    return data.of ? applyPatch(ownEntries(data.of, id), data.patches) : data.base;
+}
+function viewerKey(viewer) {
+  return viewer === null || viewer === void 0 ? "all" : String(viewer);
+}
+function chainOf(shelf, id) {
+  const out = [];
+  for (let line = shelf.byId.get(id); line; line = line.parent === null ? void 0 : shelf.byId.get(line.parent)) out.unshift(line);
+  return out;
+}
+function ownerOf(shelf, id, step) {
+  let line = lineOf(shelf, id);
+  while (line.parent !== null && step <= line.start) line = lineOf(shelf, line.parent);
+  return line;
+}
+function frames(shelf, vk, id) {
+  return memo(shelf, `f/${vk}/${id}`, () => decodeStream(shelf.book.frames[vk][id]));
+}
+function ownEntries(shelf, vk, id) {
+  return memo(shelf, `e/${vk}/${id}`, () => {
+    const data = shelf.book.entries[vk][id];
+    return data.of ? applyPatch(ownEntries(shelf, data.of, id), data.patches) : data.base;
   });
-  const lineEntries = (vk, id) => memo(`l/${vk}/${id}`, () => {
-    const chain = chainOf2(id);
+}
+function lineEntries(shelf, vk, id) {
+  return memo(shelf, `l/${vk}/${id}`, () => {
+    const chain = chainOf(shelf, id);
     const out = [];
     chain.forEach((line, i) => {
-      const own = ownEntries(vk, line.id);
+      const own = ownEntries(shelf, vk, line.id);
       const first = line.parent === null ? 0 : line.start + 1;
       const stop = i + 1 < chain.length ? chain[i + 1].start : line.end;
       for (let s = first; s <= stop; s++) out.push(own[s - first]);
     });
     return out;
   });
-  const memoryAt = (id, step) => {
-    const memory = book.memory;
-    if (!memory) return {};
-    const line = owner(id, step);
-    return memo(`m/${line.id}`, () => decodeStream(memory.lines[line.id]))[step - line.start];
-  };
-  const state = {
+}
+function memoryAt(shelf, id, step) {
+  const memory = shelf.book.memory;
+  if (!memory) return {};
+  const line = ownerOf(shelf, id, step);
+  return memo(shelf, `m/${line.id}`, () => decodeStream(memory.lines[line.id]))[step - line.start];
+}
+function bookState(book) {
+  return {
     mode: "replay",
     info: book.info || {},
     viewers: book.viewers || [],
-    lines,
+    lines: book.lines || [],
     hide_tags: book.hide_tags || [],
     reveal_ms: book.reveal_ms === void 0 ? 1500 : book.reveal_ms,
     editable: false,
@@ -2728,33 +3000,37 @@ function bookModel(book) {
     choices: [],
     train: null
   };
+}
+function deriveBook(shelf, state, good) {
+  const { book } = shelf;
+  if (!shelf.byId.has(state.variation)) state.variation = good.variation;
+  if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
+  if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
+    state.show_memory_of = good.show_memory_of;
+  }
+  const line = lineOf(shelf, state.variation);
+  const step = Number(state.step);
+  state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;
+  const vk = viewerKey(state.viewer);
+  const at = ownerOf(shelf, line.id, state.step);
+  state.view = frames(shelf, vk, at.id)[state.step - at.start];
+  state.legal = { step: state.step, actor: null, variation: line.id };
+  state.line = lineEntries(shelf, vk, line.id);
+  state.annotations = (book.notes || {})[line.id] || [];
+  state.glyphs = (book.glyphs || {})[line.id] || {};
+  state.scores = (book.scores || {})[line.id] || [];
+  state.analyses = memo(shelf, `a/${vk}/${line.id}`, () => ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer));
+  state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(shelf, line.id, state.step) : {};
+  for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
+}
+var DERIVED = ["view", "legal", "line", "annotations", "memory", "glyphs", "scores", "analyses"];
+function bookModel(book) {
+  const shelf = shelfOf(book);
+  const state = bookState(book);
   const good = { ...state };
-  function derive() {
-    if (!byId.has(state.variation)) state.variation = good.variation;
-    if (!state.viewers.includes(state.viewer)) state.viewer = good.viewer;
-    if (state.show_memory_of !== null && !state.memory_choices.includes(state.show_memory_of)) {
-      state.show_memory_of = good.show_memory_of;
-    }
-    const line = lineOf(state.variation);
-    const step = Number(state.step);
-    state.step = Number.isInteger(step) ? Math.max(0, Math.min(line.end, step)) : good.step;
-    const vk = key(state.viewer);
-    const at = owner(line.id, state.step);
-    state.view = frames(vk, at.id)[state.step - at.start];
-    state.legal = { step: state.step, actor: null, variation: line.id };
-    state.line = lineEntries(vk, line.id);
-    state.annotations = (book.notes || {})[line.id] || [];
-    state.glyphs = (book.glyphs || {})[line.id] || {};
-    state.scores = (book.scores || {})[line.id] || [];
-    state.analyses = memo(`a/${vk}/${line.id}`, () => ((book.analyses || {})[line.id] || []).filter((a) => state.viewer === null || a.player === state.viewer));
-    state.memory = state.viewer === null && state.show_memory_of !== null ? memoryAt(line.id, state.step) : {};
-    for (const k of ["variation", "viewer", "step", "show_memory_of"]) good[k] = state[k];
-  }
-  function fire(keys) {
-    for (const k of keys) (handlers.get(`change:${k}`) || /* @__PURE__ */ new Set()).forEach((cb) => cb());
-    (handlers.get("change") || /* @__PURE__ */ new Set()).forEach((cb) => cb());
-  }
-  derive();
+  const handlers = /* @__PURE__ */ new Map();
+  const fire = (name) => (handlers.get(name) || /* @__PURE__ */ new Set()).forEach((cb) => cb());
+  deriveBook(shelf, state, good);
   const dirty = /* @__PURE__ */ new Set();
   return {
     get: (k) => state[k],
@@ -2763,10 +3039,11 @@ function bookModel(book) {
       dirty.add(k);
     },
     save_changes() {
-      derive();
-      const keys = [...dirty, "view", "legal", "line", "annotations", "memory", "glyphs", "scores", "analyses"];
+      deriveBook(shelf, state, good);
+      const keys = [...dirty, ...DERIVED];
       dirty.clear();
-      fire(keys);
+      for (const k of keys) fire(`change:${k}`);
+      fire("change");
     },
     send() {
     },
@@ -3040,17 +3317,17 @@ function turnRows(line) {
   });
   return rows;
 }
-function chainOf(lines, id) {
+function chainOf2(lines, id) {
   const out = [];
   for (let l = lines.find((x) => x.id === id); l; l = l.parent === null ? void 0 : lines.find((x) => x.id === l.parent)) out.unshift(l);
   return out;
 }
 function depth(lines, line) {
-  return chainOf(lines, line.id).length - 1;
+  return chainOf2(lines, line.id).length - 1;
 }
 function branchesAt(st, step) {
   const lines = st.lines || [];
-  const chain = chainOf(lines, st.variation);
+  const chain = chainOf2(lines, st.variation);
   const ids2 = new Set(chain.map((l) => l.id));
   return lines.filter((l) => l.parent !== null && l.start === step && !ids2.has(l.id) && ids2.has(l.parent));
 }
@@ -3094,7 +3371,7 @@ function variationItem(doc, st, ui, l, own = false) {
 }
 function movesByTurn(doc, st, ui, shown, shorts) {
   const lines = st.lines || [];
-  const chain = chainOf(lines, st.variation);
+  const chain = chainOf2(lines, st.variation);
   const line = st.line || [];
   const training = st.train !== null && st.train !== void 0;
   const upto = training ? shown : line.length - 1;
@@ -3129,7 +3406,7 @@ function movesByTurn(doc, st, ui, shown, shorts) {
 }
 function moveItems(doc, st, ui, shown, shorts, upto) {
   const lines = st.lines || [];
-  const chain = chainOf(lines, st.variation);
+  const chain = chainOf2(lines, st.variation);
   const own = chain.length > 1 ? chain[chain.length - 1].start : Infinity;
   const noted = new Set((st.annotations || []).map((n) => n.step));
   const glyphs = st.glyphs || {};
@@ -3458,266 +3735,6 @@ function studyPage(data, root, render2) {
 }
 
 // js/src/replay.js
-var REPLAY_SPEEDS = [["2000", "slow"], ["1000", "normal"], ["400", "fast"]];
-function newReplayUi() {
-  return {
-    reveals: {},
-    playing: false,
-    speed: 1e3,
-    showHidden: false,
-    dismissed: null,
-    hint: "",
-    confirm: null,
-    form: { open: false, editing: null, text: "", tags: "", highlights: [], seq: 0, pending: false },
-    renaming: null,
-    dealt: false,
-    exported: 0,
-    power: null,
-    targets: [],
-    infoPower: null,
-    source: null
-  };
-}
-function lastStep(st) {
-  return Math.max(0, (st.line || []).length - 1);
-}
-function shownStep(st) {
-  return st.legal && Number.isInteger(st.legal.step) ? (
-    /** @type {number} */
-    st.legal.step
-  ) : st.step || 0;
-}
-function acting(st) {
-  return (st.choices || []).length > 0 && !!st.legal && st.legal.step === shownStep(st);
-}
-function isHiddenNote(note, st, ui) {
-  const hidden = st.hide_tags || [];
-  return !ui.showHidden && (note.tags || []).some((t) => hidden.includes(t));
-}
-function viewerName(info, v) {
-  return v === null ? "All-seeing (teacher)" : playerName(info, v);
-}
-function transportBar(doc, st, ui) {
-  const shown = shownStep(st);
-  const last = lastStep(st);
-  const btn = (act, label, text, disabled, extra = {}) => h(doc, "button", {
-    type: "button",
-    class: `ll-btn ll-tbtn${extra.primary ? " ll-primary" : ""}`,
-    "data-act": act,
-    "aria-label": label,
-    title: label,
-    "aria-disabled": disabled ? "true" : null,
-    ...extra.attrs
-  }, text);
-  return h(
-    doc,
-    "div",
-    { class: "ll-transport", role: "group", "aria-label": "Replay controls" },
-    btn("first", "First step (Home)", "|◀", shown <= 0),
-    btn("back", "Back one step (←)", "◀", shown <= 0),
-    btn(
-      "play",
-      ui.playing ? "Pause" : "Play from here",
-      ui.playing ? "❚❚ Pause" : "▶ Play",
-      false,
-      { primary: true, attrs: { "aria-pressed": ui.playing ? "true" : "false" } }
-    ),
-    btn("forward", "Forward one step (→)", "▶", shown >= last),
-    btn("last", "Last step (End)", "▶|", shown >= last),
-    h(doc, "input", {
-      type: "range",
-      class: "ll-scrub",
-      min: 0,
-      max: last,
-      step: 1,
-      value: st.step,
-      "data-act": "scrub",
-      "aria-label": "Step",
-      "aria-valuetext": `Step ${st.step} of ${last}`
-    }),
-    h(doc, "span", { class: "ll-stepof" }, `Step ${shown} / ${last}`),
-    h(
-      doc,
-      "label",
-      { class: "ll-speed" },
-      "Speed ",
-      h(
-        doc,
-        "select",
-        { "data-act": "speed", "aria-label": "Autoplay speed" },
-        REPLAY_SPEEDS.map(([v, t]) => h(doc, "option", { value: v, selected: String(ui.speed) === v }, t))
-      )
-    )
-  );
-}
-function pickers(doc, st) {
-  const { info } = st;
-  const lines = st.lines || [];
-  const depth2 = (line) => {
-    let d = 0;
-    for (let l = line; l && l.parent !== null; l = lines.find((x) => x.id === l.parent)) d += 1;
-    return d;
-  };
-  const viewers = st.viewers || [];
-  const choices = st.memory_choices || [];
-  return h(
-    doc,
-    "div",
-    { class: "ll-pickers" },
-    h(
-      doc,
-      "label",
-      {},
-      "Line ",
-      h(
-        doc,
-        "select",
-        { "data-act": "line", "aria-label": "Line: the main line or a variation" },
-        lines.map((l) => h(
-          doc,
-          "option",
-          { value: l.id, selected: l.id === st.variation },
-          `${"↳ ".repeat(depth2(l))}${l.parent === null ? "Main line" : l.name}` + (l.parent === null ? ` (${plural(l.end, "move")})` : ` (from step ${l.start}, ${plural(l.end - l.start, "move")})`)
-        ))
-      )
-    ),
-    h(
-      doc,
-      "label",
-      {},
-      "Viewer ",
-      h(
-        doc,
-        "select",
-        { "data-act": "viewer", "aria-label": "Whose eyes: a player, or all-seeing" },
-        viewers.map((v) => h(doc, "option", { value: v === null ? "all" : v, selected: v === st.viewer }, viewerName(info, v)))
-      )
-    ),
-    st.viewer === null && choices.length ? h(
-      doc,
-      "label",
-      {},
-      "Memory of ",
-      h(
-        doc,
-        "select",
-        { "data-act": "memory-of", "aria-label": "Show the memory of a player (teacher view)" },
-        h(doc, "option", { value: "", selected: st.show_memory_of === null }, "nobody"),
-        choices.map((p) => h(doc, "option", { value: p, selected: p === st.show_memory_of }, playerName(info, p)))
-      )
-    ) : null
-  );
-}
-function happenedPanel(doc, st, entry, ui = newReplayUi()) {
-  const shown = shownStep(st);
-  const lines = [];
-  const dealing = dealShown(st, ui);
-  if (entry && !entry.action) {
-    const dealt = (entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup").length;
-    if (dealt) lines.push(`${plural(dealt, "card")} dealt onto the grid, each shown face-up, then turned inert`);
-  }
-  for (const ev of entry && entry.events || []) {
-    const line = pageLine(ev, st.info, st.viewer);
-    if (line) lines.push(line);
-  }
-  const deal = shown === 0 && st.viewer !== null && setupReveals(entry).length;
-  return h(
-    doc,
-    "section",
-    { class: "ll-happened", "aria-label": "What happened at this step" },
-    h(doc, "div", { class: "ll-h" }, shown ? `What happened at step ${shown}` : "Set-up"),
-    lines.length ? h(doc, "ul", {}, lines.map((t) => h(doc, "li", {}, t))) : h(doc, "p", { class: "ll-note" }, "Nothing this viewer could see."),
-    deal && dealing ? h(
-      doc,
-      "p",
-      { class: "ll-deal" },
-      "The deal, as every player saw it. Remember what you can, then: ",
-      h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "ready" }, "Ready")
-    ) : null,
-    deal && !dealing ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "deal-again" }, "Show the deal again") : null
-  );
-}
-function setupReveals(entry) {
-  return (entry && !entry.action && entry.events || []).filter((ev) => ev.type === "reveal" && ev.cause === "setup" && ev.element);
-}
-function dealShown(st, ui) {
-  return shownStep(st) === 0 && st.viewer !== null && !ui.dealt;
-}
-function noteItem(doc, st, ui, note) {
-  const id = `${note.variation}:${note.step}:${note.index}`;
-  const where = { "data-variation": note.variation, "data-step": note.step, "data-index": note.index };
-  return h(
-    doc,
-    "li",
-    { class: "ll-noteitem", "data-note": id },
-    h(doc, "p", { class: "ll-notetext" }, note.text),
-    h(
-      doc,
-      "div",
-      { class: "ll-notemeta" },
-      (note.tags || []).map((t) => h(doc, "span", { class: "ll-tag" }, t)),
-      (note.highlights || []).length ? h(doc, "span", { class: "ll-note" }, ` points at ${listSlots(note.highlights || [])}`) : null,
-      st.editable ? [
-        h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "note-edit", ...where }, "Edit"),
-        h(
-          doc,
-          "button",
-          { type: "button", class: "ll-btn ll-small", "data-act": "note-remove", ...where },
-          ui.confirm === id ? "Really delete?" : "Delete"
-        )
-      ] : null
-    )
-  );
-}
-function notesPanel(doc, st, ui) {
-  const shown = shownStep(st);
-  const notes = (st.annotations || []).filter((n) => n.step === shown);
-  const visible = notes.filter((n) => !isHiddenNote(n, st, ui));
-  const hiddenCount = notes.length - visible.length;
-  const tagged = notes.some((n) => (n.tags || []).some((t) => (st.hide_tags || []).includes(t)));
-  const f = ui.form;
-  const form = st.editable ? h(
-    doc,
-    "div",
-    {
-      class: `ll-noteform${f.open ? "" : " ll-hidden"}`,
-      role: "group",
-      "aria-label": f.editing ? `Edit note on step ${f.editing.step}` : `New note on step ${shown}`
-    },
-    h(doc, "div", { class: "ll-h" }, f.editing ? `Edit the note on step ${f.editing.step}` : `New note on step ${shown}`),
-    h(doc, "textarea", { "data-act": "note-text", rows: 3, maxlength: 1e4, "aria-label": "Note text", placeholder: "What should a reader notice here?" }),
-    h(
-      doc,
-      "label",
-      { class: "ll-tagsfield" },
-      "Tags ",
-      h(doc, "input", { type: "text", "data-act": "note-tags", "aria-label": "Tags, separated by commas", placeholder: "e.g. hint, spoiler" })
-    ),
-    h(doc, "p", { class: "ll-note" }, f.highlights.length ? `Points at ${listSlots(f.highlights)}: click cards to change.` : "Click cards on the grid to point at them."),
-    h(
-      doc,
-      "div",
-      { class: "ll-controls" },
-      h(doc, "button", { type: "button", class: `ll-btn ll-primary${f.pending ? " ll-pending" : ""}`, "data-act": "note-save" }, "Save note"),
-      h(doc, "button", { type: "button", class: "ll-btn", "data-act": "note-cancel" }, "Cancel")
-    )
-  ) : null;
-  return h(
-    doc,
-    "section",
-    { class: "ll-notes", "aria-label": `Notes on step ${shown}` },
-    h(doc, "div", { class: "ll-h" }, `Notes on step ${shown}`),
-    visible.length ? h(doc, "ul", { class: "ll-notelist" }, visible.map((n) => noteItem(doc, st, ui, n))) : h(doc, "p", { class: "ll-note" }, notes.length ? "Every note here is hidden." : "No notes on this step."),
-    tagged ? h(
-      doc,
-      "button",
-      { type: "button", class: "ll-btn ll-small", "data-act": "toggle-hidden", "aria-pressed": ui.showHidden ? "true" : "false" },
-      ui.showHidden ? `Hide notes tagged ${(st.hide_tags || []).join(", ")}` : `Show ${plural(hiddenCount, "hidden note")} (${(st.hide_tags || []).join(", ")})`
-    ) : null,
-    st.editable ? h(doc, "button", { type: "button", class: `ll-btn ll-small${f.open ? " ll-hidden" : ""}`, "data-act": "note-new" }, `Add a note on step ${shown}`) : h(doc, "p", { class: "ll-note" }, "Notes are read-only in this page."),
-    form
-  );
-}
 function renderReplay(st, ui, doc, now = 0, shorts = null) {
   const { view } = st;
   if (!view || !view.grid) return h(doc, "div", { class: "leyline ll-replay", "data-mode": "replay" }, "Loading the replay…");
@@ -3754,6 +3771,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
       dismissed: ui.dismissed,
       hint: ui.hint,
       cardClasses,
+      rules: ui.rules,
       cardTitle: ui.form.open ? "Click to point at this card in your note" : ""
     },
     doc,
@@ -3797,486 +3815,488 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
   );
   return board;
 }
+function replayState(model) {
+  const get = (name) => read(model, name);
+  const orNull = (name) => get(name) === void 0 ? null : get(name);
+  return {
+    mode: "replay",
+    view: get("view") || {},
+    legal: get("legal") || {},
+    info: get("info") || {},
+    error: get("error") || "",
+    ack: get("ack"),
+    step: get("step") || 0,
+    variation: get("variation") || 0,
+    viewer: orNull("viewer"),
+    viewers: get("viewers") || [],
+    lines: get("lines") || [],
+    line: get("line") || [],
+    annotations: get("annotations") || [],
+    memory: get("memory") || {},
+    show_memory_of: orNull("show_memory_of"),
+    memory_choices: get("memory_choices") || [],
+    hide_tags: get("hide_tags") || [],
+    editable: !!get("editable"),
+    reveal_ms: get("reveal_ms") || 0,
+    glyphs: get("glyphs") || {},
+    scores: get("scores") || [],
+    explore: !!get("explore"),
+    allow_explore: !!get("allow_explore"),
+    choices: get("choices") || [],
+    train: orNull("train"),
+    training: get("training") || void 0,
+    downloads: get("downloads") || null,
+    analyses: get("analyses") || [],
+    analysis_progress: get("analysis_progress") || null
+  };
+}
+function request(r, patch) {
+  for (const [k, v] of Object.entries(patch)) r.model.set(k, v);
+  r.model.save_changes();
+  r.m.schedule();
+}
+function goto(r, step) {
+  const st = replayState(r.model);
+  const target = Math.max(0, Math.min(lastStep(st), step));
+  if (target !== st.step) request(r, { step: target });
+}
+function draw(r, now) {
+  const { m, ui, seen } = r;
+  const { doc } = m;
+  const st = replayState(r.model);
+  if (st.line !== seen.words.line || st.viewer !== seen.words.viewer) {
+    seen.words = { line: st.line, viewer: st.viewer, list: st.line.map((e) => shortStep(e, st.info, st.viewer)) };
+  }
+  const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
+  m.show(renderReplay(st, ui, doc, now, seen.words.list));
+  const root = m.root();
+  const shown = shownStep(st);
+  markCurrent(root, shown);
+  if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
+  const slider = (
+    /** @type {HTMLInputElement | null} */
+    root.querySelector("[data-act=scrub]")
+  );
+  if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
+  if (ui.form.seq !== seen.form) {
+    seen.form = ui.form.seq;
+    const text = (
+      /** @type {HTMLTextAreaElement | null} */
+      root.querySelector("[data-act=note-text]")
+    );
+    const tags = (
+      /** @type {HTMLInputElement | null} */
+      root.querySelector("[data-act=note-tags]")
+    );
+    if (text) text.value = ui.form.text;
+    if (tags) tags.value = ui.form.tags;
+    if (text && ui.form.open) text.focus();
+  }
+  if (!seen.painted || seen.painted.step !== shown || seen.painted.line !== st.line) scrollList(root, shown);
+  seen.painted = { step: shown, line: st.line };
+}
+function scrollList(root, shown) {
+  const box = (
+    /** @type {HTMLElement | null} */
+    root.querySelector(".ll-movelist")
+  );
+  const cur = box && moveButton(root, shown);
+  if (!box || !cur) return;
+  const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
+  if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
+    box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+  }
+}
+function glimpse(r, st) {
+  const { ui, seen } = r;
+  const shown = shownStep(st);
+  const painted = seen.painted;
+  if (painted && painted.line === st.line && shown === painted.step + 1) {
+    const now = Date.now();
+    for (const ev of (st.line[shown] || {}).events || []) {
+      if (ev.type === "reveal" && ev.element) ui.reveals[ev.slot] = { element: ev.element, cause: ev.cause, until: now + st.reveal_ms };
+      else if (ev.type === "collect" || ev.type === "tide") for (const s of ev.slots || [ev.slot]) delete ui.reveals[s];
+    }
+  } else if (!painted || shown !== painted.step || painted.line !== st.line) {
+    ui.reveals = {};
+  }
+}
+function pace(r) {
+  const { m, ui } = r;
+  if (!ui.playing || !m.alive()) {
+    m.cancel("play");
+    return;
+  }
+  const st = replayState(r.model);
+  const shown = shownStep(st);
+  if (m.pending("play") || st.step !== shown) return;
+  if (shown >= lastStep(st)) {
+    ui.playing = false;
+    m.schedule();
+    return;
+  }
+  m.later("play", ui.speed, () => {
+    if (m.alive() && ui.playing) goto(r, shownStep(replayState(r.model)) + 1);
+  });
+}
+function onChange(r) {
+  const { model, ui, seen } = r;
+  const st = replayState(model);
+  const ex = read(model, "export");
+  if (ex && Number.isInteger(ex.seq) && ex.seq > ui.exported && typeof ex.text === "string") {
+    download(r.m.doc, String(ex.name), String(ex.mime), ex.text);
+    ui.exported = ex.seq;
+  }
+  if (st.ack !== seen.ack) {
+    seen.ack = st.ack;
+    ui.dismissed = null;
+    if (ui.form.pending) {
+      ui.form.pending = false;
+      if (!st.error) closeForm(r);
+    }
+  }
+  const at = `${st.variation}/${shownStep(st)}/${acting(st)}`;
+  if (at !== seen.pickedAt) clearPicks(ui);
+  else dropStalePicks(ui, st.legal);
+  seen.pickedAt = at;
+  glimpse(r, st);
+  r.m.schedule();
+  pace(r);
+  const ask = analyseStep(st);
+  if (ask && `${ask.run}/${ask.done}` !== seen.asked) model.send(ask);
+  seen.asked = ask ? `${ask.run}/${ask.done}` : "";
+}
+function openForm(r, editing) {
+  const { ui } = r;
+  const note = editing && (read(r.model, "annotations") || []).find((n) => n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
+  ui.form = {
+    open: true,
+    editing: note ? editing : null,
+    text: note ? note.text : "",
+    tags: note ? (note.tags || []).join(", ") : "",
+    highlights: note ? (note.highlights || []).slice() : [],
+    seq: ui.form.seq + 1,
+    pending: false
+  };
+  ui.hint = "";
+  r.m.schedule();
+}
+function closeForm(r) {
+  r.ui.form = { open: false, editing: null, text: "", tags: "", highlights: [], seq: r.ui.form.seq + 1, pending: false };
+  r.m.schedule();
+}
+function saveNote(r) {
+  const f = r.ui.form;
+  const tags = f.tags.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const body = { text: f.text, tags, highlights: f.highlights.slice().sort((x, y) => x - y) };
+  const message = f.editing ? { type: "edit_note", ...f.editing, ...body } : { type: "annotate", step: shownStep(replayState(r.model)), ...body };
+  f.pending = true;
+  r.ui.hint = "";
+  r.model.send(message);
+  r.m.schedule();
+}
+function move(r, action) {
+  const st = replayState(r.model);
+  r.ui.hint = "";
+  clearPicks(r.ui);
+  const training = st.train !== null && st.train !== void 0;
+  r.model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
+}
+function where(button) {
+  return {
+    variation: Number(button.getAttribute("data-variation")),
+    step: Number(button.getAttribute("data-step")),
+    index: Number(button.getAttribute("data-index"))
+  };
+}
+var numberOf = (button, name) => Number(button.getAttribute(name));
+function seek(r, step) {
+  r.ui.playing = false;
+  goto(r, step);
+}
+function chosen(r, st) {
+  const menu = (
+    /** @type {HTMLSelectElement | null} */
+    r.m.root().querySelector("[data-act=choice]")
+  );
+  return menu && (st.choices || [])[Number(menu.value)];
+}
+function onCard2(r, button, st) {
+  const { ui } = r;
+  const slot = numberOf(button, "data-slot");
+  if (!ui.form.open && acting(st)) {
+    const out = cardClick(ui, st.view, st.legal, st.info, slot);
+    if (out.action) move(r, out.action);
+    else ui.hint = out.hint || "";
+  } else if (ui.form.open) {
+    const hl = ui.form.highlights;
+    ui.form.highlights = hl.includes(slot) ? hl.filter((s) => s !== slot) : hl.concat([slot]);
+  }
+}
+function twice(r, id, message) {
+  if (r.ui.confirm !== id) {
+    r.ui.confirm = id;
+  } else {
+    r.ui.confirm = null;
+    r.model.send(message);
+  }
+}
+function onDownload(r, button, st) {
+  const kind = (
+    /** @type {string} */
+    button.getAttribute("data-kind")
+  );
+  const files = st.downloads;
+  if (files) {
+    const text = (
+      /** @type {Record<string, string | undefined>} */
+      files[kind]
+    );
+    const json = kind === "json";
+    if (text) download(r.m.doc, json ? "leyline-replay.leyline.json" : "leyline-replay.md", json ? "application/json" : "text/markdown", text);
+  } else {
+    const v = button.getAttribute("data-viewer");
+    r.model.send({ type: "export", kind, ...v === null ? {} : { viewer: v === "all" ? null : Number(v) } });
+  }
+}
+var REPLAY_CLICKS = {
+  first(r) {
+    seek(r, 0);
+  },
+  back(r, _b, st) {
+    seek(r, st.step - 1);
+  },
+  forward(r, _b, st) {
+    seek(r, st.step + 1);
+  },
+  last(r, _b, st) {
+    seek(r, lastStep(st));
+  },
+  goto(r, button) {
+    seek(r, numberOf(button, "data-step"));
+  },
+  play(r, _b, st) {
+    r.ui.playing = !r.ui.playing;
+    if (r.ui.playing && shownStep(st) >= lastStep(st)) goto(r, 0);
+  },
+  card: onCard2,
+  end(r, _b, st) {
+    const found = (st.choices || []).find((c) => c.action.type === "end_phase");
+    if (found) move(r, found.action);
+  },
+  power(r, button, st) {
+    pickPower(r.ui, acting(st) ? st.legal : { step: shownStep(st), actor: null }, String(button.getAttribute("data-key")));
+    r.ui.hint = "";
+  },
+  "use-power"(r, _b, st) {
+    const action = acting(st) ? takePower(r.ui, st.info) : null;
+    if (action) move(r, action);
+  },
+  "close-power"(r) {
+    closePower(r.ui);
+  },
+  cancel(r) {
+    closePower(r.ui);
+  },
+  source(r, button, st) {
+    r.ui.hint = acting(st) ? pickSource(
+      r.ui,
+      st.legal,
+      String(button.getAttribute("data-element")),
+      String(button.getAttribute("data-source"))
+    ) : "";
+  },
+  "play-choice"(r, _b, st) {
+    const found = chosen(r, st);
+    if (found) move(r, found.action);
+  },
+  glyph(r, button, st) {
+    const g = button.getAttribute("data-glyph") || null;
+    r.model.send({ type: "glyph", step: shownStep(st), glyph: g === (st.glyphs || {})[String(shownStep(st))] ? null : g });
+  },
+  "line-go"(r, button) {
+    r.ui.playing = false;
+    request(r, { variation: numberOf(button, "data-variation") });
+  },
+  "var-promote"(r, button) {
+    r.model.send({ type: "promote", variation: numberOf(button, "data-variation") });
+  },
+  "var-rename"(r, button) {
+    r.ui.renaming = numberOf(button, "data-variation");
+  },
+  "var-name-cancel"(r) {
+    r.ui.renaming = null;
+  },
+  "var-name-save"(r, button) {
+    const input = (
+      /** @type {HTMLInputElement | null} */
+      r.m.root().querySelector("[data-act=var-name]")
+    );
+    if (input) r.model.send({ type: "rename", variation: numberOf(button, "data-variation"), name: input.value });
+    r.ui.renaming = null;
+  },
+  "var-delete"(r, button) {
+    const variation = numberOf(button, "data-variation");
+    twice(r, `var:${button.getAttribute("data-variation")}`, { type: "delete_variation", variation });
+  },
+  download(r, button, st) {
+    onDownload(r, button, st);
+  },
+  analyse(r, button) {
+    const menu = (
+      /** @type {HTMLSelectElement | null} */
+      r.m.root().querySelector("[data-act=analyse-seat]")
+    );
+    const seat = Number(button.getAttribute("data-seat") ?? (menu ? menu.value : NaN));
+    if (Number.isInteger(seat)) r.model.send({ type: "analyse", seat });
+  },
+  "analyse-cancel"(r) {
+    r.model.send({ type: "analyse_cancel" });
+  },
+  ready(r) {
+    r.ui.dealt = true;
+  },
+  "deal-again"(r) {
+    r.ui.dealt = false;
+  },
+  graph(r, button, _st, event) {
+    const box = (
+      /** @type {HTMLElement} */
+      button
+    );
+    const rect = box.getBoundingClientRect();
+    const last = numberOf(box, "data-last");
+    if (rect.width > 0) seek(r, Math.round((event.clientX - rect.left) / rect.width * last));
+  },
+  dismiss(r, _b, st) {
+    r.ui.dismissed = st.error || null;
+    r.ui.hint = "";
+  },
+  "toggle-hidden"(r) {
+    r.ui.showHidden = !r.ui.showHidden;
+  },
+  rules(r) {
+    r.ui.rules = !r.ui.rules;
+  },
+  // the board's Rules button opens and closes the rules
+  "note-new"(r) {
+    openForm(r, null);
+  },
+  "note-edit"(r, button) {
+    openForm(r, where(button));
+  },
+  "note-cancel"(r) {
+    closeForm(r);
+  },
+  "note-save"(r) {
+    saveNote(r);
+  },
+  "note-remove"(r, button) {
+    const w = where(button);
+    twice(r, `${w.variation}:${w.step}:${w.index}`, { type: "remove_note", ...w });
+  }
+};
+function onClick(r, event) {
+  const button = (
+    /** @type {Element} */
+    event.target.closest("[data-act]")
+  );
+  if (!button || !r.m.root().contains(button)) return;
+  const act = (
+    /** @type {string} */
+    button.getAttribute("data-act")
+  );
+  if (button.getAttribute("aria-disabled") === "true" && act !== "source") return;
+  if (act !== "note-remove" && act !== "var-delete") r.ui.confirm = null;
+  const handler = Object.hasOwn(REPLAY_CLICKS, act) ? REPLAY_CLICKS[act] : null;
+  if (!handler) return;
+  handler(r, button, replayState(r.model), event);
+  pace(r);
+  r.m.schedule();
+}
+function onInput2(r, event) {
+  const target = (
+    /** @type {HTMLInputElement} */
+    event.target
+  );
+  const act = target && target.getAttribute && target.getAttribute("data-act");
+  if (act === "scrub") seek(r, Number(target.value));
+  else if (act === "note-text") r.ui.form.text = target.value;
+  else if (act === "note-tags") r.ui.form.tags = target.value;
+}
+function onSelect(r, event) {
+  const target = (
+    /** @type {HTMLInputElement} */
+    event.target
+  );
+  const act = target && target.getAttribute && target.getAttribute("data-act");
+  if (act === "speed") {
+    r.ui.speed = Number(target.value);
+    r.m.cancel("play");
+    pace(r);
+    r.m.schedule();
+  } else if (act === "line") {
+    request(r, { variation: Number(target.value) });
+  } else if (act === "viewer") {
+    request(r, { viewer: target.value === "all" ? null : Number(target.value) });
+  } else if (act === "memory-of") {
+    request(r, { show_memory_of: target.value === "" ? null : Number(target.value) });
+  } else if (act === "explore") {
+    request(r, { explore: !!target.checked });
+  }
+}
+var STEP_KEYS = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+function onKey2(r, event) {
+  const { ui } = r;
+  if (event.key === "Escape" && ui.form.open) {
+    closeForm(r);
+    event.preventDefault();
+    return;
+  }
+  if (event.key === "Escape" && (ui.power || ui.infoPower || ui.source)) {
+    clearPicks(ui);
+    r.m.schedule();
+    event.preventDefault();
+    event.stopPropagation();
+    return;
+  }
+  const t = (
+    /** @type {Element | null} */
+    event.target
+  );
+  const tag = t && t.tagName;
+  if (tag === "TEXTAREA" || tag === "SELECT" || tag === "INPUT") return;
+  const st = replayState(r.model);
+  let next = null;
+  if (event.key in STEP_KEYS) next = st.step + STEP_KEYS[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = lastStep(st);
+  if (next === null || event.altKey || event.ctrlKey || event.metaKey) return;
+  event.preventDefault();
+  event.stopPropagation();
+  seek(r, next);
+}
 function replayMode({ model, el }) {
   return mount(model, el, "leyline ll-replay", (m) => {
-    const { doc, schedule } = m;
     const ui = newReplayUi();
-    ui.exported = Number((model.get("export") || {}).seq) || 0;
-    let lastAck = model.get("ack");
-    let askedStep = "";
-    let painted = null;
-    let appliedForm = -1;
-    let pickedAt = "";
-    let wordsFor = null;
-    let wordsOf = null;
-    let words = [];
-    const state = () => ({
-      mode: "replay",
-      view: model.get("view") || {},
-      legal: model.get("legal") || {},
-      info: model.get("info") || {},
-      error: model.get("error") || "",
-      ack: model.get("ack"),
-      step: model.get("step") || 0,
-      variation: model.get("variation") || 0,
-      viewer: model.get("viewer") === void 0 ? null : model.get("viewer"),
-      viewers: model.get("viewers") || [],
-      lines: model.get("lines") || [],
-      line: model.get("line") || [],
-      annotations: model.get("annotations") || [],
-      memory: model.get("memory") || {},
-      show_memory_of: model.get("show_memory_of") === void 0 ? null : model.get("show_memory_of"),
-      memory_choices: model.get("memory_choices") || [],
-      hide_tags: model.get("hide_tags") || [],
-      editable: !!model.get("editable"),
-      reveal_ms: model.get("reveal_ms") || 0,
-      glyphs: model.get("glyphs") || {},
-      scores: model.get("scores") || [],
-      explore: !!model.get("explore"),
-      allow_explore: !!model.get("allow_explore"),
-      choices: model.get("choices") || [],
-      train: model.get("train") === void 0 ? null : model.get("train"),
-      training: model.get("training") || void 0,
-      downloads: model.get("downloads") || null,
-      analyses: model.get("analyses") || [],
-      analysis_progress: model.get("analysis_progress") || null
-    });
-    function request(patch) {
-      for (const [k, v] of Object.entries(patch)) model.set(k, v);
-      model.save_changes();
-      schedule();
-    }
-    function goto(step) {
-      const st = state();
-      const target = Math.max(0, Math.min(lastStep(st), step));
-      if (target !== st.step) request({ step: target });
-    }
-    function draw(now) {
-      const st = state();
-      if (st.line !== wordsFor || st.viewer !== wordsOf) {
-        wordsFor = st.line;
-        wordsOf = st.viewer;
-        words = st.line.map((e) => shortStep(e, st.info, st.viewer));
-      }
-      const focused = m.root().contains(doc.activeElement) && doc.activeElement !== m.root();
-      m.show(renderReplay(st, ui, doc, now, words));
-      const root = m.root();
-      const shown = shownStep(st);
-      markCurrent(root, shown);
-      if (focused && !root.contains(doc.activeElement)) root.focus({ preventScroll: true });
-      const slider = (
-        /** @type {HTMLInputElement | null} */
-        root.querySelector("[data-act=scrub]")
-      );
-      if (slider && Number(slider.value) !== st.step) slider.value = String(st.step);
-      if (ui.form.seq !== appliedForm) {
-        appliedForm = ui.form.seq;
-        const text = (
-          /** @type {HTMLTextAreaElement | null} */
-          root.querySelector("[data-act=note-text]")
-        );
-        const tags = (
-          /** @type {HTMLInputElement | null} */
-          root.querySelector("[data-act=note-tags]")
-        );
-        if (text) text.value = ui.form.text;
-        if (tags) tags.value = ui.form.tags;
-        if (text && ui.form.open) text.focus();
-      }
-      if (!painted || painted.step !== shown || painted.line !== st.line) scrollList(shown);
-      painted = { step: shown, line: st.line };
-    }
-    function scrollList(shown) {
-      const box = (
-        /** @type {HTMLElement | null} */
-        m.root().querySelector(".ll-movelist")
-      );
-      const cur = box && moveButton(m.root(), shown);
-      if (!box || !cur) return;
-      const top = cur.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientTop + box.scrollTop;
-      if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
-        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
-      }
-    }
-    function glimpse(st) {
-      const shown = shownStep(st);
-      if (painted && painted.line === st.line && shown === painted.step + 1) {
-        const now = Date.now();
-        for (const ev of (st.line[shown] || {}).events || []) {
-          if (ev.type === "reveal" && ev.element) ui.reveals[ev.slot] = { element: ev.element, cause: ev.cause, until: now + st.reveal_ms };
-          else if (ev.type === "collect" || ev.type === "tide") for (const s of ev.slots || [ev.slot]) delete ui.reveals[s];
-        }
-      } else if (!painted || shown !== painted.step || painted.line !== st.line) {
-        ui.reveals = {};
-      }
-    }
-    function pace() {
-      if (!ui.playing || !m.alive()) {
-        m.cancel("play");
-        return;
-      }
-      const st = state();
-      const shown = shownStep(st);
-      if (m.pending("play") || st.step !== shown) return;
-      if (shown >= lastStep(st)) {
-        ui.playing = false;
-        schedule();
-        return;
-      }
-      m.later("play", ui.speed, () => {
-        if (m.alive() && ui.playing) goto(shownStep(state()) + 1);
-      });
-    }
-    function onChange() {
-      const st = state();
-      const ex = model.get("export");
-      if (ex && Number.isInteger(ex.seq) && ex.seq > ui.exported && typeof ex.text === "string") {
-        download(doc, String(ex.name), String(ex.mime), ex.text);
-        ui.exported = ex.seq;
-      }
-      if (st.ack !== lastAck) {
-        lastAck = st.ack;
-        ui.dismissed = null;
-        if (ui.form.pending) {
-          ui.form.pending = false;
-          if (!st.error) closeForm();
-        }
-      }
-      const at = `${st.variation}/${shownStep(st)}/${acting(st)}`;
-      if (at !== pickedAt) clearPicks(ui);
-      else dropStalePicks(ui, st.legal);
-      pickedAt = at;
-      glimpse(st);
-      schedule();
-      pace();
-      const ask = analyseStep(st);
-      if (ask && `${ask.run}/${ask.done}` !== askedStep) model.send(ask);
-      askedStep = ask ? `${ask.run}/${ask.done}` : "";
-    }
-    function openForm(editing) {
-      const note = editing && (model.get("annotations") || []).find((n) => n.variation === editing.variation && n.step === editing.step && n.index === editing.index);
-      ui.form = {
-        open: true,
-        editing: note ? editing : null,
-        text: note ? note.text : "",
-        tags: note ? (note.tags || []).join(", ") : "",
-        highlights: note ? (note.highlights || []).slice() : [],
-        seq: ui.form.seq + 1,
-        pending: false
-      };
-      ui.hint = "";
-      schedule();
-    }
-    function closeForm() {
-      ui.form = { open: false, editing: null, text: "", tags: "", highlights: [], seq: ui.form.seq + 1, pending: false };
-      schedule();
-    }
-    function saveNote() {
-      const f = ui.form;
-      const tags = f.tags.split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter(Boolean);
-      const body = { text: f.text, tags, highlights: f.highlights.slice().sort((x, y) => x - y) };
-      const message = f.editing ? { type: "edit_note", ...f.editing, ...body } : { type: "annotate", step: shownStep(state()), ...body };
-      f.pending = true;
-      ui.hint = "";
-      model.send(message);
-      schedule();
-    }
-    function move(action) {
-      const st = state();
-      ui.hint = "";
-      clearPicks(ui);
-      const training = st.train !== null && st.train !== void 0;
-      model.send({ type: training ? "guess" : "action", action, step: shownStep(st) });
-    }
-    function where(button) {
-      return {
-        variation: Number(button.getAttribute("data-variation")),
-        step: Number(button.getAttribute("data-step")),
-        index: Number(button.getAttribute("data-index"))
-      };
-    }
-    function onClick(event) {
-      const button = (
-        /** @type {Element} */
-        event.target.closest("[data-act]")
-      );
-      if (!button || !m.root().contains(button)) return;
-      const act = button.getAttribute("data-act");
-      const st = state();
-      if (button.getAttribute("aria-disabled") === "true" && act !== "source") return;
-      if (act !== "note-remove" && act !== "var-delete") ui.confirm = null;
-      const stop = () => {
-        ui.playing = false;
-      };
-      switch (act) {
-        case "first":
-          stop();
-          goto(0);
-          break;
-        case "back":
-          stop();
-          goto(st.step - 1);
-          break;
-        case "forward":
-          stop();
-          goto(st.step + 1);
-          break;
-        case "last":
-          stop();
-          goto(lastStep(st));
-          break;
-        case "goto":
-          stop();
-          goto(Number(button.getAttribute("data-step")));
-          break;
-        case "play":
-          ui.playing = !ui.playing;
-          if (ui.playing && shownStep(st) >= lastStep(st)) goto(0);
-          break;
-        case "card": {
-          if (!ui.form.open && acting(st)) {
-            const out = cardClick(ui, st.view, st.legal, st.info, Number(button.getAttribute("data-slot")));
-            if (out.action) move(out.action);
-            else ui.hint = out.hint || "";
-            break;
-          }
-          if (!ui.form.open) break;
-          const slot = Number(button.getAttribute("data-slot"));
-          const hl = ui.form.highlights;
-          ui.form.highlights = hl.includes(slot) ? hl.filter((s) => s !== slot) : hl.concat([slot]);
-          break;
-        }
-        case "end": {
-          const found = (st.choices || []).find((c) => c.action.type === "end_phase");
-          if (found) move(found.action);
-          break;
-        }
-        case "power":
-          pickPower(ui, acting(st) ? st.legal : { step: shownStep(st), actor: null }, String(button.getAttribute("data-key")));
-          ui.hint = "";
-          break;
-        case "use-power": {
-          const action = acting(st) ? takePower(ui, st.info) : null;
-          if (action) move(action);
-          break;
-        }
-        case "close-power":
-        case "cancel":
-          closePower(ui);
-          break;
-        case "source":
-          ui.hint = acting(st) ? pickSource(
-            ui,
-            st.legal,
-            String(button.getAttribute("data-element")),
-            String(button.getAttribute("data-source"))
-          ) : "";
-          break;
-        case "play-choice": {
-          const menu = (
-            /** @type {HTMLSelectElement | null} */
-            m.root().querySelector("[data-act=choice]")
-          );
-          const found = menu && (st.choices || [])[Number(menu.value)];
-          if (found) move(found.action);
-          break;
-        }
-        case "glyph": {
-          const g = button.getAttribute("data-glyph") || null;
-          model.send({ type: "glyph", step: shownStep(st), glyph: g === (st.glyphs || {})[String(shownStep(st))] ? null : g });
-          break;
-        }
-        case "line-go":
-          stop();
-          request({ variation: Number(button.getAttribute("data-variation")) });
-          break;
-        case "var-promote":
-          model.send({ type: "promote", variation: Number(button.getAttribute("data-variation")) });
-          break;
-        case "var-rename":
-          ui.renaming = Number(button.getAttribute("data-variation"));
-          break;
-        case "var-name-cancel":
-          ui.renaming = null;
-          break;
-        case "var-name-save": {
-          const input = (
-            /** @type {HTMLInputElement | null} */
-            m.root().querySelector("[data-act=var-name]")
-          );
-          if (input) model.send({ type: "rename", variation: Number(button.getAttribute("data-variation")), name: input.value });
-          ui.renaming = null;
-          break;
-        }
-        case "var-delete": {
-          const id = `var:${button.getAttribute("data-variation")}`;
-          if (ui.confirm !== id) {
-            ui.confirm = id;
-          } else {
-            ui.confirm = null;
-            model.send({ type: "delete_variation", variation: Number(button.getAttribute("data-variation")) });
-          }
-          break;
-        }
-        case "download": {
-          const kind = (
-            /** @type {string} */
-            button.getAttribute("data-kind")
-          );
-          const files = st.downloads;
-          if (files) {
-            const text = (
-              /** @type {Record<string, string | undefined>} */
-              files[kind]
-            );
-            const json = kind === "json";
-            if (text) download(doc, json ? "leyline-replay.leyline.json" : "leyline-replay.md", json ? "application/json" : "text/markdown", text);
-          } else {
-            const v = button.getAttribute("data-viewer");
-            model.send({ type: "export", kind, ...v === null ? {} : { viewer: v === "all" ? null : Number(v) } });
-          }
-          break;
-        }
-        case "analyse": {
-          const menu = (
-            /** @type {HTMLSelectElement | null} */
-            m.root().querySelector("[data-act=analyse-seat]")
-          );
-          const seat = Number(button.getAttribute("data-seat") ?? (menu ? menu.value : NaN));
-          if (Number.isInteger(seat)) model.send({ type: "analyse", seat });
-          break;
-        }
-        case "analyse-cancel":
-          model.send({ type: "analyse_cancel" });
-          break;
-        case "ready":
-          ui.dealt = true;
-          break;
-        case "deal-again":
-          ui.dealt = false;
-          break;
-        case "graph": {
-          const box = (
-            /** @type {HTMLElement} */
-            button
-          );
-          const rect = box.getBoundingClientRect();
-          const last = Number(box.getAttribute("data-last"));
-          if (rect.width > 0) {
-            stop();
-            goto(Math.round((event.clientX - rect.left) / rect.width * last));
-          }
-          break;
-        }
-        case "dismiss":
-          ui.dismissed = st.error || null;
-          ui.hint = "";
-          break;
-        case "toggle-hidden":
-          ui.showHidden = !ui.showHidden;
-          break;
-        case "note-new":
-          openForm(null);
-          break;
-        case "note-edit":
-          openForm(where(button));
-          break;
-        case "note-cancel":
-          closeForm();
-          break;
-        case "note-save":
-          saveNote();
-          break;
-        case "note-remove": {
-          const w = where(button);
-          const id = `${w.variation}:${w.step}:${w.index}`;
-          if (ui.confirm !== id) {
-            ui.confirm = id;
-          } else {
-            ui.confirm = null;
-            model.send({ type: "remove_note", ...w });
-          }
-          break;
-        }
-        default:
-          return;
-      }
-      pace();
-      schedule();
-    }
-    function onInput2(event) {
-      const target = (
-        /** @type {HTMLInputElement} */
-        event.target
-      );
-      const act = target && target.getAttribute && target.getAttribute("data-act");
-      if (act === "scrub") {
-        ui.playing = false;
-        goto(Number(target.value));
-      } else if (act === "note-text") {
-        ui.form.text = target.value;
-      } else if (act === "note-tags") {
-        ui.form.tags = target.value;
-      }
-    }
-    function onSelect(event) {
-      const target = (
-        /** @type {HTMLInputElement} */
-        event.target
-      );
-      const act = target && target.getAttribute && target.getAttribute("data-act");
-      if (act === "speed") {
-        ui.speed = Number(target.value);
-        m.cancel("play");
-        pace();
-        schedule();
-      } else if (act === "line") {
-        request({ variation: Number(target.value) });
-      } else if (act === "viewer") {
-        request({ viewer: target.value === "all" ? null : Number(target.value) });
-      } else if (act === "memory-of") {
-        request({ show_memory_of: target.value === "" ? null : Number(target.value) });
-      } else if (act === "explore") {
-        request({ explore: !!target.checked });
-      }
-    }
-    function onKey2(event) {
-      if (event.key === "Escape" && ui.form.open) {
-        closeForm();
-        event.preventDefault();
-        return;
-      }
-      if (event.key === "Escape" && (ui.power || ui.infoPower || ui.source)) {
-        clearPicks(ui);
-        schedule();
-        event.preventDefault();
-        event.stopPropagation();
-        return;
-      }
-      const t = (
-        /** @type {Element | null} */
-        event.target
-      );
-      const tag = t && t.tagName;
-      if (tag === "TEXTAREA" || tag === "SELECT" || tag === "INPUT") return;
-      const st = state();
-      const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
-      let next = null;
-      if (event.key in moves) next = st.step + moves[event.key];
-      else if (event.key === "Home") next = 0;
-      else if (event.key === "End") next = lastStep(st);
-      if (next === null || event.altKey || event.ctrlKey || event.metaKey) return;
-      event.preventDefault();
-      event.stopPropagation();
-      ui.playing = false;
-      goto(next);
-    }
+    ui.exported = Number((read(model, "export") || {}).seq) || 0;
+    const r = {
+      model,
+      m,
+      ui,
+      seen: { ack: read(model, "ack"), asked: "", painted: null, form: -1, pickedAt: "", words: { line: null, viewer: null, list: [] } }
+    };
     return {
-      draw,
-      onChange,
+      draw: (now) => draw(r, now),
+      onChange: () => onChange(r),
       reveals: () => ui.reveals,
       start: true,
-      listeners: { click: onClick, input: onInput2, change: onSelect, keydown: onKey2 }
+      listeners: {
+        click: (e) => onClick(r, e),
+        input: (e) => onInput2(r, e),
+        change: (e) => onSelect(r, e),
+        keydown: (e) => onKey2(r, e)
+      }
     };
   });
 }
