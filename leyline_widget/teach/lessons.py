@@ -359,6 +359,8 @@ class Lesson:
     #: at the start (as the deal is), then never again; its tasks name elements, not slots,
     #: and its grade counts the steps solved at the first try (no mistake, no hint).
     recall: bool = False
+    #: A recall lesson's id of the lesson it tests from memory (same rule, same scenario).
+    recall_of: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -378,6 +380,7 @@ class Lesson:
         """
         return {"id": self.id, "title": self.title, "section": self.section, "rule": self.rule,
                 "intro": self.intro, "summary": self.summary, "recall": self.recall,
+                "recall_of": self.recall_of,
                 "steps": [s.to_dict() for s in self.steps]}
 
 
