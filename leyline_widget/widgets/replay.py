@@ -933,7 +933,9 @@ class ReplayWidget(BoardWidget):
         self._analysing = run
         self._finish_analysis = finish
         if stepped:
-            if wait:
+            # The first step only counts the decisions (done stays 0): taken here, so that each
+            # request of the page, which asks once per (run, done), judges one decision.
+            if not run.step() or wait:
                 run.join()
                 finish()
         else:
