@@ -355,6 +355,8 @@ class ReplayWidget(BoardWidget):
         value = proposal["value"]
         if value is None:
             return 0
+        if value != 0 and self.train is not None:
+            raise traitlets.TraitError("guess the move and puzzles show the main line only")
         if value != 0:
             try:
                 self.replay.variation(value)
@@ -423,14 +425,13 @@ class ReplayWidget(BoardWidget):
         self._show_analyses()
 
     def _line_menu(self) -> list[dict[str, Any]]:
-        """The line menu; while guessing, only as far as the move to guess (the length of the
-        game and the variations after it are the future too)."""
+        """The line menu; while guessing, the main line only as far as the move to guess (the
+        length of the game is the future too)."""
         lines = line_list(self.replay)
         if self.train is None:
             return lines
-        upto = self._frontier()
-        return [{**line, "end": min(line["end"], upto)} for line in lines
-                if line["start"] <= upto]
+        # Only the main line: a variation may hold the move to guess (the coach's own line).
+        return [{**lines[0], "end": min(lines[0]["end"], self._frontier())}]
 
     def _seen_to(self) -> int:
         """The last step the page may hold: the line's end, or in guess the move and puzzles
