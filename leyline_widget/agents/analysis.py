@@ -46,8 +46,8 @@ from ..core.wording import slot_list
 from .cardnames import CardNames
 from .expert import QUICK_BUDGET, Evaluation, Option, Table, action_words, search
 
-#: Rollouts per decision in an analysis.
-ANALYSIS_BUDGET = 96
+#: Rollouts per decision in an analysis (each option at least one, on common decks).
+ANALYSIS_BUDGET = 20
 #: Upper loss bounds (in cards) of each verdict but "blunder"; "best" is also the best option.
 THRESHOLDS = (("best", 0.05), ("good", 0.3), ("inaccuracy", 0.75), ("mistake", 1.5))
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
