@@ -656,7 +656,7 @@ class Evaluation:
             (o for o in self.options if o.key == key), None)
         if option is None:
             raise ValueError(f"no option {quote(key)} at this decision")
-        if self.table is None or len(self.options) == 1 and not self.table.dets:
+        if self.table is None or (len(self.options) == 1 and not self.table.dets):
             return option.actions
         return self.table.line(option, self.since)
 
@@ -846,6 +846,6 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option", "determinize",
-           "evaluate", "rollout", "search"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option",
+           "Table", "determinize", "evaluate", "rollout", "search"]
 

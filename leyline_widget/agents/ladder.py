@@ -25,8 +25,8 @@ from typing import Any
 
 from ..core.echo import quote
 from ..core.rules import Rules
-from .bots import BOT_KINDS
 from .balance import wilson_interval
+from .bots import BOT_KINDS
 from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate
 
 __all__ = ["DEFAULT_ENTRANTS", "Ladder", "LadderRow", "bradley_terry", "ladder"]
