@@ -221,4 +221,12 @@ def test_show_the_line_and_solve_a_puzzle_in_jupyterlab(
     puzzles.locator("[data-act=puzzle-next]").click()
     page.wait_for_function("(el) => !el.querySelector('.ll-puzzles .ll-right')",
                            arg=puzzles.element_handle(), timeout=30_000)
+    # The studio's own button turns it into Ada's puzzles.
+    studio.scroll_into_view_if_needed()
+    studio.locator("[data-act=puzzles][data-seat='0']").click()
+    page.wait_for_function("(el) => !!el.querySelector('.ll-puzzles [data-act=choice]')",
+                           arg=studio.element_handle(), timeout=30_000)
+    assert line_lab.kernel_json("line.ipynb", "[r.train, r.viewer, r.puzzle['total'] > 0]") == [
+        0, 0, True]
+    studio.screenshot(path=str(output_dir / "lab-studio-puzzles.png"))
     no_widget_errors(page)

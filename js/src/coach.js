@@ -167,7 +167,23 @@ export function analyseBar(doc, st) {
     }) : null,
     running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
     running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
+    running ? null : puzzleButtons(doc, st, seats),
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null);
+}
+
+/**
+ * "Puzzles from <seat>'s mistakes", one per seat the page may analyse whose review has a
+ * mistake or a blunder: the kernel turns the studio into that seat's puzzles.
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {(number | null)[]} seats
+ * @returns {HTMLElement[]}
+ */
+function puzzleButtons(doc, st, seats) {
+  return (st.analyses || [])
+    .filter((a) => seats.includes(a.player) && (a.moves || []).some((m) => m.verdict === "mistake" || m.verdict === "blunder"))
+    .map((a) => h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "puzzles", "data-seat": String(a.player) },
+      `Puzzles from ${playerName(st.info, a.player)}'s mistakes`));
 }
 
 /**

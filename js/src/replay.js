@@ -507,6 +507,7 @@ export const REPLAY_CLICKS = {
     r.model.send({ type: "show_line", step: shownStep(st) });
   },
   "puzzle-next"(r) { r.model.send({ type: "puzzle" }); },
+  puzzles(r, button) { r.model.send({ type: "puzzles", seat: numberOf(button, "data-seat") }); },
   ready(r) { r.ui.dealt = true; },
   "deal-again"(r) { r.ui.dealt = false; },
   graph(r, button, _st, event) {

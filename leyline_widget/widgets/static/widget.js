@@ -3209,8 +3209,17 @@ function analyseBar(doc, st) {
     }) : null,
     running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
     running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
+    running ? null : puzzleButtons(doc, st, seats),
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
+}
+function puzzleButtons(doc, st, seats) {
+  return (st.analyses || []).filter((a) => seats.includes(a.player) && (a.moves || []).some((m) => m.verdict === "mistake" || m.verdict === "blunder")).map((a) => h(
+    doc,
+    "button",
+    { type: "button", class: "ll-btn ll-small", "data-act": "puzzles", "data-seat": String(a.player) },
+    `Puzzles from ${playerName(st.info, a.player)}'s mistakes`
+  ));
 }
 function analyseStep(st) {
   const p = st.analysis_progress;
@@ -4210,6 +4219,9 @@ var REPLAY_CLICKS = {
   },
   "puzzle-next"(r) {
     r.model.send({ type: "puzzle" });
+  },
+  puzzles(r, button) {
+    r.model.send({ type: "puzzles", seat: numberOf(button, "data-seat") });
   },
   ready(r) {
     r.ui.dealt = true;
