@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ("engine", "replay", "bots", "widget", "expert", "page", "tables", "log")
+NAMES = ("engine", "replay", "bots", "widget", "expert", "coach", "page", "tables", "log")
 
 
 def main(argv: list[str]) -> int:

@@ -495,6 +495,10 @@ def _parser() -> argparse.ArgumentParser:
                     "greedy, and the expert at its quick and default budgets.")
     _common(lad, 40, REPORT_FORMATS)
     lad.add_argument("--plot", metavar="PATH.png", help="also draw the ratings to a PNG")
+    lad.add_argument("--least", type=int, default=8, metavar="N",
+                     help="play each pair in rounds of N games (even) and stop it once its 95%% "
+                          "interval shows who is stronger; --games is the most a close pair "
+                          "plays (8; 0 plays every pair all --games)")
     _lite_parser(sub)
     _table_parsers(sub)
     return parser
@@ -689,7 +693,7 @@ def _ladder(args: argparse.Namespace) -> int:
     try:
         with _executor(args) as executor:
             table = ladder(entrants, args.games, args.seed, rules, executor=executor,
-                           jobs=args.jobs, progress=progress)
+                           jobs=args.jobs, progress=progress, least=args.least or None)
     except ValueError as err:
         raise UsageError(str(err)) from None
     elapsed = time.perf_counter() - start
@@ -706,7 +710,8 @@ def _ladder(args: argparse.Namespace) -> int:
         ax.figure.savefig(png, format="png", dpi=120, bbox_inches="tight")
         _save(args.plot, png.getvalue(), "table")
     pairs = len(table.pairs)
-    print(f"{pairs} pairs x {args.games} games in {elapsed:.1f} s"
+    played = sum(n for _, n in table.pairs.values())
+    print(f"{pairs} pairs, {played} games (at most {args.games} a pair) in {elapsed:.1f} s"
           + (f"; table written to {args.out}" if args.out else ""))
     return 0
 

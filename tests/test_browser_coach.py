@@ -137,3 +137,96 @@ def test_analyse_button_in_jupyterlab(lab: Lab, browser: Any, output_dir: Path) 
     assert "decisions analysed" in (root.locator(".ll-analyse").text_content() or "")
     root.screenshot(path=str(output_dir / "lab-analysed.png"))
     no_widget_errors(page)
+
+
+def test_best_was_marks_the_best_plan_on_the_board(browser: Any, output_dir: Path) -> None:  # noqa: F811
+    replay = _analysed()
+    review = replay.analysis(0)
+    assert review is not None
+    from leyline_widget.widgets.book import best_line, plan_slots
+
+    target = next(m for m in review["moves"] if m["best"] != m["played"]
+                  and plan_slots(best_line(m), m["best"]))
+    slots = plan_slots(best_line(target), target["best"])
+    path = replay_html(replay, output_dir / "best.html", step=target["step"] + 1)
+    page = _open(browser, path)
+    root = page.locator(".leyline").first
+    marked = root.evaluate("(el) => [...el.querySelectorAll('.ll-card.ll-best')]"
+                           ".map((c) => Number(c.dataset.slot))")
+    assert sorted(marked) == slots
+    assert "(marked on the board)" in (root.locator(".ll-coachbest").text_content() or "")
+    # A standalone page has no kernel to play the line: no button that cannot work.
+    assert root.locator("[data-act=show-line]").count() == 0
+    root.screenshot(path=str(output_dir / "best-was.png"))
+    # A step whose move was the best (or not reviewed) marks nothing.
+    same = next(m for m in review["moves"] if m["best"] == m["played"])
+    page.evaluate("() => 0")
+    path2 = replay_html(replay, output_dir / "same.html", step=same["step"] + 1)
+    page2 = _open(browser, path2)
+    assert page2.locator(".leyline .ll-card.ll-best").count() == 0
+    assert not page.errors and not page2.errors, page.errors + page2.errors
+
+
+LINE_NOTEBOOK = make_notebook([
+    "import random\n"
+    "from leyline_widget import Game, Replay, ReplayWidget, analyse\n"
+    "from leyline_widget.agents.bots import BotSeat, GreedyBot, MemoryBot\n"
+    "game = Game.new(players=['Ada', 'Bo'], seed=3)\n"
+    "seats = [BotSeat(MemoryBot(seed=3, capacity=3), 0), BotSeat(GreedyBot(seed=4), 1)]\n"
+    "while not game.is_over and game.step < 70:\n"
+    "    game.apply(seats[game.active_player].act(game))\n"
+    "replay = Replay.from_game(game)\n"
+    "replay.set_analysis(0, analyse(replay, player=0, budget=6).to_dict())\n"
+    "slip = next(m for m in replay.analyses[0]['moves'] if m['verdict'] in ('mistake', 'blunder'))",
+    "r = ReplayWidget(replay, step=slip['step'] + 1)\nr",
+    "p = ReplayWidget(replay, puzzles=0)\np",
+], markdown="# The coach's line and puzzles (test notebook)")
+
+line_lab = lab_fixture({"line.ipynb": LINE_NOTEBOOK})
+
+
+@pytest.mark.jupyter
+def test_show_the_line_and_solve_a_puzzle_in_jupyterlab(
+        line_lab: Lab, browser: Any, output_dir: Path) -> None:  # noqa: F811
+    page = open_notebook(browser, line_lab, "line.ipynb", height=2400)
+    page.context.set_default_timeout(30_000)
+    run_all_cells(page, widgets=2)
+    boards = page.locator(".leyline.ll-replay")
+    studio, puzzles = boards.nth(0), boards.nth(1)
+    studio.scroll_into_view_if_needed()
+    assert studio.locator(".ll-card.ll-best").count() >= 1
+    studio.locator("[data-act=show-line]").click()
+    page.wait_for_function("(el) => el.dataset.variation !== '0'", arg=studio.element_handle(),
+                           timeout=30_000)
+    got = line_lab.kernel_json("line.ipynb", "[r.variation, r.replay.variation(r.variation).name,"
+                               " r.replay.line(r.variation)[slip['step']].to_dict()"
+                               " == slip['best'], r.step == slip['step'] + 1]")
+    assert got[0] != 0 and got[1].startswith("Coach's line, move ") and got[2] and got[3]
+    assert "Coach's line" in (studio.locator(".ll-side").text_content() or "")
+    studio.screenshot(path=str(output_dir / "lab-line.png"))
+    # The puzzle: play the coach's best move from the menu; the page counts it solved.
+    puzzles.scroll_into_view_if_needed()
+    panel = puzzles.locator(".ll-puzzles")
+    assert "Find a better move" in (panel.text_content() or "")
+    best = line_lab.kernel_json("line.ipynb", "[i for i, c in enumerate(p.choices) if "
+                                "c['action'] == next(m for m in replay.analyses[0]['moves'] "
+                                "if m['step'] == p.step)['best']][0]")
+    puzzles.locator("[data-act=choice]").select_option(str(best))
+    puzzles.locator("[data-act=play-choice]").click()
+    page.wait_for_function("(el) => !!el.querySelector('.ll-puzzles .ll-right')",
+                           arg=puzzles.element_handle(), timeout=30_000)
+    assert "Solved: 1 of 1 answered" in (panel.text_content() or "")
+    assert line_lab.kernel_json("line.ipynb", "p.puzzle['solved']") == 1
+    puzzles.screenshot(path=str(output_dir / "lab-puzzle-solved.png"))
+    puzzles.locator("[data-act=puzzle-next]").click()
+    page.wait_for_function("(el) => !el.querySelector('.ll-puzzles .ll-right')",
+                           arg=puzzles.element_handle(), timeout=30_000)
+    # The studio's own button turns it into Ada's puzzles.
+    studio.scroll_into_view_if_needed()
+    studio.locator("[data-act=puzzles][data-seat='0']").click()
+    page.wait_for_function("(el) => !!el.querySelector('.ll-puzzles [data-act=choice]')",
+                           arg=studio.element_handle(), timeout=30_000)
+    assert line_lab.kernel_json("line.ipynb", "[r.train, r.viewer, r.puzzle['total'] > 0]") == [
+        0, 0, True]
+    studio.screenshot(path=str(output_dir / "lab-studio-puzzles.png"))
+    no_widget_errors(page)

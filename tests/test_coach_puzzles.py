@@ -94,3 +94,16 @@ def test_show_the_line_plays_the_best_continuation_as_a_variation(replay: Replay
     trainer = ReplayWidget(replay, train=0)
     trainer.send_message({"type": "show_line", "step": 0})
     assert "guessing" in trainer.error
+
+
+def test_the_studio_turns_into_puzzles(replay: Replay) -> None:
+    w = ReplayWidget(replay, viewer=0)
+    w.send_message({"type": "puzzles", "seat": 1})
+    assert "its puzzles only" in w.error and w.train is None
+    w.send_message({"type": "puzzles", "seat": 0})
+    assert w.error == "" and w.train == 0 and w.viewer == 0 and not w.allow_all_seeing
+    first = puzzles_of(replay.analyses[0])[0]
+    assert w.step == first.step and w.puzzle["total"] >= 1 and w.choices
+    assert len(w.line) == first.step + 1 and all(not a["moves"] for a in w.analyses)
+    w.send_message({"type": "puzzles", "seat": 0})
+    assert "already" in w.error

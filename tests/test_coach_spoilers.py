@@ -193,3 +193,13 @@ def test_a_puzzle_holds_nothing_of_its_answer_or_the_moves_after() -> None:
         assert w.export == {}
         w.send_message({"type": "guess", "step": k, "action": move["played"]})
         assert w.error == "" and w.step == k + 1 and w.puzzle["last"]["solved"] is False
+
+
+def test_no_variation_while_guessing_not_even_the_coachs_line() -> None:
+    replay = reviewed(3)
+    ReplayWidget(replay).show_line(replay.analyses[0]["moves"][0]["step"] + 1)
+    assert replay.variations
+    for w in (ReplayWidget(replay, train=0), ReplayWidget(replay, puzzles=0)):
+        assert [line["id"] for line in w.lines] == [0]
+        w.set_state({"variation": replay.variations[0].id})
+        assert w.variation == 0 and "main line only" in w.error

@@ -243,7 +243,9 @@ def figures(review: Any) -> list[Any]:
 
 #: sha256 of :func:`figures` over the CASES' reviews, recorded before the coach's words were
 #: changed to name inert cards by slot: the rewording changed no verdict, loss or value.
-FIGURES = "ba082ec312562de946c81fc2874fcacbb741631d8bb90874442bacfaf10527b2"
+#: Re-pinned when the search moved to common decks and successive halving (issue 25): the
+#: values changed by design, the words did not.
+FIGURES = "49f240e4f20a0660f8d79bb8dee3beda608251e41a5d7df2756f04766a577211"
 
 
 def test_the_rewording_changed_no_verdict_loss_or_value() -> None:

@@ -105,7 +105,8 @@ def test_expert_seat_is_fed_like_every_bot_and_knows_the_whole_grid() -> None:
     seats = [BotSeat(ExpertBot(seed=1, budget=6), 0), BotSeat(GreedyBot(seed=2), 1)]
     for _ in range(30):
         game.apply(seats[game.active_player].act(game))
-    while game.active_player != 0 or len(game.legal_actions()) == 1:
+    while game.active_player != 0 or len(game.legal_actions()) == 1 \
+            or game.phase.value != "activation":  # a searched decision
         game.apply(seats[game.active_player].act(game))
     known: list[dict[int, str]] = []
     bot = seats[0].bot

@@ -129,6 +129,10 @@ def test_the_coach_notebook_reviews_a_game_and_rates_memory(
     images = sum("image/png" in out.get("data", {}) for out in outputs(nb, "display_data"))
     assert images >= 2  # the evaluation graph and the ladder
     assert "'blunder'" in printed and "'best'" in printed
+    # The whole story: the review in the studio (set_analysis), its line, a puzzle solved.
+    code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert "replay.set_analysis(0, review.to_dict())" in code
+    assert "Coach's line, move " in printed and re.search(r"True \d+ of \d+ solved", printed)
     # The finding the notebook states in words: memory is worth rating on this ladder.
     gain = re.search(r"over a 2-card memory: ([+-]\d+) Elo", printed)
     assert gain is not None and int(gain.group(1)) > 0, printed

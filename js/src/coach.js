@@ -74,8 +74,15 @@ export function coachPanel(doc, st, shown) {
     const same = JSON.stringify(m.best) === JSON.stringify(m.played);
     body.push(h(doc, "p", { class: "ll-coachverdict" }, verdictBadge(doc, m.verdict), ` ${who}: ${describeAction(m.played, st.info)}: ${m.verdict}` +
       (m.loss > 0.005 ? ` (${m.loss.toFixed(1)} cards of expected margin lost)` : "") + "."));
-    if (!same) body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(m.best, st.info)}.`));
+    if (!same) {
+      const marked = (m.best_slots || []).length ? " (marked on the board)" : "";
+      body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(m.best, st.info)}${marked}.`));
+    }
     body.push(h(doc, "p", { class: "ll-coachreason" }, m.reason));
+    // The kernel plays the line as a variation; a standalone page has no kernel to ask.
+    if (!same && st.analysis_progress && (m.best_line || []).length && (st.train === null || st.train === undefined)) {
+      body.push(h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "show-line" }, "Show the line"));
+    }
     if (typeof m.best_value === "number" && typeof m.played_value === "number") {
       body.push(h(doc, "p", { class: "ll-note" }, `Expected final margin: ${signed(m.played_value)} played, ${signed(m.best_value)} best.`));
     }
@@ -84,6 +91,54 @@ export function coachPanel(doc, st, shown) {
   }
   return h(doc, "section", { class: "ll-coach", "aria-label": "The coach" },
     h(doc, "div", { class: "ll-h" }, shown ? `Coach on move ${shown}` : "Coach"), body, tools);
+}
+
+/**
+ * The slots "Best was" marks on the board at the shown step: the best plan's cards of the
+ * reviewed move that led there, when it was not the move played.
+ * @param {ReplayState} st
+ * @param {number} shown
+ * @returns {number[]}
+ */
+export function bestSlots(st, shown) {
+  const m = reviewedMoves(st).get(shown);
+  if (!m || JSON.stringify(m.best) === JSON.stringify(m.played)) return [];
+  return (m.best_slots || []).filter((s) => Number.isInteger(s));
+}
+
+/**
+ * Puzzles from a review: find a better move than the seat's mistake, the answer with the
+ * coach's reason once it is given, and the count of puzzles solved. Null outside puzzle mode.
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {(doc: Document, st: ReplayState, verb: string) => HTMLElement | null} menu the move menu
+ * @returns {HTMLElement | null}
+ */
+export function puzzlePanel(doc, st, menu) {
+  const p = st.puzzle;
+  if (!p || p.total === undefined) return null;
+  const seat = playerName(st.info, Number(p.seat));
+  const total = Number(p.total) || 0;
+  const index = Number(p.index) || 0;
+  const last = p.last;
+  /** @type {(HTMLElement | null)[]} */
+  const body = [h(doc, "p", { class: "ll-trainscore", "data-solved": p.solved, "data-answered": p.answered },
+    `Solved: ${p.solved} of ${p.answered} answered (${total} in all)`)];
+  if (!total) body.push(h(doc, "p", { class: "ll-note" }, `No mistakes or blunders of ${seat}'s to set as puzzles.`));
+  else if (!p.done) {
+    body.push(h(doc, "p", { class: "ll-note" }, `Move ${p.move}: ${seat} played a ${p.verdict} here. Find a better move (within 0.3 cards of the best solves it).`));
+    body.push(menu(doc, st, "Try this move"));
+  } else if (last) {
+    body.push(h(doc, "p", { class: `ll-trainlast ${last.solved ? "ll-right" : "ll-wrong"}` },
+      last.solved ? `✓ Solved: ${describeAction(last.guess, st.info)} is within 0.3 cards of the best.`
+        : `✗ Not this one: ${describeAction(last.guess, st.info)} gives up ${last.loss.toFixed(1)} cards.`));
+    body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(last.best, st.info)}. ${seat} played: ${describeAction(last.played, st.info)}.`));
+    body.push(h(doc, "p", { class: "ll-coachreason" }, last.reason));
+    body.push(index + 1 < total ? h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "puzzle-next" }, "Next puzzle")
+      : h(doc, "p", { class: "ll-note" }, `All ${total} puzzles answered.`));
+  }
+  return h(doc, "section", { class: "ll-train ll-puzzles", "aria-label": "Puzzles" },
+    h(doc, "div", { class: "ll-h" }, `Find a better move: puzzle ${Math.min(index + 1, total)} of ${total}`), body);
 }
 
 /**
@@ -112,7 +167,23 @@ export function analyseBar(doc, st) {
     }) : null,
     running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
     running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
+    running ? null : puzzleButtons(doc, st, seats),
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null);
+}
+
+/**
+ * "Puzzles from <seat>'s mistakes", one per seat the page may analyse whose review has a
+ * mistake or a blunder: the kernel turns the studio into that seat's puzzles.
+ * @param {Document} doc
+ * @param {ReplayState} st
+ * @param {(number | null)[]} seats
+ * @returns {HTMLElement[]}
+ */
+function puzzleButtons(doc, st, seats) {
+  return (st.analyses || [])
+    .filter((a) => seats.includes(a.player) && (a.moves || []).some((m) => m.verdict === "mistake" || m.verdict === "blunder"))
+    .map((a) => h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "puzzles", "data-seat": String(a.player) },
+      `Puzzles from ${playerName(st.info, a.player)}'s mistakes`));
 }
 
 /**

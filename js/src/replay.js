@@ -23,7 +23,7 @@ import {
 import {
   download, explorePanel, exportBar, glyphBar, markCurrent, moveButton, movesByTurn, scoreGraph, shortStep, trainPanel,
 } from "./studio.js";
-import { analyseStep, coachPanel, evalGraph } from "./coach.js";
+import { analyseStep, bestSlots, coachPanel, evalGraph } from "./coach.js";
 import { read } from "./traits.js";
 import { describeStep } from "./words.js";
 
@@ -72,6 +72,7 @@ export function renderReplay(st, ui, doc, now = 0, shorts = null) {
   const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
   for (const s of new Set(notes.flatMap((n) => n.highlights || []))) mark(s, "ll-hl");
   if (ui.form.open) for (const s of ui.form.highlights) mark(s, "ll-pick");
+  for (const s of bestSlots(st, shown)) mark(s, "ll-best");
   const board = renderBoard({ ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
     {
       ...newUi(), ...picks, reveals, dismissed: ui.dismissed, hint: ui.hint, cardClasses, rules: ui.rules,
@@ -140,6 +141,7 @@ export function replayState(model) {
     train: orNull("train"), training: get("training") || undefined,
     downloads: get("downloads") || null, analyses: get("analyses") || [],
     analysis_progress: get("analysis_progress") || null,
+    puzzle: get("puzzle") && Object.keys(get("puzzle")).length ? get("puzzle") : null,
   };
 }
 
@@ -500,6 +502,12 @@ export const REPLAY_CLICKS = {
     if (Number.isInteger(seat)) r.model.send({ type: "analyse", seat });
   },
   "analyse-cancel"(r) { r.model.send({ type: "analyse_cancel" }); },
+  "show-line"(r, _b, st) {
+    r.ui.playing = false;
+    r.model.send({ type: "show_line", step: shownStep(st) });
+  },
+  "puzzle-next"(r) { r.model.send({ type: "puzzle" }); },
+  puzzles(r, button) { r.model.send({ type: "puzzles", seat: numberOf(button, "data-seat") }); },
   ready(r) { r.ui.dealt = true; },
   "deal-again"(r) { r.ui.dealt = false; },
   graph(r, button, _st, event) {

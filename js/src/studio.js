@@ -4,7 +4,7 @@
 // from state, except `download` and `studyPage`, which touch the page. Names, notes and
 // variation names are untrusted: they only ever become text nodes or attribute values.
 import { bookModel } from "./book.js";
-import { reviewedMoves, verdictBadge } from "./coach.js";
+import { puzzlePanel, reviewedMoves, verdictBadge } from "./coach.js";
 import { h, idOf, lazy, PAINT_KEY, svg } from "./dom.js";
 import { describeAction, playerName, plural } from "./words.js";
 
@@ -476,6 +476,8 @@ export function explorePanel(doc, st) {
  * @returns {HTMLElement | null}
  */
 export function trainPanel(doc, st) {
+  const puzzles = puzzlePanel(doc, st, choiceMenu);
+  if (puzzles) return puzzles;
   const t = st.training;
   if (st.train === null || st.train === undefined || !t) return null;
   const seat = playerName(st.info, st.train);

@@ -369,6 +369,38 @@ export interface AnalysisMove {
   reason: string;
   best_value: number | null;
   played_value: number | null;
+  /** The cause the reason names (agents/causes.py), "" when there is nothing to explain. */
+  cause?: string;
+  /** What "Show the line" plays, and the slots "Best was" marks on the board. */
+  best_line?: Action[];
+  best_slots?: number[];
+}
+
+/** The answer to a puzzle (ReplayWidget.puzzle.last). */
+export interface PuzzleAnswer {
+  index: number;
+  move: number;
+  guess: Action;
+  solved: boolean;
+  loss: number;
+  played: Action;
+  best: Action;
+  verdict: string;
+  reason: string;
+  cause?: string;
+}
+
+/** Puzzles from a review (ReplayWidget(replay, puzzles=seat)). */
+export interface PuzzleState {
+  seat?: number;
+  total?: number;
+  index?: number;
+  answered?: number;
+  solved?: number;
+  move?: number | null;
+  verdict?: string | null;
+  done?: boolean;
+  last?: PuzzleAnswer | null;
 }
 
 /** One seat's review of the shown line. */
@@ -421,6 +453,8 @@ export interface ReplayState extends BoardState {
   /** The coach: the reviews the viewer may see; the kernel's run (absent on a standalone page). */
   analyses?: Analysis[];
   analysis_progress?: AnalysisProgress | null;
+  /** Puzzles from the seat's mistakes (null unless ReplayWidget(replay, puzzles=seat)). */
+  puzzle?: PuzzleState | null;
 }
 
 export interface Training {

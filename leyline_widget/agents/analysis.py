@@ -51,14 +51,15 @@ from .expert import (
     Evaluation,
     Option,
     Plan,
+    Table,
     _describe_plan,
     _group,
     action_words,
     search,
 )
 
-#: Rollouts per decision in an analysis.
-ANALYSIS_BUDGET = 96
+#: Rollouts per decision in an analysis (each option at least one, on common decks).
+ANALYSIS_BUDGET = 20
 #: Upper loss bounds (in cards) of each verdict but "blunder"; "best" is also the best option.
 THRESHOLDS = (("best", 0.05), ("good", 0.3), ("inaccuracy", 0.75), ("mistake", 1.5))
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -99,6 +100,15 @@ class MoveReview:
     verdict: str
     reason: str
     options: list[dict[str, Any]] = field(default_factory=list)
+    #: the value of the position at the decision (its best value), in cards of final margin
+    value_before: float = 0.0
+    #: the value given to the move played (``value_before - loss``)
+    value_played: float = 0.0
+    #: the best line from here: the best option, then the continuation to the end of the next
+    #: player's turn ("Show the line"; replay it and stop at the first illegal move)
+    line: list[Action] = field(default_factory=list)
+    #: the same from the move played (what it handed the next player)
+    played_line: list[Action] = field(default_factory=list)
     #: the cause the reason names (a key of agents/causes.py ``CAUSES``); "" for a move within
     #: 0.3 cards of the best
     cause: str = ""
@@ -112,7 +122,10 @@ class MoveReview:
     def to_dict(self) -> dict[str, Any]:
         out = {"step": self.step, "player": self.player, "played": self.played.to_dict(),
                "best": self.best.to_dict(), "loss": self.loss, "verdict": self.verdict,
-               "reason": self.reason, "options": [dict(o) for o in self.options]}
+               "reason": self.reason, "options": [dict(o) for o in self.options],
+               "value_before": self.value_before, "value_played": self.value_played,
+               "line": [a.to_dict() for a in self.line],
+               "played_line": [a.to_dict() for a in self.played_line]}
         if self.cause:
             out["cause"] = self.cause
         return out
@@ -125,6 +138,10 @@ class MoveReview:
                        best=Action.from_dict(data["best"]), loss=float(data["loss"]),
                        verdict=str(data["verdict"]), reason=str(data["reason"]),
                        options=[dict(o) for o in data.get("options", [])],
+                       value_before=float(data.get("value_before", 0.0)),
+                       value_played=float(data.get("value_played", 0.0)),
+                       line=[Action.from_dict(a) for a in data.get("line", [])],
+                       played_line=[Action.from_dict(a) for a in data.get("played_line", [])],
                        cause=str(data.get("cause", "")))
         except (KeyError, TypeError) as err:
             raise ValueError(f"a move review needs step, player, played, best, loss, verdict "
@@ -143,11 +160,15 @@ class Review:
     seed: int
     budget: int
     moves: list[MoveReview]
+    #: ``values[i]``: the value of the position after ``i`` actions from this seat's view (the
+    #: graph's one number): at its decisions ``value_before``, after its move ``value_played``,
+    #: in other seats' turns the value after its last move; the last is the final margin
+    values: list[float] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (:meth:`from_dict` reads it back)."""
         return {"player": self.player, "seed": self.seed, "budget": self.budget,
-                "moves": [m.to_dict() for m in self.moves]}
+                "moves": [m.to_dict() for m in self.moves], "values": list(self.values)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Review:
@@ -155,7 +176,8 @@ class Review:
             raise ValueError("a review must be an object with a 'moves' list")
         return cls(player=int(data["player"]), seed=int(data["seed"]),
                    budget=int(data["budget"]),
-                   moves=[MoveReview.from_dict(m) for m in data["moves"]])
+                   moves=[MoveReview.from_dict(m) for m in data["moves"]],
+                   values=[float(v) for v in data.get("values", [])])
 
     def counts(self) -> dict[str, int]:
         """How many moves got each verdict."""
@@ -259,6 +281,20 @@ def _fine_words(d: Decision, is_best: bool) -> str:
 
 
 # ---------------------------------------------------------------------- analysis
+def _led_by(first: Action, option: Option, ev: Evaluation) -> list[Action]:
+    """The option's line (:meth:`Evaluation.line`) starting with ``first``: a plan's
+    activations may come in any order, so ``first`` leads when the plan holds it."""
+    line = list(ev.line(option.key))
+    plan = len(option.actions)
+    if line[:1] != [first]:
+        if first in line[:plan] and not any(isinstance(a, Deactivate) for a in line[:plan]):
+            line.remove(first)
+            line.insert(0, first)
+        else:
+            line = [first]
+    return line
+
+
 def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: int, step: int,
             played: Action, ev: Evaluation, names: CardNames) -> MoveReview:
     # In Phase 2 the cards already activated count as committed: a Deactivate is judged on
@@ -289,9 +325,12 @@ def _review(obs: Mapping[str, Any], known: dict[int, str], rules: Rules, seat: i
                 "value": ev.values[o.key], "rollouts": ev.counts.get(o.key, 0)}
                for o in ev.options if o.key in ev.values]
     options.sort(key=lambda o: -ev.values[str(o["key"])])
+    line = _led_by(best_first, best, ev)
+    played_line = _led_by(played, played_opt, ev) if played_opt is not None else [played]
     return MoveReview(step=step, player=seat, played=played, best=best_first, loss=loss,
                       verdict=verdict(loss, is_best), reason=reason, options=options,
-                      cause=cause_in(reason))
+                      value_before=best_value, value_played=best_value - loss, line=line,
+                      played_line=played_line, cause=cause_in(reason))
 
 
 def analyse(replay: ReplayLike, player: int = 0, seed: int = 0, budget: int = ANALYSIS_BUDGET,
@@ -364,9 +403,12 @@ def analysis_steps(replay: ReplayLike, player: int = 0, seed: int = 0,
     fed = 0
     g = start.clone()
     moves: list[MoveReview] = []
-    # Phase 2 plans are judged once per turn, from the phase's first decision: later
-    # activations of the same turn lead into the same plans.
-    phase_cache: dict[int, Evaluation] = {}
+    # The decisions of one Phase 2 share one table of decks and values, drawn at the phase's
+    # first decision: later activations of the same turn lead into the same plans, so the
+    # value given to a move is the best value at the next decision.
+    phase_tables: dict[int, tuple[Table, int]] = {}
+    values: list[float] = [0.0]
+    first: int | None = None
     wanted = set(decisions)
     for i, a in enumerate(actions):
         if i in wanted:
@@ -381,24 +423,37 @@ def analysis_steps(replay: ReplayLike, player: int = 0, seed: int = 0,
             events = after.apply(a)
             names = CardNames.at(after.observation(player), events)
             rng = random.Random(f"analyse:{seed}:{i}")
-            ev: Evaluation | None = None
-            cached = phase_cache.get(obs["turn"]) if obs["phase"] == "activation" else None
-            if cached is not None:
-                fresh = search(obs, memory, legal, rules, player, rng, 1, horizon,
-                               all_options=True, dry=True, names=names)
-                if all(o.key in cached.values for o in fresh.options):
-                    ev = Evaluation(cached.values, cached.counts, fresh.options, fresh.covers)
-            if ev is None:
-                ev = search(obs, memory, legal, rules, player, rng, budget, horizon,
-                            all_options=True, names=names)
-                if obs["phase"] == "activation":
-                    phase_cache[obs["turn"]] = ev
-            moves.append(_review(obs, memory, rules, player, i, a, ev, names))
+            table: Table | None = None
+            since: Sequence[Action] = ()
+            if obs["phase"] == "activation":
+                shared = phase_tables.get(obs["turn"])
+                if shared is not None:
+                    table, begun = shared
+                    since = actions[begun:i]
+            ev = search(obs, memory, legal, rules, player, rng, budget, horizon,
+                        all_options=True, names=names, table=table, since=since)
+            if obs["phase"] == "activation" and table is None and ev.table is not None:
+                phase_tables[obs["turn"]] = (ev.table, i)
+            move = _review(obs, memory, rules, player, i, a, ev, names)
+            if len(ev.options) == 1 and not ev.counts.get(ev.options[0].key):
+                # A decision with one option (a refill) changes nothing: the value stands.
+                move.value_before = move.value_played = values[-1]
+            moves.append(move)
+            if first is None:  # before it, the seat's value is the one it first finds
+                first = i
+                values[:] = [move.value_before] * len(values)
+            values[-1] = move.value_before
+            values.append(move.value_played)
             yield len(moves), total
             g = after
         else:
             g.apply(a)
-    return Review(player=player, seed=seed, budget=budget, moves=moves)
+            values.append(values[-1])
+    if g.is_over:
+        scores = g.scores()
+        values[-1] = float(scores[player] - max(
+            (s for q, s in enumerate(scores) if q != player), default=0))
+    return Review(player=player, seed=seed, budget=budget, moves=moves, values=values)
 
 
 __all__ = [

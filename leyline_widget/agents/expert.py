@@ -23,9 +23,11 @@ The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determi
    play the rest of the game with GreedyBot policies for every seat (to the end, or for
    ``horizon`` more turns). The value is the final score margin (own score minus the best
    opponent's), plus, at a horizon, 0.25 per unlocked power more than that opponent.
-4. Budget: ``budget`` rollouts per decision. When the options are too many for the budget,
-   each option first gets one determinization and only the best four share the rest.
-   The generator is seeded by the bot's seed and the decision, so games are reproducible.
+4. Budget: about ``budget`` rollouts per decision, spent by successive halving on the common
+   decks: every option is rolled out on the first decks, the better half on more, and so on.
+   An option's value is corrected by the most-played option on the same decks, so an option
+   dropped early is still compared deck for deck. The generator is seeded by the bot's seed
+   and the decision (the analysis: by its seed and the step), so games are reproducible.
 5. Anti-stall: passing can be worth more than collecting (it shifts who draws the last
    card), and the seed's rules let everyone pass for ever; after a full round without a
    collection the expert does not pass while it can collect, so expert games end.
@@ -43,6 +45,7 @@ The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determi
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 from collections.abc import Collection, Mapping, Sequence
@@ -52,18 +55,20 @@ from typing import Any
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
 from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, Phase
-from ..core.knowledge import Knowledge
 from ..core.rules import Rules
-from ..core.types import Event, Observation
+from ..core.types import Observation
 from ..core.view import SeatView
 from ..core.wording import element_name, slot_list
 from .bots import BOT_KINDS, GreedyBot
 from .cardnames import CardNames
 
-#: Rollouts per decision by default (about 0.1 s on one core in mid-game).
-DEFAULT_BUDGET = 48
-#: The Hint button's budget: well under a second per decision.
-QUICK_BUDGET = 16
+#: Rollouts per decision by default (successive halving spends at least one per option).
+DEFAULT_BUDGET = 24
+#: The Hint button's budget and the quick expert's: well under a quarter second per decision.
+QUICK_BUDGET = 8
+#: Turns the bot's rollouts look ahead by default (then the margin and the powers count):
+#: as strong as whole games against GreedyBot, at a fraction of the cost.
+DEFAULT_HORIZON = 6
 #: When options outnumber the budget, this many survive the one-determinization screening.
 FINALISTS = 4
 #: Value of one unlocked power, in cards, when a rollout stops at a horizon.
@@ -179,56 +184,31 @@ class _Dreamer(GreedyBot):
         return view.public
 
 
-class _Misled(GreedyBot):
-    """A rollout's GreedyBot after an option that swapped cards (Ripple): it remembers the
-    grid as it was when the rollout began and folds every event of the determinized game on
-    top, the option's swap included, so it remembers the two swapped cards the wrong way
-    round until it sees them again. The searches pinned in tests/test_bot_moves.py were
-    played so; remembering them right changes those pins."""
-
-    def start(self, rules: Rules, seat: int) -> None:
-        super().start(rules, seat)
-        self._mind = Knowledge(seat)
-
-    def observe(self, events: list[Event]) -> None:
-        self._mind.observe(events)
-
-    def _memory(self, view: SeatView) -> Mapping[int, str]:
-        return self._mind.known
-
-    def _public(self, view: SeatView) -> Collection[int]:
-        return self._mind.public
-
-
-def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = None) -> float:
-    """Play ``game`` on with a GreedyBot per seat; return ``seat``'s value.
+def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = None,
+            record: list[Action] | None = None) -> float:
+    """Play ``game`` on with a GreedyBot per seat (the one continuation policy: each decides
+    from its seat view, where it knows the whole determinized grid); return ``seat``'s value.
 
     The value is the score margin (own score minus the best opponent's) at the end, or after
     ``horizon`` more turns plus :data:`POWER_VALUE` per unlocked power more than that opponent.
-    ``game`` is changed (pass a clone).
+    ``record`` receives the moves played. ``game`` is changed (pass a clone).
     """
-    misled = any(ev["type"] == "swap" for ev in game.events_since(0))
-    grid: list[Event] = [
-        {"type": "reveal", "slot": s, "element": el, "cause": "setup", "visible_to": "all"}
-        for s, el in game.seat_view(seat).known.items()] if misled else []
     bots: list[GreedyBot] = []
     for p, bot_seed in enumerate(seeds[:len(game.players)]):
-        bot = _Misled(seed=bot_seed) if misled else _Dreamer(seed=bot_seed)
+        bot = _Dreamer(seed=bot_seed)
         bot.start(game.rules, p)
-        bot.observe(grid)
         bots.append(bot)
-    fed = [0] * len(bots)
     stop = None if horizon is None else game.turn + horizon
     while not game.is_over and (stop is None or game.turn < stop):
         legal = game.legal_actions()
-        p = game.active_player
         if len(legal) == 1:
-            game.apply(legal[0])
-            continue
-        if misled:
-            bots[p].observe(game.visible_events_since(fed[p], p))
-            fed[p] = game.step + 1
-        game.apply(bots[p].choose(game.seat_view(p), legal))
+            move = legal[0]
+        else:
+            p = game.active_player
+            move = bots[p].choose(game.seat_view(p), legal)
+        if record is not None:
+            record.append(move)
+        game.apply(move)
     return evaluate(game, seat)
 
 
@@ -309,6 +289,24 @@ def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Act
         slots = tuple(sorted(s for ss in picked.values() for s in ss))
         plans[key] = Plan(counts, slots, key, picked)
     return list(plans.values()), groups
+
+
+def _whole_plans(obs: Observation, known: Mapping[int, str], legal: list[Action],
+                 rules: Rules) -> set[str]:
+    """The keys of the plans a bot weighs: the pass, and each plan that takes every card it
+    can of the elements it collects (one more card of such an element, within the
+    activations, only adds to the collection: a plan short of it gives the next player
+    that card for nothing)."""
+    plans, groups = activation_plans(obs, known, legal, rules)
+    limit = obs["activations"]["limit"]
+    keep = {"pass"}
+    for plan in plans:
+        used = sum(plan.counts.values())
+        taken = {g[0] for g in plan.counts}
+        if used >= limit or not any(g[0] in taken and plan.counts.get(g, 0) < len(ss)
+                                    for g, ss in groups.items()):
+            keep.add(plan.key)
+    return keep
 
 
 def plan_actions(plan: Plan, obs: Observation) -> tuple[Action, ...]:
@@ -452,6 +450,16 @@ def _effect(rules: Rules, a: UsePower) -> str:
     return pw.effect.id if pw is not None else ""
 
 
+#: The kinds of power whose use (and target) the expert searches; it plays the others as
+#: GreedyBot does.
+_SEARCHED_POWERS = ("remove_tokens", "swap_with_deck")
+
+
+def _kind_of(rules: Rules, a: UsePower) -> str:
+    pw = rules.power(a.element, a.tier)
+    return pw.effect.kind if pw is not None else ""
+
+
 def _label(a: Action) -> str:
     if isinstance(a, Refill):
         return "refill"
@@ -510,14 +518,120 @@ def _useful_token(obs: Observation, known: Mapping[int, str], a: PlaceToken, sea
 
 
 # ---------------------------------------------------------------------- search
+class Table:
+    """The common random numbers of a decision: determinized positions drawn in order from one
+    generator, rollout seeds, and each option's rollout values on them (``samples[key][k]`` is
+    the value on position ``k``, the same deck for every option). The decisions of one Phase 2
+    share a table, so that the moves of a turn are valued on one set of decks and read the
+    same numbers (the value a move is given is the best value at the next decision)."""
+
+    def __init__(self, rules: Rules, obs: Observation, known: Mapping[int, str], seat: int,
+                 rng: random.Random, horizon: int | None = None, win_weight: float = 0.0) -> None:
+        self.rules, self.obs, self.known, self.seat = rules, obs, dict(known), seat
+        self.rng, self.horizon, self.win_weight = rng, horizon, win_weight
+        self.dets: list[Game] = []
+        self.seeds: list[list[int]] = []
+        self.samples: dict[str, list[float]] = {}
+        self.dead: set[str] = set()
+
+    def det(self, k: int) -> Game:
+        """Determinized position ``k`` (drawn on first use, in order)."""
+        n = len(self.obs["players"])
+        while len(self.dets) <= k:
+            self.dets.append(determinize(self.rules, self.obs, self.known, self.rng))
+            self.seeds.append([self.rng.getrandbits(32) for _ in range(n)])
+        return self.dets[k]
+
+    def run(self, option: Option, upto: int, since: Sequence[Action] = ()) -> None:
+        """Roll ``option`` out on positions until it has ``upto`` values. ``since`` are the
+        seat's moves made since the table's position (its own activations in Phase 2)."""
+        got = self.samples.setdefault(option.key, [])
+        while len(got) < upto and option.key not in self.dead:
+            k = len(got)
+            g = self.det(k).clone()
+            try:
+                for a in (*since, *option.actions):
+                    g.apply(a)
+            except IllegalActionError:
+                self.dead.add(option.key)
+                return
+            v = rollout(g, self.seeds[k], self.seat, self.horizon)
+            if self.win_weight and g.is_over:
+                scores = g.scores()
+                top = max(scores)
+                if scores[self.seat] == top:
+                    v += self.win_weight * (1.0 if scores.count(top) == 1 else 0.5)
+            got.append(v)
+
+    def values(self, keys: Collection[str]) -> dict[str, float]:
+        """The value of each option of ``keys`` with values: the mean of the option rolled out
+        most (the yardstick) plus the option's mean difference from it on the decks where both
+        were played, so an option screened on a few decks is compared on those decks and not
+        on luck (common random numbers)."""
+        have = {k: self.samples[k] for k in keys if self.samples.get(k) and k not in self.dead}
+        if not have:
+            return {}
+        # The yardstick is chosen from the whole table, so a value does not depend on which
+        # options a decision lists.
+        every = {k: v for k, v in self.samples.items() if v and k not in self.dead}
+        ref = max(every, key=lambda k: (len(every[k]), sum(every[k]) / len(every[k]), k))
+        base = every[ref]
+        mean = sum(base) / len(base)
+        out = {}
+        for k, got in have.items():
+            n = len(got)
+            out[k] = mean + sum(got[i] - base[i] for i in range(n)) / n
+        return out
+
+    def line(self, option: Option, since: Sequence[Action] = (), turns: int = 2
+             ) -> tuple[Action, ...]:
+        """``option`` then the continuation policy's moves on position 0 to the end of the next
+        player's turn, cut before the first move that names a slot whose card the seat could
+        not know (refilled from below the face-up top) or brings such a card in (Tide)."""
+        g = self.det(0).clone()
+        try:
+            for a in (*since, *option.actions):
+                g.apply(a)
+        except IllegalActionError:
+            return option.actions
+        moves: list[Action] = []
+        if not g.is_over:
+            rollout(g, self.seeds[0], self.seat, turns, record=moves)
+        out = list(option.actions)
+        unseen: set[int] = set()
+        refills = 0
+        for a in moves:
+            slots = ({a.slot} if isinstance(a, (Activate, Deactivate, PlaceToken)) else
+                     set(a.targets) if isinstance(a, UsePower) else set())
+            if slots & unseen or (isinstance(a, UsePower) and refills
+                                  and _effect(self.rules, a) in ("tide", "swap_with_deck")):
+                break
+            if isinstance(a, Refill):
+                refills += 1
+                if refills > 1:  # the first refill takes the face-up top; the rest are unseen
+                    unseen.add(a.slot)
+            out.append(a)
+        return tuple(out)
+
+
 @dataclass
 class Evaluation:
-    """What a search found: mean value and rollouts per option key."""
+    """What a search found: value and rollouts per option key.
+
+    ``values[key]`` is the value of the position the option leads to (final score margin in
+    cards, own minus the best opponent's, when the continuation policy plays on), on the
+    table's common decks; ``samples[key]`` the value on each deck (index k is the same deck
+    for every option). :attr:`value` is the value of the decision's position.
+    """
 
     values: dict[str, float]
     counts: dict[str, int]
     options: list[Option]
     covers: dict[Action, list[str]]
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    table: Table | None = field(default=None, repr=False, compare=False)
+    #: the seat's moves since the table's position (a later decision of the same Phase 2)
+    since: tuple[Action, ...] = ()
 
     def value_of(self, action: Action) -> float:
         keys = [k for k in self.covers.get(action, []) if k in self.values]
@@ -529,19 +643,45 @@ class Evaluation:
         return max(self.options, key=lambda o: (self.values.get(o.key, float("-inf")),
                                                 -self.options.index(o)))
 
+    @property
+    def value(self) -> float:
+        """The value of the position before the decision: its best option's."""
+        return max(self.values.values(), default=0.0)
+
+    def line(self, key: str | None = None) -> tuple[Action, ...]:
+        """The option ``key`` (default: the best) and the continuation policy's moves to the
+        end of the next player's turn (:meth:`Table.line`): "Show the line". Replay it on the
+        real game and stop at the first illegal move (later draws may differ)."""
+        option = self.best_option() if key is None else next(
+            (o for o in self.options if o.key == key), None)
+        if option is None:
+            raise ValueError(f"no option {quote(key)} at this decision")
+        if self.table is None or (len(self.options) == 1 and not self.table.dets):
+            return option.actions
+        return self.table.line(option, self.since)
+
 
 def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rules: Rules,
            seat: int, rng: random.Random, budget: int, horizon: int | None = None,
            time_ms: float | None = None, all_options: bool = False,
            win_weight: float = 0.0, dry: bool = False,
-           no_pass: bool = False, names: CardNames | None = None) -> Evaluation:
+           no_pass: bool = False, names: CardNames | None = None,
+           table: Table | None = None, since: Sequence[Action] = ()) -> Evaluation:
     """Evaluate the options of a decision by determinized rollouts (see the module doc).
 
     ``all_options`` keeps every option (for analysis); otherwise tokens that lock nobody out
     are pruned first. ``win_weight`` adds that many cards for a win (half for a tie).
     ``dry`` only lists the options (no rollouts). ``no_pass`` drops the Phase 2 pass when a
     collection is possible. ``names`` decides which cards the options' labels may name by
-    element (:func:`options_for`).
+    element (:func:`options_for`). ``table`` carries the decks and values of an earlier
+    decision of the same phase (a Phase 2's decisions share one), ``since`` the seat's moves
+    made since then: the values it holds are kept, and only options it has none of are rolled
+    out, on its decks, as often as its least-played option (so the values of a turn agree); a
+    new table is drawn from ``rng`` otherwise.
+
+    The budget is spent by successive halving on common decks: every option is rolled out on
+    the first decks, the better half goes on to more, and so on, so the best options get the
+    most rollouts (at least one per option; about ``budget`` in all).
     """
     options, covers = options_for(obs, known, legal, rules, seat, names)
     if obs["phase"] == "binding" and not all_options:
@@ -552,72 +692,61 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
         keep = [o for o in options if use[o.key] >= 0]
         keep.sort(key=lambda o: -use[o.key])
         options = keep[:12]
+    if obs["phase"] == "activation" and not all_options:
+        whole = _whole_plans(obs, known, legal, rules)
+        options = [o for o in options if o.key in whole] or options
     if no_pass and len(options) > 1 and obs["phase"] == "activation":
         options = [o for o in options if o.key != "pass"] or options
+    if table is None:
+        table = Table(rules, obs, known, seat, rng, horizon, win_weight)
+    since = tuple(since)
     if dry:
-        return Evaluation({}, {}, options, covers)
+        return Evaluation({}, {}, options, covers, table=table, since=since)
     if len(options) == 1:
-        return Evaluation({options[0].key: 0.0}, {options[0].key: 0}, options, covers)
-    n = len(obs["players"])
-    dets: list[Game] = []
-    seeds: list[list[int]] = []
-
-    def det(k: int) -> Game:
-        while len(dets) <= k:
-            dets.append(determinize(rules, obs, known, rng))
-            seeds.append([rng.getrandbits(32) for _ in range(n)])
-        return dets[k]
-
-    totals = {o.key: 0.0 for o in options}
-    counts = {o.key: 0 for o in options}
-    dead: set[str] = set()
-
-    def run(o: Option, k: int) -> None:
-        g = det(k).clone()
-        try:
-            for a in o.actions:
-                g.apply(a)
-        except IllegalActionError:
-            dead.add(o.key)
-            return
-        v = rollout(g, seeds[k], seat, horizon)
-        if win_weight and g.is_over:
-            scores = g.scores()
-            top = max(scores)
-            if scores[seat] == top:
-                v += win_weight * (1.0 if scores.count(top) == 1 else 0.5)
-        totals[o.key] += v
-        counts[o.key] += 1
-
-    deadline = None if time_ms is None else time.perf_counter() + time_ms / 1000
-    live = list(options)
-    if deadline is None and len(live) * 2 > budget:
-        # Screening: one determinization each, then the finalists share the rest.
+        key = options[0].key
+        got = table.samples.get(key, [])
+        return Evaluation({key: table.values([key]).get(key, 0.0)}, {key: len(got)}, options,
+                          covers, {key: list(got)}, table, since)
+    live = [o for o in options if o.key not in table.dead]
+    held = [len(table.samples[o.key]) for o in live if table.samples.get(o.key)]
+    if held:
         for o in live:
-            run(o, 0)
-        live = [o for o in live if o.key not in dead]
-        live.sort(key=lambda o: -totals[o.key])
-        live = live[:FINALISTS]
-        rest = max(0, budget - len(options))
-        per = max(1, rest // max(1, len(live)))
-        for k in range(1, per + 1):
-            for o in live:
-                run(o, k)
-    else:
-        per = max(1, budget // len(live))
+            if not table.samples.get(o.key):
+                table.run(o, min(held), since)
+    elif time_ms is not None:
+        deadline = time.perf_counter() + time_ms / 1000
         k = 0
-        while True:
-            for o in live:
-                if o.key not in dead:
-                    run(o, k)
+        while live and (k == 0 or time.perf_counter() < deadline):
             k += 1
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif k >= per:
-                break
-    values = {key: totals[key] / counts[key] for key in totals if counts[key]}
-    return Evaluation(values, counts, options, covers)
+            for o in live:
+                table.run(o, k, since)
+            live = [o for o in live if o.key not in table.dead]
+    else:
+        total = max(budget, len(live))
+        rounds = max(1, math.ceil(math.log2(len(live))))
+        target = 0
+        spent = 0
+        for r in range(rounds):
+            per = max(1, (total - spent) // ((rounds - r) * max(1, len(live))))
+            target += per
+            for o in live:
+                before = len(table.samples.get(o.key, []))
+                table.run(o, target, since)
+                spent += len(table.samples.get(o.key, [])) - before
+            live = [o for o in live if o.key not in table.dead]
+            if r < rounds - 1 and len(live) > 1:
+                mean = {o.key: sum(table.samples[o.key][:target]) / target for o in live}
+                live.sort(key=lambda o: -mean[o.key])
+                live = live[:max(2, (len(live) + 1) // 2)]
+        if live and spent < total:  # what halving's rounding left goes to the finalists
+            target += max(1, (total - spent) // len(live))
+            for o in live:
+                table.run(o, target, since)
+    keys = [o.key for o in options]
+    values = table.values(keys)
+    counts = {k: len(table.samples.get(k, [])) for k in keys if k in values}
+    samples = {k: list(table.samples[k]) for k in counts}
+    return Evaluation(values, counts, options, covers, samples, table, since)
 
 
 class ExpertBot(GreedyBot):
@@ -625,8 +754,9 @@ class ExpertBot(GreedyBot):
 
     ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`);
     with ``time_ms`` it searches for that long instead (not reproducible). ``horizon`` stops
-    rollouts after that many turns (None: to the end of the game). ``win_weight`` adds that
-    many cards to a rollout's value for a win, so that a sure win beats a bigger gamble.
+    rollouts after that many turns (default :data:`DEFAULT_HORIZON`; None: to the end of the
+    game). ``win_weight`` adds that many cards to a rollout's value for a win, so that a sure
+    win beats a bigger gamble.
 
     >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
@@ -638,7 +768,7 @@ class ExpertBot(GreedyBot):
     name = "expert"
 
     def __init__(self, seed: int | None = None, budget: int | str = DEFAULT_BUDGET,
-                 time_ms: float | None = None, horizon: int | None = None,
+                 time_ms: float | None = None, horizon: int | None = DEFAULT_HORIZON,
                  win_weight: float = 2.0) -> None:
         super().__init__(seed)
         if budget == "quick":
@@ -676,6 +806,13 @@ class ExpertBot(GreedyBot):
             # Every empty slot is the same choice for players who remember (module doc);
             # against forgetful ones GreedyBot's spread is better, so keep it.
             return super().decide(view, legal)
+        if view.phase == "abilities" and not any(
+                isinstance(a, UsePower) and _kind_of(self.rules, a) in _SEARCHED_POWERS
+                for a in legal):
+            # Extra activations, a lower threshold and ignored tokens never hurt; a peek or a
+            # swap of two grid cards teaches a perfect memory nothing: GreedyBot's order of
+            # use is right, and only Unbind and Tide (which card?) are worth a search.
+            return super().decide(view, legal)
         # Anti-stall: the seed's rules let a game go on for ever while everyone passes
         # (DESIGN.md, interpretation 9); after a full round without a collection the expert
         # does not pass while it can collect, so two experts always finish a game.
@@ -709,6 +846,6 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["DEFAULT_BUDGET", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option", "determinize",
-           "evaluate", "rollout", "search"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option",
+           "Table", "determinize", "evaluate", "rollout", "search"]
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core.echo import quote
 from ..core.rules import Rules
+from .balance import wilson_interval
 from .bots import BOT_KINDS
 from .simulate import SeatSpec, parse_seat, points_of, seat_label, simulate
 
@@ -152,20 +153,44 @@ def bradley_terry(names: Sequence[str], results: Mapping[tuple[str, str], tuple[
 
 
 def _pair_points(rules: Rules, a: SeatSpec, b: SeatSpec, name_a: str, games: int, seed: int,
-                 executor: Executor | None, jobs: int | None) -> list[float]:
+                 executor: Executor | None, jobs: int | None,
+                 least: int | None = None) -> list[float]:
     """The points of ``a`` in each of ``games`` games against ``b``, seats alternated: 1 for a
-    win, 1/k for a victory shared by k, 0 for a loss."""
-    rows = simulate(rules, [a, b], games=games, seed=seed, rotate=True, executor=executor,
-                    jobs=jobs)
-    return [points_of(row, name_a) for row in rows]
+    win, 1/k for a victory shared by k, 0 for a loss.
+
+    With ``least``, the games come in rounds of ``least`` (seats alternated in each), and
+    the pair stops once the 95% interval of its score leaves no doubt who is stronger (it
+    excludes one half), or at ``games``."""
+    if least is None or least >= games:
+        rows = simulate(rules, [a, b], games=games, seed=seed, rotate=True, executor=executor,
+                        jobs=jobs)
+        return [points_of(row, name_a) for row in rows]
+    points: list[float] = []
+    rounds = 0
+    while len(points) < games:
+        n = min(least, games - len(points))
+        rows = simulate(rules, [a, b], games=n, seed=seed * 1_000 + rounds, rotate=True,
+                        executor=executor, jobs=jobs)
+        rounds += 1
+        points += [points_of(row, name_a) for row in rows]
+        low, high = wilson_interval(sum(points), len(points))
+        if low > 0.5 or high < 0.5:
+            break
+    return points
 
 
 def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: int = 1,
            rules: Rules | None = None, *, executor: Executor | None = None,
            jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Ladder:
+           progress: Callable[[int, int], None] | None = None,
+           least: int | None = None) -> Ladder:
     """Play a round robin among ``entrants`` (bot kinds or ``(kind, params)``; default
     :func:`default_entrants`), ``games`` games a pair with seats alternated, and rate them.
+
+    ``least`` (an even number >= 2) plays each pair in rounds of that many games and stops
+    it once its 95% Wilson interval excludes a score of one half: a lopsided pair is settled
+    in a round or two, and ``games`` is the most a close pair plays (``games_per_pair``).
+    The table's games per entrant show what was played.
 
     >>> table = ladder(["random", "greedy"], games=2, seed=1, jobs=1)
     >>> [(row.name, row.games) for row in table.rows]      # best first
@@ -181,6 +206,10 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 100_000:
         raise ValueError("games (per pair) must be a whole number from 2 to 100000, "
                          f"got {quote(games)}")
+    if least is not None and (isinstance(least, bool) or not isinstance(least, int)
+                              or least < 2 or least % 2):
+        raise ValueError(f"least (games a round) must be an even whole number >= 2, "
+                         f"got {quote(least)}")
     rules = Rules.default() if rules is None else rules
     pairs = [(i, j) for i in range(len(names)) for j in range(i + 1, len(names))]
     per_game: dict[tuple[str, str], list[float]] = {}
@@ -189,7 +218,8 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     # uneven bots (the expert) keeps both busy to its end.
     for done, (i, j) in enumerate(pairs):
         per_game[(names[i], names[j])] = _pair_points(
-            rules, specs[i], specs[j], names[i], games, seed * 1_000 + done, executor, jobs)
+            rules, specs[i], specs[j], names[i], games, seed * 1_000 + done, executor, jobs,
+            least)
         if progress is not None:
             progress(done + 1, len(pairs))
     totals = {pair: (sum(p), len(p)) for pair, p in per_game.items()}

@@ -430,14 +430,17 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
     naming the field: each move's ``step`` indexes an action of that seat, in order, ``played``
     is the action there, ``best`` an action, ``loss`` a finite number >= 0, ``verdict`` one of
     :data:`VERDICTS`, ``reason`` a line of text; ``options`` (optional) hold ``key``,
-    ``label``, ``actions``, a finite ``value`` and a ``rollouts`` count.
+    ``label``, ``actions``, a finite ``value`` and a ``rollouts`` count; optional
+    ``value_before``, ``value_played`` (finite numbers) and ``line``, ``played_line`` (lists of
+    actions) per move, and ``values`` (a finite number per step) for the review.
     """
     at = where
     if not isinstance(data, Mapping):
         raise ReplayFormatError(f"field {quote(at)} must be an object (a review), "
                                 f"got {quote(data)}",
                                 field=at)
-    unknown = sorted(str(k) for k in data if k not in ("player", "seed", "budget", "moves"))
+    unknown = sorted(str(k) for k in data if k not in ("player", "seed", "budget", "moves",
+                                                       "values"))
     if unknown:
         raise ReplayFormatError(f"field {quote(at)}: unknown field(s) {names(map(repr, unknown))}",
                                 field=f"{at}.{unknown[0]}")
@@ -456,7 +459,8 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
             raise ReplayFormatError(f"field {quote(mat)} must be an object, got {quote(m)}",
                                     field=mat)
         extra = sorted(str(x) for x in m if x not in (
-            "step", "player", "played", "best", "loss", "verdict", "reason", "options", "cause"))
+            "step", "player", "played", "best", "loss", "verdict", "reason", "options",
+            "value_before", "value_played", "line", "played_line", "cause"))
         if extra:
             raise ReplayFormatError(f"field {quote(mat)}: unknown field(s) "
                                     f"{names(map(repr, extra))}", field=f"{mat}.{extra[0]}")
@@ -508,12 +512,31 @@ def check_analysis(data: object, actions: Sequence[Action], actors: Sequence[int
                 "actions": [_action(a, f"{oat}.actions[{i}]") for i, a in enumerate(plan)],
                 "value": _number(o["value"], oat + ".value", -math.inf),
                 "rollouts": _int_field(o, "rollouts", oat, 0, MAX_INT)})
-        checked = {"step": step, "player": player, "played": played, "best": best,
-                   "loss": loss, "verdict": verdict, "reason": reason, "options": options}
+        move = {"step": step, "player": player, "played": played, "best": best, "loss": loss,
+                "verdict": verdict, "reason": reason, "options": options}
+        # The values and lines of the search (optional: reviews written before them load).
+        for key in ("value_before", "value_played"):
+            if key in m:
+                move[key] = _number(m[key], f"{mat}.{key}", -math.inf)
+        for key in ("line", "played_line"):
+            if key in m:
+                line = m[key]
+                if not isinstance(line, list) or len(line) > 256:
+                    raise ReplayFormatError(f"field '{mat}.{key}' must be a list of at most 256 "
+                                            "actions", field=f"{mat}.{key}", step=step)
+                move[key] = [_action(a, f"{mat}.{key}[{i}]") for i, a in enumerate(line)]
         if "cause" in m:  # the coach's cause of the loss (agents/causes.py), a short name
-            checked["cause"] = _text(m["cause"], mat + ".cause", MAX_NAME_CHARS)
-        moves.append(checked)
-    return {"player": player, "seed": seed, "budget": budget, "moves": moves}
+            move["cause"] = _text(m["cause"], mat + ".cause", MAX_NAME_CHARS)
+        moves.append(move)
+    out = {"player": player, "seed": seed, "budget": budget, "moves": moves}
+    if "values" in data:
+        values = data["values"]
+        if not isinstance(values, list) or len(values) > len(actions) + 1:
+            raise ReplayFormatError(f"field '{at}.values' must be a list of at most one value "
+                                    "per step", field=at + ".values")
+        out["values"] = [_number(v, f"{at}.values[{i}]", -math.inf)
+                         for i, v in enumerate(values)]
+    return out
 
 
 # ---------------------------------------------------------------------- lines

@@ -51,6 +51,7 @@ Messages from the page: ``annotate`` (``step``, ``text``, ``tags``, ``highlights
 (``action``, ``step``: a move while exploring); ``promote``, ``rename`` (``name``) and
 ``delete_variation`` (each with the ``variation`` id); ``guess`` (``action``, ``step``) while
 training or solving a puzzle; ``puzzle`` (``index``, optional: the next one by default);
+``puzzles`` (``seat``: the studio turns into that seat's puzzles, :meth:`start_puzzles`);
 ``export`` (``kind``: ``json``, ``markdown`` or ``html``, and for a page the
 ``viewer``: a seat or null); ``analyse`` (``seat``, optional ``budget``: runs the coach in a
 background thread, or in steps where the kernel has no threads; a player's view may analyse only
@@ -187,21 +188,10 @@ class ReplayWidget(BoardWidget):
         if puzzles is not None:
             if train is not None:
                 raise ValueError("train and puzzles are two modes; choose one")
-            if isinstance(puzzles, bool) or not isinstance(puzzles, int) or not 0 <= puzzles < n:
-                raise ValueError(f"puzzles must be a seat from 0 to {n - 1}, got "
-                                 f"{quote(puzzles)}")
-            review = replay.analyses.get(puzzles)
-            if review is None:
-                raise ValueError(f"puzzles need seat {puzzles}'s review on the replay: run "
-                                 f"ReplayWidget(replay).analyse({puzzles}, wait=True) (or "
-                                 f"replay.set_analysis({puzzles}, analyse(replay, "
-                                 f"player={puzzles}).to_dict())) first")
-            self._puzzles = puzzles_of(review)
-            self._puzzle_moves = {int(m["step"]): m for m in review["moves"]}
-            self._review_seed = int(review["seed"])
+            self._load_puzzles(replay, puzzles)
             # The learner plays that seat, as in guess the move: its view, no branching.
             train = puzzles
-            step = self._puzzles[0].step if self._puzzles else 0
+            step = self._first_puzzle()
         if train is not None:
             if isinstance(train, bool) or not isinstance(train, int) or not 0 <= train < n:
                 raise ValueError(f"train must be a seat from 0 to {n - 1}, got {quote(train)}")
@@ -233,7 +223,7 @@ class ReplayWidget(BoardWidget):
             if train is not None:
                 self.training = {"seat": train, "right": 0, "total": 0, "last": None}
                 self.editable = False
-            if self._puzzles is not None:
+            if puzzles is not None:
                 self.puzzle = self._puzzle_state(None)
             self.hide_tags = sorted(set(hide_tags))
             self.viewers = self._viewer_menu()
@@ -363,6 +353,8 @@ class ReplayWidget(BoardWidget):
         value = proposal["value"]
         if value is None:
             return 0
+        if value != 0 and self.train is not None:
+            raise traitlets.TraitError("guess the move and puzzles show the main line only")
         if value != 0:
             try:
                 self.replay.variation(value)
@@ -431,14 +423,13 @@ class ReplayWidget(BoardWidget):
         self._show_analyses()
 
     def _line_menu(self) -> list[dict[str, Any]]:
-        """The line menu; while guessing, only as far as the move to guess (the length of the
-        game and the variations after it are the future too)."""
+        """The line menu; while guessing, the main line only as far as the move to guess (the
+        length of the game is the future too)."""
         lines = line_list(self.replay)
         if self.train is None:
             return lines
-        upto = self._frontier()
-        return [{**line, "end": min(line["end"], upto)} for line in lines
-                if line["start"] <= upto]
+        # Only the main line: a variation may hold the move to guess (the coach's own line).
+        return [{**lines[0], "end": min(lines[0]["end"], self._frontier())}]
 
     def _seen_to(self) -> int:
         """The last step the page may hold: the line's end, or in guess the move and puzzles
@@ -508,7 +499,8 @@ class ReplayWidget(BoardWidget):
             "rename": self._on_rename, "delete_variation": self._on_delete,
             "guess": self._on_guess, "export": self._on_export, "analyse": self._on_analyse,
             "analyse_step": self._on_analyse_step, "analyse_cancel": self._on_analyse_cancel,
-            "puzzle": self._on_puzzle, "show_line": self._on_show_line}
+            "puzzle": self._on_puzzle, "puzzles": self._on_puzzles,
+            "show_line": self._on_show_line}
         if self.editable:
             out.update({"annotate": self._on_annotate, "edit_note": self._on_edit,
                         "remove_note": self._on_remove})
@@ -721,6 +713,60 @@ class ReplayWidget(BoardWidget):
                 "move": None if current is None else current.step + 1,
                 "verdict": None if current is None else current.verdict,
                 "done": self._puzzle_index in self._answered, "last": last}
+
+    def _load_puzzles(self, replay: Replay, seat: int) -> None:
+        n = len(replay.players)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"puzzles must be a seat from 0 to {n - 1}, got {quote(seat)}")
+        review = replay.analyses.get(seat)
+        if review is None:
+            raise ValueError(f"puzzles need seat {seat}'s review on the replay: run "
+                             f"ReplayWidget(replay).analyse({seat}, wait=True) (or "
+                             f"replay.set_analysis({seat}, analyse(replay, "
+                             f"player={seat}).to_dict())) first")
+        self._puzzles = puzzles_of(review)
+        self._puzzle_moves = {int(m["step"]): m for m in review["moves"]}
+        self._review_seed = int(review["seed"])
+
+    def _first_puzzle(self) -> int:
+        return self._puzzles[0].step if self._puzzles else 0
+
+    def start_puzzles(self, seat: int) -> None:
+        """Turn this studio into puzzles of ``seat``'s mistakes and blunders, as
+        ``ReplayWidget(replay, puzzles=seat)`` (the studio's Puzzles button): the view locks to
+        that seat, and the page holds nothing past the puzzle until it is answered. One way: a
+        new ``ReplayWidget(replay)`` shows the studio again."""
+        if self.train is not None:
+            raise ValueError("this replay is already guessing the move or solving puzzles")
+        if self.viewer is not None and seat != self.viewer:
+            raise ValueError(f"this page shows seat {self.viewer}'s view: its puzzles only")
+        if self._analysing is not None and self._analysing.is_alive():
+            raise ValueError("an analysis is running; wait for it to finish")
+        self._load_puzzles(self.replay, seat)
+        self._ready = False
+        with self.hold_sync():
+            self.train = seat
+            self._allow_all_seeing = False
+            self.explore = False
+            self.allow_explore = False
+            self.editable = False
+            self.show_memory_of = None
+            self.variation = 0
+            self.viewer = seat
+            self.viewers = self._viewer_menu()
+            self.training = {"seat": seat, "right": 0, "total": 0, "last": None}
+            self.puzzle = self._puzzle_state(None)
+            self.step = self._first_puzzle()
+            self._ready = True
+            self.refresh()
+        self.error = ""
+
+    def _on_puzzles(self, content: Message) -> None:
+        only(content, "puzzles", ("seat",))
+        seat = content.get("seat", self.viewer)
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"puzzles are of a seat, got {quote(seat)}")
+        self.start_puzzles(seat)
 
     def _puzzle_open(self) -> bool:
         """Whether the shown step is the current puzzle, still to answer."""

@@ -3105,8 +3105,14 @@ function coachPanel(doc, st, shown) {
     const who = playerName(st.info, m.player);
     const same = JSON.stringify(m.best) === JSON.stringify(m.played);
     body.push(h(doc, "p", { class: "ll-coachverdict" }, verdictBadge(doc, m.verdict), ` ${who}: ${describeAction(m.played, st.info)}: ${m.verdict}` + (m.loss > 5e-3 ? ` (${m.loss.toFixed(1)} cards of expected margin lost)` : "") + "."));
-    if (!same) body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(m.best, st.info)}.`));
+    if (!same) {
+      const marked = (m.best_slots || []).length ? " (marked on the board)" : "";
+      body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(m.best, st.info)}${marked}.`));
+    }
     body.push(h(doc, "p", { class: "ll-coachreason" }, m.reason));
+    if (!same && st.analysis_progress && (m.best_line || []).length && (st.train === null || st.train === void 0)) {
+      body.push(h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "show-line" }, "Show the line"));
+    }
     if (typeof m.best_value === "number" && typeof m.played_value === "number") {
       body.push(h(doc, "p", { class: "ll-note" }, `Expected final margin: ${signed(m.played_value)} played, ${signed(m.best_value)} best.`));
     }
@@ -3120,6 +3126,47 @@ function coachPanel(doc, st, shown) {
     h(doc, "div", { class: "ll-h" }, shown ? `Coach on move ${shown}` : "Coach"),
     body,
     tools
+  );
+}
+function bestSlots(st, shown) {
+  const m = reviewedMoves(st).get(shown);
+  if (!m || JSON.stringify(m.best) === JSON.stringify(m.played)) return [];
+  return (m.best_slots || []).filter((s) => Number.isInteger(s));
+}
+function puzzlePanel(doc, st, menu) {
+  const p = st.puzzle;
+  if (!p || p.total === void 0) return null;
+  const seat = playerName(st.info, Number(p.seat));
+  const total = Number(p.total) || 0;
+  const index = Number(p.index) || 0;
+  const last = p.last;
+  const body = [h(
+    doc,
+    "p",
+    { class: "ll-trainscore", "data-solved": p.solved, "data-answered": p.answered },
+    `Solved: ${p.solved} of ${p.answered} answered (${total} in all)`
+  )];
+  if (!total) body.push(h(doc, "p", { class: "ll-note" }, `No mistakes or blunders of ${seat}'s to set as puzzles.`));
+  else if (!p.done) {
+    body.push(h(doc, "p", { class: "ll-note" }, `Move ${p.move}: ${seat} played a ${p.verdict} here. Find a better move (within 0.3 cards of the best solves it).`));
+    body.push(menu(doc, st, "Try this move"));
+  } else if (last) {
+    body.push(h(
+      doc,
+      "p",
+      { class: `ll-trainlast ${last.solved ? "ll-right" : "ll-wrong"}` },
+      last.solved ? `✓ Solved: ${describeAction(last.guess, st.info)} is within 0.3 cards of the best.` : `✗ Not this one: ${describeAction(last.guess, st.info)} gives up ${last.loss.toFixed(1)} cards.`
+    ));
+    body.push(h(doc, "p", { class: "ll-coachbest" }, `Best was: ${describeAction(last.best, st.info)}. ${seat} played: ${describeAction(last.played, st.info)}.`));
+    body.push(h(doc, "p", { class: "ll-coachreason" }, last.reason));
+    body.push(index + 1 < total ? h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "puzzle-next" }, "Next puzzle") : h(doc, "p", { class: "ll-note" }, `All ${total} puzzles answered.`));
+  }
+  return h(
+    doc,
+    "section",
+    { class: "ll-train ll-puzzles", "aria-label": "Puzzles" },
+    h(doc, "div", { class: "ll-h" }, `Find a better move: puzzle ${Math.min(index + 1, total)} of ${total}`),
+    body
   );
 }
 function analyseBar(doc, st) {
@@ -3162,8 +3209,17 @@ function analyseBar(doc, st) {
     }) : null,
     running || total ? h(doc, "span", { class: "ll-note" }, ` ${done} / ${total} decisions${running ? "" : p.cancelled ? " (cancelled)" : " analysed"}`) : null,
     running ? h(doc, "button", { type: "button", class: "ll-btn ll-small", "data-act": "analyse-cancel" }, "Cancel") : null,
+    running ? null : puzzleButtons(doc, st, seats),
     p.error ? h(doc, "span", { class: "ll-error", role: "alert" }, ` ${p.error}`) : null
   );
+}
+function puzzleButtons(doc, st, seats) {
+  return (st.analyses || []).filter((a) => seats.includes(a.player) && (a.moves || []).some((m) => m.verdict === "mistake" || m.verdict === "blunder")).map((a) => h(
+    doc,
+    "button",
+    { type: "button", class: "ll-btn ll-small", "data-act": "puzzles", "data-seat": String(a.player) },
+    `Puzzles from ${playerName(st.info, a.player)}'s mistakes`
+  ));
 }
 function analyseStep(st) {
   const p = st.analysis_progress;
@@ -3661,6 +3717,8 @@ function explorePanel(doc, st) {
   );
 }
 function trainPanel(doc, st) {
+  const puzzles = puzzlePanel(doc, st, choiceMenu);
+  if (puzzles) return puzzles;
   const t = st.training;
   if (st.train === null || st.train === void 0 || !t) return null;
   const seat = playerName(st.info, st.train);
@@ -3762,6 +3820,7 @@ function renderReplay(st, ui, doc, now = 0, shorts = null) {
   const notes = (st.annotations || []).filter((n) => n.step === shown && !isHiddenNote(n, st, ui));
   for (const s of new Set(notes.flatMap((n) => n.highlights || []))) mark(s, "ll-hl");
   if (ui.form.open) for (const s of ui.form.highlights) mark(s, "ll-pick");
+  for (const s of bestSlots(st, shown)) mark(s, "ll-best");
   const board = renderBoard(
     { ...st, mode: "replay", legal: moving ? st.legal : { step: shown, actor: null } },
     {
@@ -3847,7 +3906,8 @@ function replayState(model) {
     training: get("training") || void 0,
     downloads: get("downloads") || null,
     analyses: get("analyses") || [],
-    analysis_progress: get("analysis_progress") || null
+    analysis_progress: get("analysis_progress") || null,
+    puzzle: get("puzzle") && Object.keys(get("puzzle")).length ? get("puzzle") : null
   };
 }
 function request(r, patch) {
@@ -4152,6 +4212,16 @@ var REPLAY_CLICKS = {
   },
   "analyse-cancel"(r) {
     r.model.send({ type: "analyse_cancel" });
+  },
+  "show-line"(r, _b, st) {
+    r.ui.playing = false;
+    r.model.send({ type: "show_line", step: shownStep(st) });
+  },
+  "puzzle-next"(r) {
+    r.model.send({ type: "puzzle" });
+  },
+  puzzles(r, button) {
+    r.model.send({ type: "puzzles", seat: numberOf(button, "data-seat") });
   },
   ready(r) {
     r.ui.dealt = true;
