@@ -655,6 +655,25 @@ function onKey(t, flow, event) {
   CLICKS[act](t, button, flow);
 }
 
+/**
+ * Paint the board. A keyboard player's focus stays on the board: when the focused part goes
+ * away (the Ready button, a card that was collected and redrawn), the card the arrows would
+ * start from takes it, so the next key is the board's and not the notebook's.
+ * @param {Table} t
+ * @param {number} now
+ */
+function draw(t, now) {
+  const { m } = t;
+  const active = m.doc.activeElement;
+  const had = !!active && m.root().contains(active);
+  m.show(renderBoard(boardState(t), t.ui, m.doc, now, true));
+  const root = m.root();
+  if (had && !root.contains(m.doc.activeElement)) {
+    const card = /** @type {HTMLElement | null} */ (root.querySelector("[data-act=card][tabindex='0']"));
+    if (card) card.focus({ preventScroll: true });
+  }
+}
+
 /** @type {import("./types").Mode} */
 export function playMode({ model, el }) {
   return mount(model, el, "leyline", (m) => {
@@ -683,7 +702,7 @@ export function playMode({ model, el }) {
       if (handler) handler(t, button, flow);
     };
     return {
-      draw: (/** @type {number} */ now) => m.show(renderBoard(boardState(t), t.ui, m.doc, now, true)),
+      draw: (/** @type {number} */ now) => draw(t, now),
       onChange: flow.onChange, reveals: () => t.ui.reveals, start: true,
       listeners: { click: onClick, change: (/** @type {Event} */ e) => onInput(t, flow, e), keydown: (/** @type {KeyboardEvent} */ e) => onKey(t, flow, e) },
       teardown() { if (watcher) watcher.disconnect(); },

@@ -150,3 +150,20 @@ test("Refill: one click (or F) fills every empty slot in slot order", async () =
   assert.deepEqual(model.sent.at(-1), { type: "refill_all", step: 6 });
   cleanup();
 });
+
+test("a keyboard player keeps the focus on the board when the focused part goes away (Ready by key)", async () => {
+  const items = Array.from({ length: 12 }, (_, slot) => ({ type: "reveal", slot, element: "fire", cause: "setup", visible_to: "all" }));
+  const model = new FakeModel(state({ deal_ms: 50, shown_seq: 0, events: { seq: 1, step: 0, items } }));
+  const { el, window, cleanup } = mountModel(model);
+  await tick();
+  const ready = el.querySelector("[data-act=deal-ready]");
+  ready.focus();
+  assert.equal(window.document.activeElement, ready);
+  ready.dispatchEvent(new window.KeyboardEvent("keydown", { key: "r", bubbles: true }));
+  await tick();
+  assert.equal(el.querySelector("[data-act=deal-ready]"), null, "the Ready button is gone");
+  const focused = window.document.activeElement;
+  assert.equal(focused.getAttribute("data-act"), "card", "the focus went to a card, not the page");
+  assert.equal(focused.getAttribute("tabindex"), "0");
+  cleanup();
+});

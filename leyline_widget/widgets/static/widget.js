@@ -2302,6 +2302,20 @@ function onKey(t, flow, event) {
   );
   CLICKS[act](t, button, flow);
 }
+function draw(t, now) {
+  const { m } = t;
+  const active = m.doc.activeElement;
+  const had = !!active && m.root().contains(active);
+  m.show(renderBoard(boardState(t), t.ui, m.doc, now, true));
+  const root = m.root();
+  if (had && !root.contains(m.doc.activeElement)) {
+    const card = (
+      /** @type {HTMLElement | null} */
+      root.querySelector("[data-act=card][tabindex='0']")
+    );
+    if (card) card.focus({ preventScroll: true });
+  }
+}
 function playMode({ model, el }) {
   return mount(model, el, "leyline", (m) => {
     const t = {
@@ -2336,7 +2350,7 @@ function playMode({ model, el }) {
       if (handler) handler(t, button, flow);
     };
     return {
-      draw: (now) => m.show(renderBoard(boardState(t), t.ui, m.doc, now, true)),
+      draw: (now) => draw(t, now),
       onChange: flow.onChange,
       reveals: () => t.ui.reveals,
       start: true,
@@ -3920,7 +3934,7 @@ function goto(r, step) {
   const target = Math.max(0, Math.min(lastStep(st), step));
   if (target !== st.step) request(r, { step: target });
 }
-function draw(r, now) {
+function draw2(r, now) {
   const { m, ui, seen } = r;
   const { doc } = m;
   const st = replayState(r.model);
@@ -4357,7 +4371,7 @@ function replayMode({ model, el }) {
       seen: { ack: read(model, "ack"), asked: "", painted: null, form: -1, pickedAt: "", words: { line: null, viewer: null, list: [] } }
     };
     return {
-      draw: (now) => draw(r, now),
+      draw: (now) => draw2(r, now),
       onChange: () => onChange(r),
       reveals: () => ui.reveals,
       start: true,
