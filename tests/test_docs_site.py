@@ -74,3 +74,11 @@ def test_a_page_loading_from_outside_fails_the_build(tmp_path: Path,
         leyline.on_post_build(Config())
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warned) == 2 and all(m.startswith("bad.html loads") for m in warned)
+
+
+def test_sphinx_roles_read_as_code() -> None:
+    leyline = hook("leyline")
+    html = ("a <code>Bot</code>, :class:<code>~leyline_widget.agents.bots.Bot</code> and "
+            ":func:<code>simulate</code>")
+    assert leyline.on_page_content(html) == (
+        "a <code>Bot</code>, <code>Bot</code> and <code>simulate</code>")

@@ -66,13 +66,15 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-_ROLE = re.compile(r":(?:func|class|meth|attr|mod|data|obj|exc):(?=<code>)")
+_ROLE = re.compile(r":(?:func|class|meth|attr|mod|data|obj|exc):<code>(~?)([^<]*)</code>")
 
 
 def on_page_content(html_text: str, **_: Any) -> str:
-    # Docstrings name other objects with Sphinx roles (:func:`x`), which help() shows as they
-    # are; on the site the code span alone reads better.
-    return _ROLE.sub("", html_text)
+    # Docstrings name other objects with Sphinx roles (:func:`x`, :class:`~a.b.C`), which
+    # help() shows as they are; on the site the code span alone reads better ("~" keeps only
+    # the last part of the name, as Sphinx would show it).
+    return _ROLE.sub(lambda m: f"<code>{m[2].rsplit('.', 1)[-1] if m[1] else m[2]}</code>",
+                     html_text)
 
 
 _EMPTY_SCRIPT = re.compile(r"<script src=\"\">\s*</script>")

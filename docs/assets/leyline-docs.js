@@ -6,8 +6,13 @@
     try {
       var doc = frame.contentDocument;
       if (!doc || !doc.body) return;
+      // The body's own height and margins: the document's scroll height is at least the
+      // frame's, so growing the frame to it would grow it again, without end.
       var size = function () {
-        frame.style.height = doc.documentElement.scrollHeight + 4 + "px";
+        var style = doc.defaultView.getComputedStyle(doc.body);
+        var height = doc.body.getBoundingClientRect().height +
+          parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+        frame.style.height = Math.ceil(height) + 2 + "px";
       };
       size();
       if (window.ResizeObserver) new ResizeObserver(size).observe(doc.body);
