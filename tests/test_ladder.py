@@ -58,3 +58,15 @@ def test_the_ladder_is_the_same_on_one_pool_of_workers() -> None:
     one = ladder(["random", "greedy", ("memory", {"capacity": 2})], games=6, seed=5, jobs=1)
     two = ladder(["random", "greedy", ("memory", {"capacity": 2})], games=6, seed=5, jobs=2)
     assert one.to_dict() == two.to_dict()
+
+
+def test_a_lopsided_pair_stops_once_its_interval_settles_it() -> None:
+    table = ladder(["random", "greedy"], games=40, seed=3, jobs=1, least=8)
+    top, bottom = table.rows
+    assert (top.name, bottom.name) == ("greedy", "random")
+    assert 8 <= top.games < 40 and top.games % 8 == 0
+    assert table.to_dict() == ladder(["random", "greedy"], games=40, seed=3, jobs=1,
+                                     least=8).to_dict()
+    for bad in (3, 0, True, "8"):
+        with pytest.raises(ValueError, match="least"):
+            ladder(["random", "greedy"], games=10, jobs=1, least=bad)  # type: ignore[arg-type]
