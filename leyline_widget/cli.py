@@ -756,6 +756,10 @@ def _lite(args: argparse.Namespace) -> int:
     except RuntimeError as err:
         print(f"leyline lite: {err}", file=sys.stderr)
         return 1
+    except OSError as err:  # the site's folder or the download cache cannot be written
+        print(f"leyline lite: cannot write {quote_path(err.filename or args.out)}: "
+              f"{err.strerror or err}", file=sys.stderr)
+        return 1
     print(site.summary())
     print(f"serve it with: python -m http.server -d {site.out} 8000, then open "
           "http://127.0.0.1:8000/lab/index.html")

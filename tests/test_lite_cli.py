@@ -24,6 +24,24 @@ def test_a_bad_notebook_name_is_refused_at_once(tmp_path: Path,
     assert "--wheel: no file" in capsys.readouterr().err
 
 
+def test_an_unwritable_download_cache_is_a_short_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("jupyterlite_core")
+    import leyline_widget.widgets.lite as lite
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setattr(lite, "CACHE", blocker / "cache")
+    wheel = tmp_path / "leyline_widget-0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    assert main(["lite", "--out", str(tmp_path / "site"), "--wheel", str(wheel)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("leyline lite: cannot write") and "a-file" in err
+    assert "Traceback" not in err and len(err) < 300
+    assert not (tmp_path / "site").exists()
+
+
 def test_the_default_notebooks_start_by_installing_the_package() -> None:
     for spec in DEFAULT_NOTEBOOKS:
         nb = _for_the_browser(resolve_notebook(spec).content)

@@ -343,6 +343,7 @@ def build_lite(out: str | os.PathLike[str], notebooks: Sequence[str] | None = No
     if len(set(names)) != len(names):
         raise ValueError(f"two notebooks would share a name: {sorted(names)}")
     cache = cache or CACHE
+    cache.mkdir(parents=True, exist_ok=True)  # an unwritable cache fails before any download
     target = Path(out).resolve()
     with tempfile.TemporaryDirectory(prefix="leyline-lite-") as tmp:
         work = Path(tmp)
