@@ -59,6 +59,61 @@ def _roots(page: Any) -> Any:
     return page.locator(".leyline[data-mode=play]")
 
 
+def _fits(page: Any, root: Any) -> dict[str, float]:
+    """The board from its status line to the end of its Study, and the window's room below the
+    notebook's top (scrolled to the board's top first)."""
+    page.evaluate("(el) => el.scrollIntoView({block: 'start'})", root.element_handle())
+    return dict(root.evaluate("""(el) => {
+        const top = el.querySelector('.ll-status').getBoundingClientRect().top;
+        const main = el.querySelector('.ll-main').getBoundingClientRect();
+        const area = document.querySelector('.jp-WindowedPanel-outer, .jp-Notebook')
+            .getBoundingClientRect();
+        return {height: main.bottom - top, room: window.innerHeight - Math.max(area.top, 0)};
+    }"""))
+
+
+def _narrow(root: Any) -> dict[str, bool]:
+    """At 800 px: the deck beside the grid, the Study table and the board within their boxes."""
+    return dict(root.evaluate("""(el) => {
+        const grid = el.querySelector('.ll-grid').getBoundingClientRect();
+        const deck = el.querySelector('.ll-side').getBoundingClientRect();
+        const table = el.querySelector('.ll-study table');
+        return {beside: deck.top < grid.bottom && deck.left >= grid.right - 1,
+                study: table.scrollWidth <= table.parentElement.clientWidth + 1,
+                root: el.scrollWidth <= el.clientWidth + 1};
+    }"""))
+
+
+def _hint_marked(server: Any, nb: str, root: Any, widget: str) -> tuple[list[int], list[int]]:
+    """The slots of the coach's plan (from the kernel) and the slots marked on the grid."""
+    plan = server.kernel_json(nb, f"sorted({{s for a in {widget}.hint['suggestion']['plan'] "
+                                  "for s in ([a['slot']] if 'slot' in a else [])"
+                                  " + a.get('targets', [])})")
+    marked = root.evaluate("(el) => [...el.querySelectorAll('[data-act=card].ll-hinted')]"
+                           ".map((c) => Number(c.dataset.slot))")
+    return marked, plan
+
+
+def _log_head(root: Any) -> dict[str, Any]:
+    """The full log's scroll, its first (newest) turn and whether that turn is in view."""
+    return dict(root.evaluate("""(el) => {
+        const box = el.querySelector('.ll-fulllog');
+        const first = box.querySelector('.ll-logturn');
+        const r = first.getBoundingClientRect(), b = box.getBoundingClientRect();
+        return {top: box.scrollTop, turn: Number(first.dataset.turn), inBox: r.top >= b.top - 1};
+    }"""))
+
+
+def _final_faces(page: Any, root: Any) -> list[str]:
+    """Once the game is over: the element each card on the grid shows ("" for none)."""
+    root.scroll_into_view_if_needed()
+    page.wait_for_function("(el) => el.querySelector('.ll-over')", arg=root.element_handle(),
+                           timeout=60_000)
+    return list(root.evaluate("(el) => [...el.querySelectorAll('[data-act=card]')]"
+                              ".filter((c) => c.dataset.card !== 'empty')"
+                              ".map((c) => c.dataset.element || '')"))
+
+
 def _count_click(page: Any, root: Any, target: Any, clicks: list[str], name: str) -> None:
     clicks.append(name)
     click_and_wait(page, root, target)
@@ -79,14 +134,7 @@ def test_the_table_round_two(lab: Any, browser: Any, output_dir: Path) -> None: 
     solo.screenshot(path=str(output_dir / "1-move-before-ready-refused.png"))
 
     # -- the board within 1280x800 in JupyterLab: grid, deck, prompt, actions, own Study.
-    page.evaluate("(el) => el.scrollIntoView({block: 'start'})", solo.element_handle())
-    box = solo.evaluate("""(el) => {
-        const top = el.querySelector('.ll-status').getBoundingClientRect().top;
-        const main = el.querySelector('.ll-main').getBoundingClientRect();
-        const area = document.querySelector('.jp-WindowedPanel-outer, .jp-Notebook')
-            .getBoundingClientRect();
-        return {height: main.bottom - top, room: window.innerHeight - Math.max(area.top, 0)};
-    }""")
+    box = _fits(page, solo)
     assert box["height"] <= box["room"], box
     page.screenshot(path=str(output_dir / "2-board-in-1280x800.png"))
 
@@ -119,11 +167,7 @@ def test_the_table_round_two(lab: Any, browser: Any, output_dir: Path) -> None: 
     duel.scroll_into_view_if_needed()
     press_ready(page, duel)
     click_and_wait(page, duel, duel.locator("[data-act=hint]"))
-    plan = lab.kernel_json("round2.ipynb", "sorted({s for a in duel.hint['suggestion']['plan'] "
-                                           "for s in ([a['slot']] if 'slot' in a else [])"
-                                           " + a.get('targets', [])})")
-    marked = duel.evaluate("(el) => [...el.querySelectorAll('[data-act=card].ll-hinted')]"
-                           ".map((c) => Number(c.dataset.slot))")
+    marked, plan = _hint_marked(lab, "round2.ipynb", duel, "duel")
     assert marked == plan
     text = duel.locator(".ll-coach-hint").inner_text()
     assert text.lower().count("end the phase") <= 1
@@ -136,23 +180,13 @@ def test_the_table_round_two(lab: Any, browser: Any, output_dir: Path) -> None: 
         arg=duel.element_handle(), timeout=60_000)
     recap = duel.locator(".ll-recap").inner_text()
     assert "Greedy bot" in recap
-    log = duel.evaluate("""(el) => {
-        const box = el.querySelector('.ll-fulllog');
-        const first = box.querySelector('.ll-logturn');
-        const r = first.getBoundingClientRect(), b = box.getBoundingClientRect();
-        return {top: box.scrollTop, turn: first.dataset.turn, inBox: r.top >= b.top - 1};
-    }""")
+    log = _log_head(duel)
     assert log["top"] == 0 and log["inBox"]
     assert int(log["turn"]) == lab.kernel_json("round2.ipynb", "duel.game.turn")
     duel.screenshot(path=str(output_dir / "6-after-the-bot-turn.png"))
 
     # -- the final grid face up once the game is over.
-    over.scroll_into_view_if_needed()
-    page.wait_for_function("(el) => el.querySelector('.ll-over')", arg=over.element_handle(),
-                           timeout=60_000)
-    faces = over.evaluate("(el) => [...el.querySelectorAll('[data-act=card]')]"
-                          ".filter((c) => c.dataset.card !== 'empty')"
-                          ".map((c) => c.dataset.element || '')")
+    faces = _final_faces(page, over)
     assert faces and all(faces), faces
     over.screenshot(path=str(output_dir / "7-final-grid-face-up.png"))
 
@@ -187,14 +221,7 @@ def test_clean_at_800_px(lab: Any, browser: Any, output_dir: Path) -> None:  # n
     run_all_cells(page, widgets=5, timeout=120_000)
     duel = _roots(page).nth(2)
     duel.scroll_into_view_if_needed()
-    fit = duel.evaluate("""(el) => {
-        const grid = el.querySelector('.ll-grid').getBoundingClientRect();
-        const deck = el.querySelector('.ll-side').getBoundingClientRect();
-        const table = el.querySelector('.ll-study table');
-        return {beside: deck.top < grid.bottom && deck.left >= grid.right - 1,
-                study: table.scrollWidth <= table.parentElement.clientWidth + 1,
-                root: el.scrollWidth <= el.clientWidth + 1};
-    }""")
+    fit = _narrow(duel)
     duel.screenshot(path=str(output_dir / "800px.png"))
     assert fit == {"beside": True, "study": True, "root": True}, fit
     no_widget_errors(page)
@@ -264,14 +291,7 @@ def test_notebook7_round_two(notebook7: Any, browser: Any, output_dir: Path) -> 
     solo.screenshot(path=str(output_dir / "nb7-1-move-before-ready-refused.png"))
 
     # -- the board within 1280x800 under Notebook 7's header and toolbar.
-    page.evaluate("(el) => el.scrollIntoView({block: 'start'})", solo.element_handle())
-    box = solo.evaluate("""(el) => {
-        const top = el.querySelector('.ll-status').getBoundingClientRect().top;
-        const main = el.querySelector('.ll-main').getBoundingClientRect();
-        const area = document.querySelector('.jp-WindowedPanel-outer, .jp-Notebook')
-            .getBoundingClientRect();
-        return {height: main.bottom - top, room: window.innerHeight - Math.max(area.top, 0)};
-    }""")
+    box = _fits(page, solo)
     page.screenshot(path=str(output_dir / "nb7-2-board-in-1280x800.png"))
     assert box["height"] <= box["room"], box
 
@@ -301,11 +321,7 @@ def test_notebook7_round_two(notebook7: Any, browser: Any, output_dir: Path) -> 
                            timeout=20_000)
     duel.locator("[data-act=card][data-slot='0']").focus()
     _key(page, duel, "h")
-    plan = notebook7.kernel_json(nb, "sorted({s for a in duel.hint['suggestion']['plan'] "
-                                     "for s in ([a['slot']] if 'slot' in a else [])"
-                                     " + a.get('targets', [])})")
-    marked = duel.evaluate("(el) => [...el.querySelectorAll('[data-act=card].ll-hinted')]"
-                           ".map((c) => Number(c.dataset.slot))")
+    marked, plan = _hint_marked(notebook7, nb, duel, "duel")
     duel.screenshot(path=str(output_dir / "nb7-4-hint-on-the-board.png"))
     assert marked == plan, (marked, plan)
     assert duel.locator(".ll-coach-hint").count() == 1
@@ -326,22 +342,12 @@ def test_notebook7_round_two(notebook7: Any, browser: Any, output_dir: Path) -> 
         [...el.querySelectorAll(`[data-act=card][data-slot='${s}'] .ll-mk`)]
             .map((m) => m.className.replace('ll-mk ll-mk-', ''))]))""")
     assert "unbound" in marks["2"] and "swapped" in marks["2"] and "swapped" in marks["5"], marks
-    log = you.evaluate("""(el) => {
-        const box = el.querySelector('.ll-fulllog');
-        const first = box.querySelector('.ll-logturn');
-        const r = first.getBoundingClientRect(), b = box.getBoundingClientRect();
-        return {top: box.scrollTop, turn: Number(first.dataset.turn), inBox: r.top >= b.top - 1};
-    }""")
+    log = _log_head(you)
     assert log == {"top": 0, "turn": 3, "inBox": True}, log
     you.screenshot(path=str(output_dir / "nb7-5-the-other-seats-powers.png"))
 
     # -- the final grid face up once the game is over.
-    over.scroll_into_view_if_needed()
-    page.wait_for_function("(el) => el.querySelector('.ll-over')", arg=over.element_handle(),
-                           timeout=60_000)
-    faces = over.evaluate("(el) => [...el.querySelectorAll('[data-act=card]')]"
-                          ".filter((c) => c.dataset.card !== 'empty')"
-                          ".map((c) => c.dataset.element || '')")
+    faces = _final_faces(page, over)
     assert faces and all(faces), faces
     over.screenshot(path=str(output_dir / "nb7-6-final-grid-face-up.png"))
 
@@ -384,14 +390,7 @@ def test_notebook7_clean_at_800_px(notebook7: Any, browser: Any,  # noqa: F811
     run_all_cells(page, widgets=5, timeout=120_000)
     duel = _roots(page).nth(1)
     duel.scroll_into_view_if_needed()
-    fit = duel.evaluate("""(el) => {
-        const grid = el.querySelector('.ll-grid').getBoundingClientRect();
-        const deck = el.querySelector('.ll-side').getBoundingClientRect();
-        const table = el.querySelector('.ll-study table');
-        return {beside: deck.top < grid.bottom && deck.left >= grid.right - 1,
-                study: table.scrollWidth <= table.parentElement.clientWidth + 1,
-                root: el.scrollWidth <= el.clientWidth + 1};
-    }""")
+    fit = _narrow(duel)
     duel.screenshot(path=str(output_dir / "nb7-800px.png"))
     page.screenshot(path=str(output_dir / "nb7-800px-page.png"))
     assert fit == {"beside": True, "study": True, "root": True}, fit
