@@ -596,6 +596,11 @@ def _rule(lesson_id: str) -> str:
     return next(lsn.rule for lsn in COURSE if lsn.id == lesson_id)
 
 
+def _step(lesson_id: str, index: int) -> Step:
+    """A step of a lesson above that asks for nothing remembered (a recall version keeps it)."""
+    return next(lsn for lsn in COURSE if lsn.id == lesson_id).steps[index]
+
+
 # The recall versions of the other lessons that ask for remembered cards (the rules' lessons
 # above in course order); a slot is named only for a card never shown (a peek's target).
 RECALL += (
@@ -618,13 +623,7 @@ RECALL += (
                         "Deactivate the Water first to free an activation.",
                         "Deactivate slot 9, then activate slot 11."),
                  success="Three Earth cards are activated."),
-            Step("Collect the three Earth cards.",
-                 accept=EndPhase(), goal=collected("earth", count=3),
-                 wrong=[(_DEACTIVATE, "Keep all three Earth cards activated.")],
-                 hints=("End the phase.",),
-                 success="Three Earth collected. The empty slots were refilled from the deck "
-                         "(each new card was shown once as it landed) and your turn ended.",
-                 then=(Refill(0), Refill(4), Refill(11), EndPhase())),
+            _step("deactivate-pass", 2),
             Step("Turn 2. Think of every card you know on the grid: if no two are alike, "
                  "pass (end Phase 2 without activating anything).",
                  accept=EndPhase(),
@@ -662,11 +661,7 @@ RECALL += (
                         "card under 3 Wind tokens needs 3 Wind in your Study.",
                         "The token-free one is at slot 10."),
                  success="A card without tokens: anyone may activate it."),
-            Step("Collect the Earth pair.",
-                 accept=EndPhase(), goal=collected("earth"),
-                 hints=("End the phase.",),
-                 success="Collected, from memory: the tokens told you who may activate, your "
-                         "memory told you what lay under them."),
+            _step("binding", 2),
         ),
         summary="Tokens are in plain sight; what lies under them is what you remember.",
         recall=True, recall_of="binding",
@@ -733,12 +728,7 @@ RECALL += (
                         (EndPhase(), "Ending Phase 1 now wastes both of your powers.")],
                  hints=("Use the Wind minor power (Whisper) with slot 6 as its target.",),
                  success="Only you saw it, once."),
-            Step("Use Spark (2 Fire): +1 activation this turn.",
-                 accept=UsePower("fire", "minor"),
-                 wrong={EndPhase(): "Without Spark you have only 3 activations; you will want "
-                                    "4."},
-                 hints=("Use the Fire minor power (Spark); it takes no target.",),
-                 success="4 activations this turn. Phase 2 begins."),
+            _step("minor-powers", 1),
             Step("Collect the Water pair you saw at the start, and the Earth pair: the Earth "
                  "you saw at the start and the one you peeked at.",
                  goal=collected("earth", "water"),
@@ -793,17 +783,8 @@ RECALL += (
         .effects(powers_used=["fire:minor", "earth:minor"]),
         intro="Two cards are shown to you once. Two Major powers let you collect them both.",
         steps=(
-            Step("Use Sanctuary (5 Earth): Binding tokens do not stop you this turn.",
-                 accept=UsePower("earth", "major"),
-                 wrong={EndPhase(): "Ending Phase 1 now wastes Sanctuary and Wildfire."},
-                 hints=("Use the Earth major power (Sanctuary).",),
-                 success="This turn no token can stop you."),
-            Step("Use Wildfire (5 Fire): every activated card is collected this turn, even a "
-                 "lone one.",
-                 accept=UsePower("fire", "major"),
-                 wrong={EndPhase(): "Without Wildfire a lone card only flips back."},
-                 hints=("Use the Fire major power (Wildfire).",),
-                 success="The collect threshold is 1 this turn. Phase 2 begins."),
+            _step("sanctuary-wildfire", 0),
+            _step("sanctuary-wildfire", 1),
             Step("Collect the Water and the Wind you saw at the start.",
                  goal=collected("water", "wind"), allow=[*_activate(4, 9), _DEACTIVATE],
                  solution=(*_activate(4, 9), EndPhase()),
@@ -875,17 +856,8 @@ RECALL += (
                  hints=("Think back to the four cards shown at the start: three were Earth.",
                         "The Earth cards are at slots 0, 1 and 3."),
                  success="Three Earth cards are activated."),
-            Step("Collect them: three Earth cards make your score 5.",
-                 accept=EndPhase(), goal=collected("earth", count=3),
-                 wrong=[(_DEACTIVATE, "Two Earth cards would leave you at 4, behind your "
-                                     "Rival's 5. Keep all three.")],
-                 hints=("End the phase.",),
-                 success="5 to 5. Three slots are empty and one card is left in the deck."),
-            Step("Refill an empty slot with the deck's last card.",
-                 accept=_REFILL, goal=game_over(winners=[0, 1]), solution=Refill(0),
-                 hints=("Click an empty slot.",),
-                 success="The deck is empty and a card would still have to be refilled: the "
-                         "game ends, 5 to 5. Ties share the victory."),
+            _step("game-end", 1),
+            _step("game-end", 2),
         ),
         summary="The game ends when a refill meets an empty deck; remember the grid to the "
                 "last card.",
