@@ -782,6 +782,9 @@ def _table_parsers(sub: Any) -> None:
                           "here besides the server's own (repeatable)")
     srv.add_argument("--poll", type=float, default=0.5, metavar="SECONDS",
                      help="how often to look for moves made through another server process")
+    srv.add_argument("--evict-after", type=float, default=120.0, metavar="SECONDS",
+                     help="how long a table nobody watches stays in memory (120); it is "
+                          "loaded again from --db when someone comes back")
     tab = sub.add_parser("table", help="create tables and classes on a table server",
                          description="Create a table or a class on a running table server.")
     tsub = tab.add_subparsers(dest="table_command", required=True, metavar="ACTION")
@@ -817,6 +820,9 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be from 1 to 65535, got {args.port}")
     if not 0.05 <= args.poll <= 60:
         raise UsageError(f"--poll must be from 0.05 to 60 seconds, got {args.poll}")
+    if not 0.1 <= args.evict_after <= 86400:
+        raise UsageError(f"--evict-after must be from 0.1 to 86400 seconds, got "
+                         f"{args.evict_after}")
     try:
         store = open_store(args.db)
     except ValueError as err:
@@ -826,7 +832,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"leyline: serving tables of {args.db} on http://{args.host}:{args.port}",
           file=sys.stderr, flush=True)
     serve(store, host=args.host, port=args.port, board=table_board, static=STATIC,
-          origins=tuple(args.allow_origin), poll=args.poll)
+          origins=tuple(args.allow_origin), poll=args.poll, evict_after=args.evict_after)
     return 0
 
 

@@ -140,12 +140,12 @@ def test_course_navigator_and_teacher_memory_panel(lab: Lab, browser: Any,  # no
     course = page.locator(".ll-course").first.locator("xpath=..")
     course.scroll_into_view_if_needed()
     options = course.locator("[data-act=lesson-pick] option")
-    assert options.count() == 15  # the 12 lessons of the rules and 3 recall lessons
+    assert options.count() == 23  # the 12 lessons of the rules and 11 recall lessons
     ack = course.get_attribute("data-ack")
     course.locator("[data-act=lesson-pick]").select_option("game-end")
     page.wait_for_function("([el, a]) => el.dataset.ack !== a", arg=[course.element_handle(), ack])
     assert course.get_attribute("data-lesson") == "game-end"
-    assert "Lesson 12 of 15" in (course.locator(".ll-ltitle").text_content() or "")
+    assert "Lesson 12 of 23" in (course.locator(".ll-ltitle").text_content() or "")
     board = course.locator("xpath=following-sibling::*[1]").locator(".leyline")
     assert board.locator("[data-act=card]").count() == 4
     course.locator("xpath=..").screenshot(path=str(output_dir / "course-game-end.png"))
@@ -171,7 +171,7 @@ def test_skip_shows_its_moves_and_a_lesson_done_in_one_widget_counts_in_the_cour
     course, single = panels.nth(0), panels.nth(1)
     board = page.locator(".ll-lessonboard").nth(1).locator(".leyline")
     done = course.locator(".ll-coursedone")
-    assert done.text_content() == "0 of 15 lessons done"
+    assert done.text_content() == "0 of 23 lessons done"
 
     # Skip step (show me): the board rings the slot its solution played, and says so.
     single.scroll_into_view_if_needed()
@@ -191,7 +191,7 @@ def test_skip_shows_its_moves_and_a_lesson_done_in_one_widget_counts_in_the_cour
     assert panel_state(single)["status"] == "done"
 
     # The course widget above, in the same kernel, counts it at once.
-    page.wait_for_function("(el) => el.textContent === '1 of 15 lessons done'",
+    page.wait_for_function("(el) => el.textContent === '1 of 23 lessons done'",
                            arg=done.element_handle(), timeout=15_000)
     first = course.locator("[data-act=lesson-pick] option").first
     assert first.text_content() == "1. Activate and collect ✓ (done in another lesson widget)"

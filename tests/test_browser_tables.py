@@ -177,3 +177,136 @@ def test_a_notebook_takes_its_seat_with_join_in_jupyterlab(
         if grace is not None:
             grace.close()
         s.stop()
+
+
+def test_the_lobby_lists_this_browsers_tables_and_whose_turn_it_is(
+        browser: Any, output_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+    from tables_support import play_turns
+
+    s = Server(f"sqlite:///{tmp_path / 'tables.db'}", tmp_path / "server.log").start()
+    clients: list[TableClient] = []
+    try:
+        mine = new_table(s.url, ["Ada", "Grace"], seed=1, rules=SHORT)  # Ada to play
+        theirs = new_table(s.url, ["Grace", "Ada"], seed=2, rules=SHORT)  # Grace to play
+        done = new_table(s.url, ["Ada", "greedy"], seed=3, rules=SHORT, bot_delay_ms=0)
+        other = new_table(s.url, ["Alan", "Joan"], seed=4, rules=SHORT)  # not this browser's
+        ada_done = TableClient(done["seats"][0]["link"])
+        clients.append(ada_done)
+        play_turns(ada_done, 0, random.Random(3))
+        page = new_page(browser, width=1000, height=700)
+        # The page of each seat this browser sits at keeps its link for the lobby.
+        for made, seat in ((mine, 0), (theirs, 1), (done, 0)):
+            page.goto(made["seats"][seat]["link"])
+            page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+        page.goto(s.url + "/lobby")
+        page.wait_for_selector("#list tbody tr", timeout=15_000)
+        rows = page.locator("#list tbody tr")
+
+        def table_rows() -> list[list[str]]:
+            return [[c.strip() for c in rows.nth(i).inner_text().split("\t")]
+                    for i in range(rows.count())]
+
+        # Its turn first, then the game going on, then the finished one; no other table.
+        got = table_rows()
+        assert [r[:2] + r[3:4] for r in got] == [
+            ["Ada vs Grace", "Ada", "Your turn"], ["Grace vs Ada", "Ada", "Grace's turn"],
+            ["Ada vs Greedy bot", "Ada", "Game over"]], got
+        assert "Alan" not in page.locator("#list").inner_text()
+        assert "1 waiting for you" in page.locator("#msg").inner_text()
+        page.screenshot(path=str(output_dir / "1-lobby.png"))
+        # Grace ends her turn (from her kernel): the lobby says it is Ada's turn there too.
+        grace = TableClient(theirs["seats"][0]["link"])
+        clients.append(grace)
+        assert grace.wait(lambda c: c.state is not None and c.online)
+        while grace.state is not None and grace.state["active_player"] == 0:
+            grace.move(choose(grace.state, random.Random(6)))
+        page.reload()
+        page.wait_for_function("() => document.querySelectorAll("
+                               "'#list tbody tr[data-your-turn=true]').length === 2",
+                               timeout=20_000)
+        assert "2 waiting for you" in page.locator("#msg").inner_text()
+        page.screenshot(path=str(output_dir / "2-lobby-your-turn-twice.png"))
+        # A link opens its table's page, at the seat.
+        rows.nth(0).locator("a").click()
+        page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+        assert "playing as Ada" in page.locator("#net").inner_text()
+        no_widget_errors(page)
+        assert other["table"] not in json.dumps(page.evaluate(
+            "() => localStorage.getItem('leyline-links')"))
+    finally:
+        for c in clients:
+            c.close()
+        s.stop()
+
+
+def past(step: int) -> Any:
+    """Whether a client's table has moved past ``step`` (or is over)."""
+    return lambda c: c.state is not None and (c.state["step"] > step or c.state["over"])
+
+
+@pytest.mark.jupyter
+def test_notebook7_kernel_and_a_browser_page_play_a_whole_game(
+        browser: Any, output_dir: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Ada sits at the table from Notebook 7 (``LeylineWidget.join``: the kernel holds the
+    socket), Grace from the server's page in another browser; every move of the game is a
+    click on one board or the other, and each board follows the other's moves."""
+    from browser_support import (
+        jupyter_lab,
+        notebook_json,
+        open_notebook,
+        play_turn_step,
+        run_all_cells,
+    )
+
+    s = Server(f"sqlite:///{tmp_path / 'tables.db'}", tmp_path / "server.log").start()
+    notebook = notebook_json([
+        "from leyline_widget import LeylineWidget\n"
+        "w = LeylineWidget.join(open('link.txt').read().strip())\nw"])
+    watch: TableClient | None = None
+    try:
+        made = new_table(s.url, ["Ada", "Grace"], seed=12, rules=SHORT)
+        watch = TableClient(made["spectator"], record=True)
+        with jupyter_lab({"join.ipynb": notebook}, app="notebook") as nb7:
+            (nb7.root / "link.txt").write_text(made["seats"][0]["link"])
+            ada_page = open_notebook(browser, nb7, "join.ipynb", width=1100, height=1200)
+            assert ada_page.evaluate("() => window.jupyterapp.name") == "Jupyter Notebook"
+            run_all_cells(ada_page)
+            ada = ada_page.locator(".leyline").first
+            grace_page = new_page(browser, width=1100, height=1000)
+            grace_page.goto(made["seats"][1]["link"])
+            grace_page.wait_for_selector(".leyline .ll-grid", timeout=30_000)
+            grace = grace_page.locator(".leyline")
+            boards = [(ada_page, ada), (grace_page, grace)]
+            clicked: list[list[int]] = [[], []]
+            shot = False
+            for _ in range(400):
+                state = watch.state
+                assert state is not None
+                if state["over"]:
+                    break
+                seat = state["active_player"]
+                page, root = boards[seat]
+                # The mover's board shows the step the table is at before it is clicked.
+                page.wait_for_function("([el, s]) => Number(el.dataset.step) === s",
+                                       arg=[root.element_handle(), state["step"]],
+                                       timeout=20_000)
+                play_turn_step(page, root, clicked[seat])
+                assert watch.wait(past(state["step"]), 20)
+                if not shot and state["view"]["turn"] >= 2:
+                    ada_page.screenshot(path=str(output_dir / "1-notebook7-ada.png"))
+                    grace_page.screenshot(path=str(output_dir / "2-page-grace.png"))
+                    shot = True
+            assert watch.state is not None and watch.state["over"]
+            for page, root in boards:
+                page.wait_for_selector(".leyline .ll-over", timeout=20_000)
+                scan_seat(root)
+                no_widget_errors(page)
+            ada_page.screenshot(path=str(output_dir / "3-notebook7-over.png"))
+            grace_page.screenshot(path=str(output_dir / "4-page-over.png"))
+            assert nb7.kernel_json("join.ipynb", "w.view['is_over']") is True
+            problems = [p for f in watch.frames for p in scan_frame(f, -1)]
+            assert problems == []
+    finally:
+        if watch is not None:
+            watch.close()
+        s.stop()

@@ -66,14 +66,19 @@ def test_the_page_drives_a_stepped_analysis(no_threads: None) -> None:
     assert w.error == ""
     progress = w.analysis_progress
     assert progress["stepped"] is True and progress["running"] is True
-    asked = 0
+    asked: set[tuple[int, int]] = set()
     while w.analysis_progress["running"]:
         p = w.analysis_progress
+        # The page asks once per (run, done) it is shown (js/src/replay.js): each of its
+        # requests must move the analysis on, or it would wait for ever.
+        assert (p["run"], p["done"]) not in asked, f"the page would not ask again: {p}"
+        asked.add((p["run"], p["done"]))
+        w.send_message({"type": "analyse_step", "run": p["run"], "done": p["done"]})
+        answer = w.analysis_progress
         # A request sent twice (two views of the widget) is answered once.
         w.send_message({"type": "analyse_step", "run": p["run"], "done": p["done"]})
-        w.send_message({"type": "analyse_step", "run": p["run"], "done": p["done"]})
-        asked += 1
-        assert asked < 100
+        assert w.analysis_progress == answer
+        assert len(asked) < 100
     final = w.analysis_progress
     assert final["error"] == "" and final["cancelled"] is False
     assert final["done"] == final["total"] > 0

@@ -68,6 +68,31 @@ export function credentials(search, hash) {
 const FINAL = new Set(["secret", "watch", "teacher", "table", "board", "protocol"]);
 
 /**
+ * One page's place at a table: what the functions below share while it is open.
+ * @typedef {object} Session
+ * @property {{render: (props: {model: Model, el: HTMLElement}) => unknown}} widget
+ * @property {HTMLElement} el
+ * @property {(text: string, online: boolean) => void} say the status line
+ * @property {Record<string, string>} creds the hello's credentials
+ * @property {string} table
+ * @property {Location | {protocol: string, host: string}} loc
+ * @property {typeof WebSocket} Socket
+ * @property {Storage | null} storage
+ * @property {string} seenKey
+ * @property {number} seen the last step shown here: a page loaded again does not replay its reveals
+ * @property {WebSocket | null} ws
+ * @property {boolean} open
+ * @property {boolean} rendered
+ * @property {boolean} stopped
+ * @property {number} nextId
+ * @property {number} acks
+ * @property {number} seq
+ * @property {number} delay the wait before the next reconnect, in ms
+ * @property {Set<number>} pending moves sent and not yet answered
+ * @property {ReturnType<typeof netModel>} model
+ */
+
+/**
  * Join a table: connect, render the play mode into `el` once the first state arrives, and keep
  * the connection (and the `status` line) up to date.
  * @param {{render: (props: {model: Model, el: HTMLElement}) => unknown}} widget
@@ -76,7 +101,6 @@ const FINAL = new Set(["secret", "watch", "teacher", "table", "board", "protocol
  */
 export function joinTable(widget, options) {
   const loc = options.location || window.location;
-  const Socket = options.WebSocket || window.WebSocket;
   const storage = options.storage === undefined ? window.localStorage : options.storage;
   const creds = credentials(loc.search, loc.hash);
   const status = options.status;
@@ -88,127 +112,130 @@ export function joinTable(widget, options) {
     say("This link holds no seat, spectator or teacher key.", false);
     return null;
   }
-  const role = Object.keys(creds)[0];
-  const seenKey = `leyline-seen:${options.table}:${role}`;
-  /** The last step shown here: a page loaded again does not replay its reveals. */
-  let seen = Number((storage && storage.getItem(seenKey)) ?? -1);
-  if (!Number.isInteger(seen)) seen = -1;
+  const seenKey = `leyline-seen:${options.table}:${Object.keys(creds)[0]}`;
+  const seen = Number((storage && storage.getItem(seenKey)) ?? -1);
   if (creds.secret && storage) remember(storage, options.table, creds.secret);
-
-  /** @type {WebSocket | null} */
-  let ws = null;
-  let open = false;
-  let rendered = false;
-  let stopped = false;
-  let nextId = 0;
-  let acks = 0;
-  let seq = 0;
-  let delay = 500;
-  /** @type {Set<number>} */
-  const pending = new Set();
-
-  const model = netModel((/** @type {any} */ message) => {
-    const type = message && message.type;
-    if (type === "action") {
-      if (!open || !ws) {
-        refuse("The page is offline: that move was not sent. It reconnects by itself; try again then.");
-        return;
-      }
-      const id = ++nextId;
-      pending.add(id);
-      ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
-    } else if (type === "log_sync") {
-      if (open && ws) ws.send(JSON.stringify({ type: "sync" }));
-    } else if (type === "bot_step" || type === "shown") {
-      // The server plays the bots at its own pace, and reveals are not replayed: nothing to say.
-    } else if (LOCAL_ONLY.has(type)) {
-      refuse(`"${String(type)}" is not available at a network table.`);
-    }
-  });
-
-  /** @param {string} text */
-  function refuse(text) {
-    acks += 1;
-    model.update({ error: text, ack: acks });
-  }
-
-  /** @param {any} frame */
-  function onState(frame) {
-    const board = frame.board || {};
-    /** @type {Record<string, any>} */
-    const changes = { view: frame.view, legal: board.legal || {}, log: board.log,
-      viewer: frame.view && frame.view.viewer };
-    // `info` and the finished turns come whole only on a connection's first frame.
-    if (board.info) changes.info = board.info;
-    if (board.log_past) changes.log_past = board.log_past;
-    const items = (frame.events && frame.events.items) || [];
-    if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
-    model.update(changes);
-    const players = frame.players || [];
-    say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}`
-      : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
-    seen = frame.step;
-    if (storage) storage.setItem(seenKey, String(seen));
-    if (!rendered) {
-      rendered = true;
-      widget.render({ model, el: options.el });
-    }
-  }
-
-  /** @param {any} frame */
-  function onFrame(frame) {
-    if (frame.type === "welcome") {
-      delay = 500;
-      say("Online", true);
-    } else if (frame.type === "state") {
-      onState(frame);
-    } else if (frame.type === "ack") {
-      pending.delete(frame.id);
-      acks += 1;
-      model.update({ error: "", ack: acks });
-    } else if (frame.type === "error") {
-      if (!rendered && FINAL.has(frame.field)) {
-        stopped = true;
-        say(`Refused: ${frame.error}`, false);
-        return;
-      }
-      if (typeof frame.id === "number") pending.delete(frame.id);
-      refuse(frame.error);
-    }
-  }
-
-  function connect() {
-    if (stopped) return;
-    const proto = loc.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new Socket(`${proto}//${loc.host}/ws/${encodeURIComponent(options.table)}`);
-    ws = socket;
-    socket.onopen = () => {
-      open = true;
-      socket.send(JSON.stringify({ type: "hello", ...creds, board: true, seen }));
-    };
-    socket.onmessage = (event) => {
-      try {
-        onFrame(JSON.parse(String(event.data)));
-      } catch (err) {
-        refuse(`The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
-      }
-    };
-    socket.onclose = () => {
-      open = false;
-      if (ws === socket) ws = null;
-      if (pending.size) {
-        pending.clear();
-        refuse("The connection dropped before the server answered your move; look at the board when it is back.");
-      }
-      if (stopped) return;
-      say(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 10_000);
-    };
-  }
+  /** @type {Session} */
+  const s = {
+    widget, el: options.el, say, creds, table: options.table, loc, storage, seenKey,
+    Socket: options.WebSocket || window.WebSocket, seen: Number.isInteger(seen) ? seen : -1,
+    ws: null, open: false, rendered: false, stopped: false, nextId: 0, acks: 0, seq: 0,
+    delay: 500, pending: new Set(), model: netModel(() => {}),
+  };
+  s.model = netModel((/** @type {any} */ message) => onPageMessage(s, message));
   say("Connecting...", false);
-  connect();
-  return { model, close: () => { stopped = true; if (ws) ws.close(); } };
+  connect(s);
+  return { model: s.model, close: () => { s.stopped = true; if (s.ws) s.ws.close(); } };
+}
+
+/**
+ * A message of the play mode: a click goes to the server as a `move`.
+ * @param {Session} s
+ * @param {any} message
+ */
+function onPageMessage(s, message) {
+  const type = message && message.type;
+  if (type === "action") {
+    if (!s.open || !s.ws) {
+      refuse(s, "The page is offline: that move was not sent. It reconnects by itself; try again then.");
+      return;
+    }
+    const id = ++s.nextId;
+    s.pending.add(id);
+    s.ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
+  } else if (type === "log_sync") {
+    if (s.open && s.ws) s.ws.send(JSON.stringify({ type: "sync" }));
+  } else if (type === "bot_step" || type === "shown") {
+    // The server plays the bots at its own pace, and reveals are not replayed: nothing to say.
+  } else if (LOCAL_ONLY.has(type)) {
+    refuse(s, `"${String(type)}" is not available at a network table.`);
+  }
+}
+
+/** @param {Session} s @param {string} text */
+function refuse(s, text) {
+  s.acks += 1;
+  s.model.update({ error: text, ack: s.acks });
+}
+
+/** @param {Session} s @param {any} frame */
+function onState(s, frame) {
+  const board = frame.board || {};
+  /** @type {Record<string, any>} */
+  const changes = { view: frame.view, legal: board.legal || {}, log: board.log,
+    viewer: frame.view && frame.view.viewer };
+  // `info` and the finished turns come whole only on a connection's first frame.
+  if (board.info) changes.info = board.info;
+  if (board.log_past) changes.log_past = board.log_past;
+  const items = (frame.events && frame.events.items) || [];
+  if (items.length) changes.events = { seq: ++s.seq, step: frame.step, items };
+  s.model.update(changes);
+  const players = frame.players || [];
+  s.say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}`
+    : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
+  s.seen = frame.step;
+  if (s.storage) s.storage.setItem(s.seenKey, String(s.seen));
+  if (!s.rendered) {
+    s.rendered = true;
+    s.widget.render({ model: s.model, el: s.el });
+  }
+}
+
+/** @param {Session} s @param {any} frame */
+function onFrame(s, frame) {
+  if (frame.type === "welcome") {
+    s.delay = 500;
+    s.say("Online", true);
+  } else if (frame.type === "state") {
+    onState(s, frame);
+  } else if (frame.type === "ack") {
+    s.pending.delete(frame.id);
+    s.acks += 1;
+    s.model.update({ error: "", ack: s.acks });
+  } else if (frame.type === "error") {
+    if (!s.rendered && FINAL.has(frame.field)) {
+      s.stopped = true;
+      s.say(`Refused: ${frame.error}`, false);
+      return;
+    }
+    if (typeof frame.id === "number") s.pending.delete(frame.id);
+    refuse(s, frame.error);
+  }
+}
+
+/**
+ * Open the socket; when it closes, say so and open another after a growing delay (0.5 s,
+ * doubling up to 10 s), whose hello says the last step shown.
+ * @param {Session} s
+ */
+function connect(s) {
+  if (s.stopped) return;
+  const proto = s.loc.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new s.Socket(`${proto}//${s.loc.host}/ws/${encodeURIComponent(s.table)}`);
+  s.ws = socket;
+  socket.onopen = () => {
+    s.open = true;
+    socket.send(JSON.stringify({ type: "hello", ...s.creds, board: true, seen: s.seen }));
+  };
+  socket.onmessage = (event) => {
+    try {
+      onFrame(s, JSON.parse(String(event.data)));
+    } catch (err) {
+      refuse(s, `The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
+    }
+  };
+  socket.onclose = () => {
+    s.open = false;
+    if (s.ws === socket) s.ws = null;
+    if (s.pending.size) {
+      s.pending.clear();
+      refuse(s, "The connection dropped before the server answered your move; look at the board when it is back.");
+    }
+    if (s.stopped) return;
+    s.say(`Offline: reconnecting in ${Math.round(s.delay / 100) / 10} s...`, false);
+    setTimeout(() => connect(s), s.delay);
+    s.delay = Math.min(s.delay * 2, 10_000);
+  };
 }
 
 /**

@@ -121,7 +121,15 @@ class Probe:
 
 @dataclass(frozen=True)
 class BalanceReport:
-    """What :func:`balance_report` found. Rates are shares of games, from 0 to 1."""
+    """What :func:`balance_report` found. Rates are shares of games, from 0 to 1.
+
+    >>> report = balance_report(Rules.default(), ["random", "random"], games=4, seed=1, jobs=1,
+    ...                         probes=False)
+    >>> report.first_seat_win_rate, report.end_reasons
+    (0.75, {'deck': 2, 'stalemate': 2})
+    >>> print(report.to_markdown().splitlines()[0])
+    ## Balance report: default
+    """
 
     rules: Rules
     seats: tuple[str, ...]
@@ -274,6 +282,13 @@ def balance_report(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: in
     :func:`~leyline_widget.agents.simulate.simulate` (a process pool, or a Dask client's
     executor). ``probes=False`` skips the scouting probe's extra games (the other probes come
     from the main games); ``probe_games`` is its game count (default ``games``).
+
+    >>> from leyline_widget import Rules
+    >>> rules = Rules.default().replace(deactivate_refund=False)
+    >>> report = balance_report(rules, ["greedy", "greedy"], games=4, seed=1, jobs=1,
+    ...                         probes=False)
+    >>> report.games, 0 <= report.first_seat_ci[0] <= report.first_seat_ci[1] <= 1
+    (4, True)
     """
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a Rules, got {type(rules).__name__}")

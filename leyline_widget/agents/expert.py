@@ -69,7 +69,8 @@ QUICK_BUDGET = 8
 #: Turns the bot's rollouts look ahead by default (then the margin and the powers count):
 #: as strong as whole games against GreedyBot, at a fraction of the cost.
 DEFAULT_HORIZON = 6
-#: When options outnumber the budget, this many survive the one-determinization screening.
+#: When the budget is less than two rollouts an option, this many survive the screening on
+#: the first deck.
 FINALISTS = 4
 #: Value of one unlocked power, in cards, when a rollout stops at a horizon.
 POWER_VALUE = 0.25
@@ -721,6 +722,17 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
             for o in live:
                 table.run(o, k, since)
             live = [o for o in live if o.key not in table.dead]
+    elif budget < 2 * len(live):
+        # Too few rollouts to halve: every option on the first deck, then the finalists
+        # share what is left (at least one more deck each).
+        for o in live:
+            table.run(o, 1, since)
+        live = sorted((o for o in live if o.key not in table.dead),
+                      key=lambda o: -table.samples[o.key][0])
+        rest = budget - len(options)
+        live = live[:max(2, min(FINALISTS, rest))]
+        for o in live:
+            table.run(o, 1 + max(1, rest // len(live)), since)
     else:
         total = max(budget, len(live))
         rounds = max(1, math.ceil(math.log2(len(live))))

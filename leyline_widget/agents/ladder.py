@@ -190,7 +190,12 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
     ``least`` (an even number >= 2) plays each pair in rounds of that many games and stops
     it once its 95% Wilson interval excludes a score of one half: a lopsided pair is settled
     in a round or two, and ``games`` is the most a close pair plays (``games_per_pair``).
-    The table's games per entrant show what was played."""
+    The table's games per entrant show what was played.
+
+    >>> table = ladder(["random", "greedy"], games=2, seed=1, jobs=1)
+    >>> [(row.name, row.games) for row in table.rows]      # best first
+    [('greedy', 2), ('random', 2)]
+    """
     specs = default_entrants() if entrants is None else list(entrants)
     parsed = [parse_seat(s) for s in specs]
     names = [seat_label(k, p) for k, p in parsed]

@@ -637,6 +637,11 @@ def simulate(rules: Rules, seats: Sequence[SeatSpec], games: int, seed: int,
     ``max_actions``), ``turns``, ``actions``, ``scores`` and ``score_0..score_3``, ``winners``,
     ``collections``, ``tokens_placed``, ``tokens_paid`` (from the supply), ``powers_used``,
     and per seat ``collections_p``, ``tokens_p``, ``powers_p``.
+
+    >>> from leyline_widget import Rules
+    >>> rows = simulate(Rules.default(), ["random", "greedy"], games=2, seed=1, jobs=1)
+    >>> len(rows), rows[0]["end_reason"], rows[0]["scores"]
+    (2, 'deck', [0, 29])
     """
     return _run(_simulate_jobs(rules), seats, games, seed, executor, jobs, rotate, progress,
                 max_actions, detail)

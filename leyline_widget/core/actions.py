@@ -34,7 +34,13 @@ SOURCES = ("supply", "marker", "pool")
 
 
 class Action:
-    """Base of every action. Subclasses are frozen dataclasses."""
+    """Base of every action. Subclasses are frozen dataclasses.
+
+    >>> Action.from_dict({"type": "activate", "slot": 3})
+    Activate(slot=3)
+    >>> Activate(3) == Activate(3), Activate(3).to_dict()
+    (True, {'type': 'activate', 'slot': 3})
+    """
 
     __slots__ = ()
     type: ClassVar[str] = ""
@@ -122,14 +128,33 @@ class _SlotAction(Action):
 
 @dataclass(frozen=True, slots=True)
 class Activate(_SlotAction):
-    """Flip the inert card in ``slot`` to its Element side (Phase 2)."""
+    """Flip the inert card in ``slot`` to its Element side (Phase 2).
+
+    >>> from leyline_widget import Game
+    >>> game = Game.new(players=["Ada"], seed=1)
+    >>> events = game.apply(Activate(3))
+    >>> game.observation(0)["grid"][3]["card"]
+    'active'
+    >>> Activate(3).to_dict()
+    {'type': 'activate', 'slot': 3}
+    """
 
     type: ClassVar[str] = "activate"
 
 
 @dataclass(frozen=True, slots=True)
 class Deactivate(_SlotAction):
-    """Flip an activated card back and refund its activation (Phase 2)."""
+    """Flip an activated card back and refund its activation (Phase 2).
+
+    >>> from leyline_widget import Game
+    >>> game = Game.new(players=["Ada"], seed=1)
+    >>> events = game.apply(Activate(3))
+    >>> events = game.apply(Deactivate(3))
+    >>> game.observation(0)["grid"][3]["card"]
+    'inert'
+    >>> Deactivate(3).to_dict()
+    {'type': 'deactivate', 'slot': 3}
+    """
 
     type: ClassVar[str] = "deactivate"
 
@@ -140,7 +165,17 @@ _ONE: dict[type, Any] = {}
 
 @dataclass(frozen=True, slots=True)
 class EndPhase(Action):
-    """Finish the current phase: skip abilities, pass or resolve Phase 2, end the turn."""
+    """Finish the current phase: skip abilities, pass or resolve Phase 2, end the turn.
+
+    >>> from leyline_widget import Game
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> events = game.apply(EndPhase())    # Ada activates nothing: a pass
+    >>> game.phase
+    <Phase.BINDING: 'binding'>
+    >>> events = game.apply(EndPhase())    # no token placed: Bo's turn
+    >>> game.active_player, EndPhase().to_dict()
+    (1, {'type': 'end_phase'})
+    """
 
     type: ClassVar[str] = "end_phase"
 
@@ -167,7 +202,13 @@ class EndPhase(Action):
 
 @dataclass(frozen=True, slots=True)
 class Refill(_SlotAction):
-    """Place the top card of the Leyline deck into the empty ``slot``."""
+    """Place the top card of the Leyline deck into the empty ``slot``.
+
+    >>> Refill(2).to_dict()
+    {'type': 'refill', 'slot': 2}
+    >>> Action.from_dict({"type": "refill", "slot": 2})
+    Refill(slot=2)
+    """
 
     type: ClassVar[str] = "refill"
 
@@ -193,6 +234,9 @@ class PlaceToken(Action):
     ``source`` is ``"supply"`` (discard a Study card, which becomes a Spent marker),
     ``"marker"`` (a token stacked on your own Spent marker) or ``"pool"`` (the Token Pool,
     needs a matching marker).
+
+    >>> PlaceToken(4, "fire", "supply").to_dict()
+    {'type': 'place_token', 'slot': 4, 'element': 'fire', 'source': 'supply'}
     """
 
     slot: int
@@ -227,7 +271,13 @@ class PlaceToken(Action):
 
 @dataclass(frozen=True, slots=True)
 class UsePower(Action):
-    """Use the Minor or Major power of ``element`` in Phase 1, on target slots."""
+    """Use the Minor or Major power of ``element`` in Phase 1, on target slots.
+
+    >>> UsePower("wind", "major", (1, 4))     # Gale on slots 1 and 4
+    UsePower(element='wind', tier='major', targets=(1, 4))
+    >>> UsePower("wind", "major", (1, 4)).to_dict()["targets"]
+    [1, 4]
+    """
 
     element: str
     tier: str

@@ -63,7 +63,11 @@ END_REASONS = ("deck", "stalemate", "idle", "turn_limit", "round_limit")
 
 
 class Phase(StrEnum):
-    """The phase of the turn; the value is what observations carry."""
+    """The phase of the turn; the value is what observations carry.
+
+    >>> Phase.ACTIVATION.value, Phase("binding")
+    ('activation', <Phase.BINDING: 'binding'>)
+    """
 
     ABILITIES = "abilities"
     ACTIVATION = "activation"
@@ -77,7 +81,16 @@ ABILITIES, ACTIVATION, REFILL, BINDING, GAME_OVER = Phase
 
 
 class IllegalActionError(ValueError):
-    """An action the rules forbid now. ``rule`` names the rule; the state is unchanged."""
+    """An action the rules forbid now. ``rule`` names the rule; the state is unchanged.
+
+    >>> from leyline_widget import Refill
+    >>> game = Game.new(players=["Ada"], seed=1)
+    >>> try:
+    ...     game.apply(Refill(0))
+    ... except IllegalActionError as err:
+    ...     print(f"{err.rule}: {err}")
+    turn structure: empty slots are refilled in the refill phase; it is now the activation phase
+    """
 
     def __init__(self, message: str, rule: str = "") -> None:
         super().__init__(message)
@@ -130,7 +143,19 @@ def _chain(last: _Record, first: int) -> list[_Record]:
 
 
 class Game:
-    """One game of Leyline: the position, whose turn it is, and how it got here."""
+    """One game of Leyline: the position, whose turn it is, and how it got here.
+
+    >>> from leyline_widget import Activate
+    >>> game = Game.new(players=["Ada", "Grace"], seed=7)
+    >>> game.phase, game.turn, game.active_player
+    (<Phase.ACTIVATION: 'activation'>, 1, 0)
+    >>> game.legal_actions()[:3]
+    [Activate(slot=0), Activate(slot=1), Activate(slot=2)]
+    >>> game.apply(Activate(3))
+    [{'type': 'activate', 'player': 0, 'slot': 3, 'element': 'water'}]
+    >>> game.observation(1)["grid"][3]["element"]    # face up now: Grace sees it too
+    'water'
+    """
 
     __slots__ = ("rules", "players", "seed", "_initial_deck", "_start", "_pos", "_last", "_e",
                  "_eidx", "_needs", "_hkey")

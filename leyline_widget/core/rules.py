@@ -157,7 +157,16 @@ def _check_int(name: str, value: object, low: int, high: int = MAX_COUNT) -> Non
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete, validated ruleset. Build variants with :meth:`replace`."""
+    """A complete, validated ruleset. Build variants with :meth:`replace`.
+
+    >>> rules = Rules.default().replace(grid_cols=5)
+    >>> rules.grid_cols, Rules.from_dict(rules.to_dict()) == rules
+    (5, True)
+    >>> Rules.default().replace(collect_threshold=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: collect_threshold must be at least 1, got 0
+    """
 
     elements: tuple[str, ...] = ("fire", "water", "earth", "wind")
     cards_per_element: int = 12

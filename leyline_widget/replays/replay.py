@@ -121,6 +121,12 @@ class ReplayFormatError(ValueError):
 
     ``field`` names the JSON field at fault and ``step`` the step, when there is one;
     ``variation`` the id of the variation concerned.
+
+    >>> try:
+    ...     Replay.from_json('{"format": "chess"}')
+    ... except ReplayFormatError as err:
+    ...     print(err.field, "/", err)
+    format / field 'format' must be 'leyline-replay', got 'chess': not a Leyline replay
     """
 
     def __init__(self, message: str, *, field: str | None = None, step: int | None = None,
@@ -658,6 +664,18 @@ class Replay(JsonFile):
     Make one with ``Replay.from_game(game)``, :meth:`from_game`, :meth:`from_json` or :meth:`load`.
     Steps count actions: step 0 is the position after set-up, step ``i`` the position after
     the first ``i`` actions; negative steps count from the end of the line, as in a list.
+
+    >>> from leyline_widget import Activate, EndPhase, Game
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> for action in (Activate(3), Activate(5), EndPhase()):
+    ...     events = game.apply(action)
+    >>> replay = Replay.from_game(game)
+    >>> replay
+    <Replay 2p, 3 actions, 0 notes, 0 variations>
+    >>> replay.game_at(1).observation(0)["grid"][3]["card"]
+    'active'
+    >>> Replay.from_json(replay.to_json()).game_at(-1).state_hash() == game.state_hash()
+    True
     """
 
     def __init__(self, game: Game) -> None:

@@ -278,7 +278,14 @@ def _entry(path: Path) -> SavedGame:
 
 def saved_games() -> list[SavedGame]:
     """Every saved game, newest first (by its last move): unfinished journals and finished
-    replays. A damaged file is listed with its ``error`` and never raises."""
+    replays. A damaged file is listed with its ``error`` and never raises.
+
+    >>> import tempfile
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as home:
+    ...     with mock.patch.dict("os.environ", {"LEYLINE_HOME": home}):
+    ...         print(saved_games())      # a new $LEYLINE_HOME: nothing saved yet
+    []"""
     folder = games_folder()
     try:
         paths = [p for p in folder.iterdir()

@@ -62,6 +62,14 @@ class Study(JsonFile):
     Names and notes are untrusted text (files are shared between strangers), limited like a
     replay's: names are one line of at most 200 characters, notes at most 10,000 characters
     without control characters other than tab and newline.
+
+    >>> from leyline_widget import Game, Replay
+    >>> study = Study("Memory duels", notes="Two games to compare")
+    >>> chapter = study.add(Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7)), "Opening")
+    >>> study
+    <Study 'Memory duels', 1 chapters>
+    >>> Study.from_json(study.to_json()).chapters[0].name
+    'Opening'
     """
 
     def __init__(self, title: str = "Leyline study", notes: str = "") -> None:

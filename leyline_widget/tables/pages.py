@@ -46,34 +46,51 @@ def table_page(table: str) -> str:
 
 
 def lobby_page() -> str:
-    """The tables whose seat links this browser opened, and whose turn it is at each."""
+    """The tables whose seat links this browser opened, and whose turn it is at each (yours
+    first); it looks again every 15 seconds."""
     return _page(
         "Leyline lobby",
-        "<h1>Your tables</h1><p id=\"msg\">Loading...</p><table class=\"ll-list\" id=\"list\">"
-        "</table>",
+        "<h1>Your tables</h1><p id=\"msg\" role=\"status\">Loading...</p>"
+        "<table class=\"ll-list\" id=\"list\"><thead><tr><th>Table</th><th>You</th>"
+        "<th>Turn</th><th>Whose turn</th><th>Score</th></tr></thead><tbody></tbody></table>",
         """
 const links = JSON.parse(localStorage.getItem("leyline-links") || "[]");
 const msg = document.getElementById("msg"), list = document.getElementById("list");
+const body = list.tBodies[0];
 function cell(row, text) { const td = document.createElement("td"); td.textContent = text;
   row.appendChild(td); return td; }
+function show(tables) {
+  body.replaceChildren();
+  // Your turn first, then the games going on, then the finished ones.
+  const rank = (t) => t.error ? 3 : t.your_turn ? 0 : t.status === "over" ? 2 : 1;
+  const mine = tables.filter((t) => !t.error).length;
+  msg.textContent = mine + (mine === 1 ? " table; " : " tables; ")
+    + tables.filter((t) => t.your_turn).length + " waiting for you";
+  for (const t of [...tables].sort((a, b) => rank(a) - rank(b))) {
+    const row = body.insertRow();
+    if (t.error) { cell(row, t.table); cell(row, t.error).colSpan = 4; continue; }
+    row.dataset.yourTurn = String(t.your_turn);
+    const a = document.createElement("a");
+    const link = links.find((l) => l.table === t.table);
+    a.href = "/t/" + encodeURIComponent(t.table) + "?seat=" + encodeURIComponent(link.secret);
+    a.textContent = t.players.join(" vs ");
+    cell(row, "").appendChild(a);
+    cell(row, t.players[t.seat]);
+    cell(row, t.status === "over" ? "-" : String(t.turn));
+    const whose = cell(row, t.status === "over" ? "Game over" : t.your_turn ? "Your turn"
+                   : t.players[t.active_player] + "'s turn");
+    if (t.your_turn) whose.style.fontWeight = "600";
+    cell(row, (t.scores || []).join(" - "));
+  }
+}
+function look() {
+  fetch("/api/lobby", { method: "POST", headers: { "content-type": "application/json" },
+                        body: JSON.stringify({ links }) })
+    .then((r) => r.json()).then((data) => show(data.tables || []))
+    .catch(() => { msg.textContent = "The server cannot be reached; looking again soon."; });
+}
 if (!links.length) msg.textContent = "No tables yet: open a seat link to sit at one.";
-else fetch("/api/lobby", { method: "POST", headers: { "content-type": "application/json" },
-                           body: JSON.stringify({ links }) })
-  .then((r) => r.json()).then((data) => {
-    msg.textContent = "";
-    for (const t of data.tables || []) {
-      const row = list.insertRow();
-      if (t.error) { cell(row, t.table); cell(row, t.error); continue; }
-      const a = document.createElement("a");
-      const link = links.find((l) => l.table === t.table);
-      a.href = "/t/" + encodeURIComponent(t.table) + "?seat=" + encodeURIComponent(link.secret);
-      a.textContent = t.players.join(" vs ");
-      cell(row, "").appendChild(a);
-      cell(row, t.status === "over" ? "Game over" : t.your_turn ? "Your turn"
-           : t.players[t.active_player] + "'s turn");
-      cell(row, "turn " + t.turn);
-    }
-  }).catch(() => { msg.textContent = "The server cannot be reached."; });
+else { look(); setInterval(look, 15000); }
 """)
 
 

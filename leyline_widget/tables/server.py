@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..agents import BOT_KINDS, BotSeat, make_bot
 from ..core.actions import Action, EndPhase
 from ..core.echo import quote
-from ..core.game import ONLOOKER, Game, visible_events
+from ..core.game import ONLOOKER, Game
 from ..core.rules import Rules
 from ..core.types import Event
 from ..replays.replay import Replay
@@ -56,6 +56,8 @@ MAX_OUTBOX = 256
 MAX_CATCH_UP = 500
 MAX_NAME = 40
 PROTOCOL = 1
+#: Seconds a table nobody watches stays in memory (``leyline serve --evict-after``).
+EVICT_AFTER = 120.0
 
 #: The page's board (what the bundled front-end renders from) for one viewer, built by the
 #: layer above (widgets) and given to the server: ``maker(seat)`` makes one per connection,
@@ -107,9 +109,13 @@ class _Conn:
     seat: int | None  # the seat; None for the teacher; ONLOOKER for a spectator
     sent: int  # the last step whose events this connection was sent
     board: Board | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    # Frames to send, as dicts or as JSON text already written; None closes the connection.
+    outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     bucket: _Bucket = field(default_factory=_Bucket)
     acks: int = 0
+    # False until its welcome is sent: a connection counts as watching (its table stays in
+    # memory) from its hello on, and gets state frames from its welcome on.
+    ready: bool = False
 
     @property
     def viewer(self) -> int | None:
@@ -118,16 +124,23 @@ class _Conn:
 
 @dataclass(eq=False)
 class _Live:
-    """A table in this process's memory: the Game rebuilt from its recorded moves."""
+    """A table in this process's memory: the Game rebuilt from its recorded moves (its
+    history holds each step's events)."""
 
     row: TableRow
     game: Game
-    batches: list[list[Event]]  # the events of each step, 0 being the set-up
     bots: dict[int, BotSeat]
     turn_started: float
+    # When it was last used (time.monotonic()): a table nobody watches is dropped from memory
+    # once it has been left alone for ``TableServer.evict_after`` seconds.
+    touched: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[_Conn] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
+    # The views of the step ``views_step`` (see TableServer._view), made once for every
+    # connection at that step.
+    views: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    views_step: int = -1
 
     @property
     def id(self) -> str:
@@ -179,18 +192,24 @@ class TableServer:
     served). ``static`` is the folder of the bundled front-end (``widget.js``, ``widget.css``)
     the pages load. ``origins``: the web origins (``https://host:port``) whose pages may open a
     WebSocket besides the server's own. ``poll``: how often (seconds) the server looks for
-    moves recorded by another process sharing the store.
+    moves recorded by another process sharing the store. ``evict_after``: how long (seconds)
+    a table nobody watches stays in memory; it is loaded again from the store when someone
+    comes back (or its turn timer runs out).
     """
 
     def __init__(self, store: Store, *, board: BoardMaker | None = None,
                  static: Path | None = None, origins: tuple[str, ...] = (),
-                 poll: float = 0.5) -> None:
+                 poll: float = 0.5, evict_after: float = EVICT_AFTER) -> None:
         self.store = store
         self.board = board
         self.static = static
         self.origins = frozenset(o.rstrip("/") for o in origins)
         self.poll = poll
+        self.evict_after = evict_after
         self.live: dict[str, _Live] = {}
+        # Tables dropped from memory while a turn timer runs: when it runs out (Unix time),
+        # the table is loaded again and its timer moves it on.
+        self._wake: dict[str, float] = {}
         self._db_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leyline-store")
         self._loading: dict[str, asyncio.Future[_Live | None]] = {}
         self._http_buckets: dict[str, _Bucket] = {}
@@ -226,11 +245,14 @@ class TableServer:
             await self._stop()
 
     async def _start(self) -> None:
-        # A restarted server resumes every unfinished table at its last recorded move; those
-        # waiting on a bot or a timer go on at once.
+        # A restarted server resumes every unfinished table at its last recorded move. Those
+        # with a bot seat or a turn timer are loaded now, so that they go on by themselves;
+        # the others wait in the store until someone comes back to them.
         for row in await self._db(self.store.tables, status="playing"):
-            await self._load(row.id)
+            if row.spec["bots"] or row.spec.get("turn_seconds"):
+                await self._load(row.id)
         self._spawn(self._poll_loop())
+        self._spawn(self._evict_loop())
 
     async def _stop(self) -> None:
         for task in list(self._tasks):
@@ -248,8 +270,11 @@ class TableServer:
 
     # -- tables in memory ------------------------------------------------------------------
     async def _load(self, table_id: str) -> _Live | None:
+        """The table in memory, loaded from the store when it is not (None: no such table).
+        Every use counts as a visit: it stays in memory ``evict_after`` seconds more."""
         live = self.live.get(table_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         pending = self._loading.get(table_id)
         if pending is not None:
@@ -263,6 +288,7 @@ class TableServer:
                 moves = await self._db(self.store.moves, table_id)
                 built = self._build(row, [m.action for m in moves], [m.at for m in moves])
                 self.live[table_id] = built
+                self._wake.pop(table_id, None)  # in memory again: its own timer takes over
                 self._drive(built)
             fut.set_result(built)
             return built
@@ -276,14 +302,13 @@ class TableServer:
     def _build(row: TableRow, actions: list[dict[str, Any]], times: list[float]) -> _Live:
         spec = row.spec
         game = Game.new(players=spec["players"], seed=spec["seed"], rules=_rules(spec))
-        batches: list[list[Event]] = [list(game.event_log[-1])]
         started = row.created
         for action, at in zip(actions, times, strict=True):
             turn = game.turn
-            batches.append(game.apply(Action.from_dict(action)))
+            game.apply(Action.from_dict(action))
             if game.turn != turn:
                 started = at
-        return _Live(row=row, game=game, batches=batches, bots=_bots(spec), turn_started=started)
+        return _Live(row=row, game=game, bots=_bots(spec), turn_started=started)
 
     async def _catch_up(self, live: _Live) -> None:
         """Apply the moves another process recorded since this one's last (lock held)."""
@@ -292,7 +317,7 @@ class TableServer:
             return
         for m in moves:
             turn = live.game.turn
-            live.batches.append(live.game.apply(Action.from_dict(m.action)))
+            live.game.apply(Action.from_dict(m.action))
             if live.game.turn != turn:
                 live.turn_started = m.at
         self._broadcast(live)
@@ -316,35 +341,73 @@ class TableServer:
             except Exception:  # a store hiccup: the next round tries again
                 continue
 
+    async def _evict_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(5.0, self.evict_after / 2))
+            self.evict()
+            now = time.time()
+            for table_id in [t for t, at in self._wake.items() if at <= now]:
+                del self._wake[table_id]
+                self._spawn(self._load(table_id))  # its timer ran out: it moves on
+
+    def evict(self, older: float | None = None) -> list[str]:
+        """Drop from memory the tables nobody has watched or moved at for ``older`` seconds
+        (``evict_after`` by default); the ids dropped. Everything of a table is in the store
+        (its spec and every recorded move), so nothing is lost: it is loaded again when
+        someone comes back. A table whose bot is to move stays until it has moved; one whose
+        turn timer runs is woken when it runs out."""
+        limit = self.evict_after if older is None else older
+        now = time.monotonic()
+        dropped = []
+        for table_id, live in list(self.live.items()):
+            game = live.game
+            if live.conns or live.lock.locked() or now - live.touched < limit or (
+                    not game.is_over and game.active_player in live.bots):
+                continue
+            if live.driver is not None:
+                live.driver.cancel()
+            deadline = self._deadline(live)
+            if deadline is not None:
+                self._wake[table_id] = deadline
+            del self.live[table_id]
+            dropped.append(table_id)
+        return dropped
+
+    @staticmethod
+    def _deadline(live: _Live) -> float | None:
+        """When the turn timer ends (Unix time), or None: no timer, a bot's turn, or over."""
+        game = live.game
+        seconds = live.spec.get("turn_seconds")
+        if not seconds or game.is_over or game.active_player in live.bots:
+            return None
+        return float(live.turn_started + seconds)
+
     # -- moves -----------------------------------------------------------------------------
     async def _commit(self, live: _Live, action: Action, seat: int, cause: str) -> None:
         """Apply ``action`` for ``seat``, record it, then show it (lock held). Refused when
-        illegal; when another process recorded this step first, this one catches up instead."""
+        illegal; when another process recorded this step first, this one catches up instead.
+
+        The move is applied to a copy of the game (the copy shares the history and copies
+        only the position), which becomes the table's game once the move is recorded: until
+        then every frame shows the recorded position, and a move the store refused leaves
+        nothing to undo."""
         game = live.game
         step = game.step
-        turn = game.turn
-        events = game.apply(action)  # IllegalActionError: refused, nothing changed
-        over = game.is_over
+        after = game.clone()
+        after.apply(action)  # IllegalActionError: refused, nothing changed
+        over = after.is_over
         try:
-            replay = Replay.from_game(game).to_json() if over else None
+            replay = Replay.from_game(after).to_json() if over else None
             await self._record(NewMove(live.id, step, action.to_dict(), seat, cause, over,
                                        replay))
-        except BaseException as err:
-            # Not recorded: this process's copy is rebuilt from the store (the move applied
-            # above must not stand), then it catches up with whatever was recorded.
-            row = await self._db(self.store.table, live.id)
-            moves = await self._db(self.store.moves, live.id)
-            fresh = self._build(row or live.row, [m.action for m in moves], [m.at for m in moves])
-            live.game, live.batches, live.bots = fresh.game, fresh.batches, fresh.bots
-            live.turn_started = fresh.turn_started
-            self._broadcast(live)
-            self._drive(live)
-            if isinstance(err, Conflict):
-                raise Refused("step", "another move was made at this table first; the table "
-                                      "has moved on, look again") from None
-            raise
-        live.batches.append(events)
-        if game.turn != turn:
+        except Conflict:
+            # Another process recorded this step first: take what it recorded.
+            await self._catch_up(live)
+            raise Refused("step", "another move was made at this table first; the table "
+                                  "has moved on, look again") from None
+        live.game = after
+        live.touched = time.monotonic()
+        if after.turn != game.turn:
             live.turn_started = time.time()
 
     async def _record(self, move: NewMove) -> None:
@@ -405,8 +468,8 @@ class TableServer:
                     # The turn timer ran out: the seat passes, ends its phases, and a refill
                     # that must be made takes the first empty slot.
                     turn = game.turn
-                    while not game.is_over and game.turn == turn:
-                        legal = game.legal_actions()
+                    while not live.game.is_over and live.game.turn == turn:
+                        legal = live.game.legal_actions()
                         action = EndPhase() if EndPhase() in legal else legal[0]
                         await self._commit(live, action, seat, "timer")
             except Refused:
@@ -415,15 +478,35 @@ class TableServer:
         self._drive(live)
 
     # -- frames ----------------------------------------------------------------------------
-    def _frame(self, live: _Live, conn: _Conn) -> dict[str, Any]:
+    @staticmethod
+    def _view(live: _Live, seat: int | None) -> tuple[dict[str, Any], str]:
+        """What ``seat`` sees now (None: the all-seeing view), and as JSON text.
+
+        Every player's view holds the same state but for its ``viewer``: what a player glimpsed
+        reaches them as events, never as state (an inert card carries no element for any
+        player), and a spectator sees what they all see. So the view is made and written once
+        per step for every seat and spectator of the table, and once for its teachers."""
+        game = live.game
+        if live.views_step != game.step:
+            live.views.clear()
+            live.views_step = game.step
+        key = "all" if seat is None else "players"
+        made = live.views.get(key)
+        if made is None:
+            shared = dict(game.observation(None if seat is None else 0))
+            del shared["viewer"]
+            made = live.views[key] = (shared, json.dumps(shared, separators=(",", ":")))
+        shared, text = made
+        return {"viewer": seat, **shared}, f'{{"viewer":{json.dumps(seat)},{text[1:]}'
+
+    def _frame(self, live: _Live, conn: _Conn, **extra: Any) -> str:
+        """The ``state`` frame for ``conn`` now, as JSON text (its view written once per step,
+        see :meth:`_view`)."""
         game = live.game
         seat = conn.seat
-        view = dict(game.observation(0 if seat == ONLOOKER else seat))
-        if seat == ONLOOKER:
-            view["viewer"] = ONLOOKER
+        view, view_text = self._view(live, seat)
         start = max(conn.sent + 1, game.step + 1 - MAX_CATCH_UP, 0)
-        raw = [ev for batch in live.batches[start:] for ev in batch]
-        items = visible_events(raw, seat)
+        items = game.visible_events_since(start, seat)
         conn.sent = game.step
         actor = (seat if seat is not None and seat >= 0 and not game.is_over
                  and game.active_player == seat else None)
@@ -436,14 +519,15 @@ class TableServer:
             "seat": None if seat == ONLOOKER else seat, "players": list(game.players),
             "bots": {str(k): v for k, v in live.bot_kinds().items()},
             "active_player": game.active_player, "over": game.is_over, "deadline": deadline,
-            "view": view, "events": {"from": start, "step": game.step, "items": items},
+            "events": {"from": start, "step": game.step, "items": items},
             "actions": [a.to_dict() for a in game.legal_actions()] if actor is not None else [],
+            **extra,
         }
         if conn.board is not None:
             frame["board"] = conn.board(game, view, live.bot_kinds(), items, actor)
-        return frame
+        return f'{json.dumps(frame, separators=(",", ":"))[:-1]},"view":{view_text}}}'
 
-    def _send(self, conn: _Conn, frame: dict[str, Any]) -> None:
+    def _send(self, conn: _Conn, frame: dict[str, Any] | str) -> None:
         if conn.outbox.qsize() >= MAX_OUTBOX:
             conn.outbox.put_nowait(None)  # too slow: drop it; it reconnects and catches up
             return
@@ -451,7 +535,7 @@ class TableServer:
 
     def _broadcast(self, live: _Live) -> None:
         for conn in list(live.conns):
-            if conn.sent < live.game.step:
+            if conn.ready and conn.sent < live.game.step:
                 self._send(conn, self._frame(live, conn))
 
     # -- WebSocket -------------------------------------------------------------------------
@@ -480,9 +564,11 @@ class TableServer:
                 await ws.send_text(json.dumps(err.frame()))
                 await ws.close(code=1008, reason=str(err)[:100])
                 return
+            # Watching from here on (no wait since the table was loaded): it stays in memory.
+            live.conns.add(conn)
             writer = asyncio.ensure_future(self._writer(conn))
             async with live.lock:
-                live.conns.add(conn)
+                conn.ready = True
                 self._send(conn, {"type": "welcome", "protocol": PROTOCOL, "table": live.id,
                                   "role": conn.role,
                                   "seat": None if conn.seat == ONLOOKER else conn.seat})
@@ -500,6 +586,7 @@ class TableServer:
         finally:
             if live is not None and conn is not None:
                 live.conns.discard(conn)
+                live.touched = time.monotonic()
                 conn.outbox.put_nowait(None)
                 if live.game.is_over and not live.conns and self.live.get(live.id) is live:
                     del self.live[live.id]  # finished and unwatched: its replay is stored
@@ -519,7 +606,8 @@ class TableServer:
                         await ws.close(code=1001)
                 return
             try:
-                await ws.send_text(json.dumps(frame, separators=(",", ":")))
+                await ws.send_text(frame if isinstance(frame, str)
+                                   else json.dumps(frame, separators=(",", ":")))
             except Exception:
                 # A frame that cannot go out: close, so that the client reconnects and
                 # catches up rather than wait for frames that never come.
@@ -565,6 +653,9 @@ class TableServer:
             raise Refused("board", f"board must be true or false, got {quote(want_board)}")
         if want_board and self.board is None:
             raise Refused("board", "this server sends no page board (started without one)")
+        # The teacher's class is looked up first: from the table's loading on, nothing waits
+        # before the connection joins it (see _socket).
+        class_id = await self._class_of(key) if kind == "teacher" else None
         live = await self._load(table_id) if len(table_id) <= 40 else None
         if live is None:
             raise Refused("table", f"no table {quote(table_id)} on this server", 404)
@@ -580,7 +671,7 @@ class TableServer:
                 raise Refused("watch", "that is not this table's spectator link", 403)
             seat, role = ONLOOKER, "spectator"
         else:
-            if row.class_id is None or await self._class_of(key) != row.class_id:
+            if row.class_id is None or class_id != row.class_id:
                 raise Refused("teacher", "that teacher's key is not this table's class", 403)
             seat, role = None, "teacher"
         board = self.board(seat) if want_board and self.board is not None else None
@@ -604,7 +695,7 @@ class TableServer:
                     conn.sent = live.game.step  # the whole state again, no events replayed
                     if conn.board is not None and self.board is not None:
                         conn.board = self.board(conn.seat)  # its log goes out whole again
-                    self._send(conn, self._frame(live, conn) | {"resync": True})
+                    self._send(conn, self._frame(live, conn, resync=True))
             elif kind == "move":
                 await self._move(live, conn, msg)
             else:
@@ -897,10 +988,14 @@ class TableServer:
 
 def serve(store: Store, *, host: str = "127.0.0.1", port: int = 8765,
           board: BoardMaker | None = None, static: Path | None = None,
-          origins: tuple[str, ...] = (), poll: float = 0.5) -> None:
+          origins: tuple[str, ...] = (), poll: float = 0.5,
+          evict_after: float = EVICT_AFTER) -> None:
     """Run the table server until interrupted (``leyline serve``)."""
     import uvicorn
 
-    server = TableServer(store, board=board, static=static, origins=origins, poll=poll)
+    server = TableServer(store, board=board, static=static, origins=origins, poll=poll,
+                         evict_after=evict_after)
+    # No permessage-deflate: a frame is a few KB of JSON, and compressing each one costs CPU at
+    # both ends and a zlib window per connection, for bytes a network carries without notice.
     uvicorn.run(server.app, host=host, port=port, ws_max_size=MAX_FRAME, log_level="warning",
-                ws="websockets-sansio")
+                ws="websockets-sansio", ws_per_message_deflate=False)

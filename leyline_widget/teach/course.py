@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.actions import Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
-from ..core.echo import quote
+from ..core.echo import names, quote
 from ..core.rules import Rules
 from .lessons import Lesson, Step, activated, collected, game_over, in_phase, token_on
 from .scenario import Scenario
@@ -170,7 +170,7 @@ COURSE: tuple[Lesson, ...] = (
                  "may activate.",
                  accept=Activate(10),
                  hints=("3 Wind tokens need 3 Wind in your Study; you have 2.",
-                        "Slot 10 carries no tokens."),
+                        "The token-free one is at slot 10."),
                  success="Slot 10 is free of tokens: anyone may activate it."),
             Step("Click Collect to collect the Earth pair.",
                  accept=EndPhase(), goal=collected("earth"),
@@ -520,7 +520,7 @@ RECALL: tuple[Lesson, ...] = (
                  success="Found from memory: it never left its slot."),
         ),
         summary="What you saw is what you can collect: watch every card that is shown.",
-        recall=True,
+        recall=True, recall_of="activate-collect",
     ),
     Lesson(
         "recall-flip-back", "Recall: the card that flipped back", "Activation and Collection",
@@ -554,7 +554,7 @@ RECALL: tuple[Lesson, ...] = (
         ),
         summary="Uncollected cards stay where you saw them, and every refill shows its card "
                 "once: both are worth remembering.",
-        recall=True,
+        recall=True, recall_of="flip-back",
     ),
     Lesson(
         "recall-refill", "Recall: refill and bind", "Refill",
@@ -586,7 +586,310 @@ RECALL: tuple[Lesson, ...] = (
                  success="Bound, from memory."),
         ),
         summary="A refill shows its card once: remember where each one went.",
-        recall=True,
+        recall=True, recall_of="cleanup-refill",
+    ),
+)
+
+
+
+def _rule(lesson_id: str) -> str:
+    return next(lsn.rule for lsn in COURSE if lsn.id == lesson_id)
+
+
+# The recall versions of the other lessons that ask for remembered cards (the rules' lessons
+# above in course order); a slot is named only for a card never shown (a peek's target).
+RECALL += (
+    Lesson(
+        "recall-deactivate", "Recall: the lone card, and a pass", "Activation and Collection",
+        _rule("deactivate-pass"),
+        Scenario().grid("e ? ? ? / e ? ? ? / ? wa ? e").active(0, 4, 9).seen(11)
+        .deck_top("fire", "wind", "earth"),
+        intro="One inert card is shown to you once; three are activated. Spend your "
+              "activations on what you remember.",
+        steps=(
+            Step("All 3 activations are used, and the Water has no partner. Take it back, "
+                 "and activate the Earth card you saw at the start instead.",
+                 goal=activated(0, 4, 11), allow=[Deactivate(9), Activate(11)],
+                 solution=(Deactivate(9), Activate(11)),
+                 wrong={Deactivate(s): "Keep your Earth cards activated: the Water is the one "
+                                       "without a partner." for s in (0, 4)},
+                 otherwise="Deactivate the Water, then activate the Earth you saw.",
+                 hints=("Think back to the one inert card shown at the start: it was Earth. "
+                        "Deactivate the Water first to free an activation.",
+                        "Deactivate slot 9, then activate slot 11."),
+                 success="Three Earth cards are activated."),
+            Step("Collect the three Earth cards.",
+                 accept=EndPhase(), goal=collected("earth", count=3),
+                 wrong=[(_DEACTIVATE, "Keep all three Earth cards activated.")],
+                 hints=("End the phase.",),
+                 success="Three Earth collected. The empty slots were refilled from the deck "
+                         "(each new card was shown once as it landed) and your turn ended.",
+                 then=(Refill(0), Refill(4), Refill(11), EndPhase())),
+            Step("Turn 2. Think of every card you know on the grid: if no two are alike, "
+                 "pass (end Phase 2 without activating anything).",
+                 accept=EndPhase(),
+                 wrong={Activate(s): "That card would be alone and flip back: no two cards "
+                                     "you know are alike. Pass instead." for s in (0, 4, 9, 11)},
+                 hints=("Think back to the refill (a Fire, a Wind, an Earth) and to the Water "
+                        "you took back.",
+                        "You know Fire at slot 0, Wind at 4, Water at 9 and Earth at 11: no "
+                        "two alike."),
+                 success="You passed: nothing collected, nothing lost."),
+        ),
+        summary="A lone card is a wasted activation; knowing the grid tells you when to pass.",
+        recall=True, recall_of="deactivate-pass",
+    ),
+    Lesson(
+        "recall-binding", "Recall: the card you may activate", "Binding Spell Tokens",
+        _rule("binding"),
+        Scenario(players=["You", "Rival"]).grid("? ? ? ? / e ? ? ? / ? e e ?")
+        .seen(4, 9, 10).tokens(4, wind=2, fire=1).tokens(9, wind=3)
+        .study(0, wind=2, fire=1),
+        intro="Three cards are shown to you once. Tokens stay in sight; the cards under them "
+              "are yours to remember.",
+        steps=(
+            Step("Your Study holds 2 Wind and 1 Fire. Activate the card you saw under 2 Wind "
+                 "tokens and 1 Fire token.",
+                 accept=Activate(4),
+                 hints=("Each token of an element needs one card of that element in your "
+                        "Study: 2 Wind and 1 Fire are enough.",
+                        "It is at slot 4."),
+                 success="Allowed: your Study matches every token on it."),
+            Step("Activate another card you saw of the same element, one your Study lets you "
+                 "activate.",
+                 accept=Activate(10),
+                 hints=("Think back to the three cards shown at the start: all were Earth. A "
+                        "card under 3 Wind tokens needs 3 Wind in your Study.",
+                        "The token-free one is at slot 10."),
+                 success="A card without tokens: anyone may activate it."),
+            Step("Collect the Earth pair.",
+                 accept=EndPhase(), goal=collected("earth"),
+                 hints=("End the phase.",),
+                 success="Collected, from memory: the tokens told you who may activate, your "
+                         "memory told you what lay under them."),
+        ),
+        summary="Tokens are in plain sight; what lies under them is what you remember.",
+        recall=True, recall_of="binding",
+    ),
+    Lesson(
+        "recall-token-return", "Recall: tokens on the refill", "Token Return",
+        _rule("token-return"),
+        Scenario().grid("? wi ? ? / ? ? wi ? / ? ? ? ?").seen(1, 6)
+        .tokens(1, fire=1).tokens(6, water=1).study(0, fire=1, water=1).markers(0, fire=1)
+        .deck_top("earth", "fire"),
+        intro="Two cards are shown to you once. Collect them, then put the freed tokens to "
+              "work on the cards the refill brings.",
+        steps=(
+            Step("Collect the Wind pair you saw (each carries a token your Study allows).",
+                 goal=collected("wind"), allow=[*_activate(1, 6), _DEACTIVATE],
+                 solution=(*_activate(1, 6), EndPhase()),
+                 otherwise="Activate the two Wind cards you saw, then end the phase.",
+                 hints=("Think back to the two cards shown at the start: both were Wind.",
+                        "The Wind cards are at slots 1 and 6."),
+                 success="The Fire token went onto your Spent Fire marker; the Water token, "
+                         "with no Spent Water marker to claim it, went to the Token Pool. Then "
+                         "the deck refilled the two slots from its face-up top (watch: each new "
+                         "card is shown once).",
+                 then=(Refill(1), Refill(6))),
+            Step("Place the Fire token from your Spent Fire marker, for free, on the Earth "
+                 "the refill brought in.",
+                 accept={"type": "place_token", "element": "fire", "source": "marker"},
+                 goal=token_on("fire", "earth"),
+                 solution=PlaceToken(1, "fire", "marker"),
+                 otherwise="This step asks for the Fire token on your Spent Fire marker, "
+                           "placed on the refilled Earth.",
+                 hints=("Think back to the refill: the Earth came first.",
+                        "The Earth went into slot 1."),
+                 success="Bound, from memory."),
+            Step("Pay your Water card for a Water token from the supply (that makes a Spent "
+                 "Water marker) and place it on the Fire the refill brought in.",
+                 accept={"type": "place_token", "element": "water", "source": "supply"},
+                 goal=token_on("water", "fire"),
+                 solution=PlaceToken(6, "water", "supply"),
+                 otherwise="This step asks for a Water token paid from the supply, placed on "
+                           "the refilled Fire.",
+                 hints=("Think back to the refill: the Fire came second.",
+                        "The Fire went into slot 6."),
+                 success="A Spent Water marker, and the refilled Fire bound."),
+        ),
+        summary="Freed tokens go to your matching marker or the Pool; refilled cards are "
+                "shown once, so bind them while you remember.",
+        recall=True, recall_of="token-return",
+    ),
+    Lesson(
+        "recall-minor-powers", "Recall: Whisper and Spark", "Powers",
+        _rule("minor-powers"),
+        Scenario().phase("abilities").grid("? wa ? e / ? ? e ? / ? ? wa ?").seen(1, 3, 10)
+        .study(0, wind=2, fire=2),
+        intro="Three cards are shown to you once; a peek shows you one more. Then collect "
+              "two pairs from memory.",
+        steps=(
+            Step("Use Whisper (2 Wind) to peek at slot 6, a card you have never seen.",
+                 accept=UsePower("wind", "minor", (6,)),
+                 wrong=[({"type": "use_power", "element": "wind", "tier": "minor"},
+                         "This lesson peeks at slot 6, which you have never seen."),
+                        ({"type": "use_power", "element": "fire"},
+                         "Spark comes next; first peek at slot 6 with Whisper."),
+                        (EndPhase(), "Ending Phase 1 now wastes both of your powers.")],
+                 hints=("Use the Wind minor power (Whisper) with slot 6 as its target.",),
+                 success="Only you saw it, once."),
+            Step("Use Spark (2 Fire): +1 activation this turn.",
+                 accept=UsePower("fire", "minor"),
+                 wrong={EndPhase(): "Without Spark you have only 3 activations; you will want "
+                                    "4."},
+                 hints=("Use the Fire minor power (Spark); it takes no target.",),
+                 success="4 activations this turn. Phase 2 begins."),
+            Step("Collect the Water pair you saw at the start, and the Earth pair: the Earth "
+                 "you saw at the start and the one you peeked at.",
+                 goal=collected("earth", "water"),
+                 allow=[*_activate(1, 3, 6, 10), _DEACTIVATE],
+                 solution=(*_activate(1, 10, 3, 6), EndPhase()),
+                 otherwise="Activate both pairs you know, then end the phase.",
+                 hints=("Think back: the start showed two Water and one Earth; Whisper showed "
+                        "you the second Earth.",
+                        "Water at slots 1 and 10, Earth at slots 3 and 6."),
+                 success="Two pairs in one turn, from what you saw and what you peeked at."),
+        ),
+        summary="A peek is shown once, to you alone: what you learn is worth what you remember.",
+        recall=True, recall_of="minor-powers",
+    ),
+    Lesson(
+        "recall-ripple", "Recall: follow the swap", "Powers",
+        _rule("unbind-ripple"),
+        Scenario().phase("abilities").grid("? ? f ? / ? ? ? f / ? ? ? ?").seen(2, 7)
+        .tokens(2, wind=2).study(0, water=2, earth=2),
+        intro="Two cards are shown to you once. Powers move them: your memory has to follow.",
+        steps=(
+            Step("One of the cards you saw is bound by 2 Wind tokens, and your Study holds no "
+                 "Wind. Use Unbind (2 Earth) on it.",
+                 accept=UsePower("earth", "minor", (2,)),
+                 wrong=[(EndPhase(), "That card stays bound unless you Unbind it first.")],
+                 hints=("The card under the 2 Wind tokens is the one to Unbind.",),
+                 success="The Wind tokens went to the Token Pool."),
+            Step("Use Ripple (2 Water) to swap the card you just unbound with slot 5.",
+                 accept=UsePower("water", "minor", (2, 5)),
+                 wrong=[({"type": "use_power", "element": "water"},
+                         "This lesson swaps the unbound card with slot 5.")],
+                 hints=("Use the Water minor power (Ripple) on slots 2 and 5.",),
+                 success="Swapped: the two cards traded places."),
+            Step("Collect the Fire pair you saw: one never moved, the other moved with the "
+                 "swap.",
+                 goal=collected("fire"), allow=[*_activate(5, 7), _DEACTIVATE],
+                 solution=(*_activate(5, 7), EndPhase()),
+                 otherwise="Activate the two Fire cards you know, then end the phase.",
+                 hints=("Think back: both cards shown at the start were Fire; the unbound "
+                        "one went where the Ripple sent it.",
+                        "The Fire cards are at slots 5 and 7."),
+                 success="Collected, because you followed the swap."),
+        ),
+        summary="Ripple moves cards, and what you know moves with them.",
+        recall=True, recall_of="unbind-ripple",
+    ),
+    Lesson(
+        "recall-sanctuary", "Recall: Sanctuary and Wildfire", "Powers",
+        _rule("sanctuary-wildfire"),
+        Scenario().phase("abilities").grid("? ? ? ? / wa ? ? ? / ? wi ? ?").seen(4, 9)
+        .tokens(4, wind=3).study(0, fire=5, earth=5)
+        .effects(powers_used=["fire:minor", "earth:minor"]),
+        intro="Two cards are shown to you once. Two Major powers let you collect them both.",
+        steps=(
+            Step("Use Sanctuary (5 Earth): Binding tokens do not stop you this turn.",
+                 accept=UsePower("earth", "major"),
+                 wrong={EndPhase(): "Ending Phase 1 now wastes Sanctuary and Wildfire."},
+                 hints=("Use the Earth major power (Sanctuary).",),
+                 success="This turn no token can stop you."),
+            Step("Use Wildfire (5 Fire): every activated card is collected this turn, even a "
+                 "lone one.",
+                 accept=UsePower("fire", "major"),
+                 wrong={EndPhase(): "Without Wildfire a lone card only flips back."},
+                 hints=("Use the Fire major power (Wildfire).",),
+                 success="The collect threshold is 1 this turn. Phase 2 begins."),
+            Step("Collect the Water and the Wind you saw at the start.",
+                 goal=collected("water", "wind"), allow=[*_activate(4, 9), _DEACTIVATE],
+                 solution=(*_activate(4, 9), EndPhase()),
+                 otherwise="Activate the Water and the Wind you saw, then end the phase.",
+                 hints=("Think back to the two cards shown at the start; Sanctuary lets you "
+                        "activate a card under tokens.",
+                        "Water at slot 4, Wind at slot 9."),
+                 success="A bound card and a lone card, both collected from memory."),
+        ),
+        summary="Sanctuary ignores tokens; Wildfire collects every activated card you know.",
+        recall=True, recall_of="sanctuary-wildfire",
+    ),
+    Lesson(
+        "recall-gale-tide", "Recall: Gale and Tide", "Powers",
+        _rule("gale-tide"),
+        Scenario().phase("abilities").grid("f ? ? f / ? wi ? e / ? ? ? wa").seen(0, 5)
+        .deck_top("fire").study(0, water=5, wind=5)
+        .effects(powers_used=["water:minor", "wind:minor"]),
+        intro="Two cards are shown to you once. Peek at three more, trade one with the deck, "
+              "then collect what you know.",
+        steps=(
+            Step("Use Gale (5 Wind) to peek at slots 3, 7 and 11, which you have never seen.",
+                 accept=UsePower("wind", "major", (3, 7, 11)),
+                 wrong=[({"type": "use_power", "element": "wind"},
+                         "This lesson peeks at slots 3, 7 and 11."),
+                        ({"type": "use_power", "element": "water"},
+                         "Tide comes next; first peek with Gale.")],
+                 hints=("Use the Wind major power (Gale) on slots 3, 7 and 11.",),
+                 success="Only you saw them, once each."),
+            Step("The deck's top card is Fire. Use Tide (5 Water) to swap the Wind you saw at "
+                 "the start for it.",
+                 accept=UsePower("water", "major", (5,)),
+                 wrong=[({"type": "use_power", "element": "water"},
+                         "That is not the Wind you saw at the start.")],
+                 hints=("Think back to the two cards shown at the start: one was Fire, one "
+                        "Wind.",
+                        "The Wind is at slot 5."),
+                 success="The Fire came onto the grid where the Wind was; the Wind is on top "
+                         "of the deck."),
+            Step("Collect every Fire card you know: three of them.",
+                 goal=collected("fire", count=3), allow=[*_activate(0, 3, 5), _DEACTIVATE],
+                 solution=(*_activate(0, 3, 5), EndPhase()),
+                 otherwise="Activate the three Fire cards you know, then end the phase.",
+                 hints=("Think back: one Fire was shown at the start, Gale showed you another, "
+                        "and Tide brought the third.",
+                        "The Fire cards are at slots 0, 3 and 5."),
+                 success="Three Fire, found by peeking, by reading the deck, and by memory."),
+        ),
+        summary="Gale peeks at up to three cards, Tide trades with the face-up deck: both pay "
+                "only if you remember.",
+        recall=True, recall_of="gale-tide",
+    ),
+    Lesson(
+        "recall-game-end", "Recall: the last collection", "Game End",
+        _rule("game-end"),
+        Scenario(players=["You", "Rival"],
+                 rules=Rules.default().replace(cards_per_element=3, grid_rows=2, grid_cols=2))
+        .grid("e e / wa e").seen(0, 1, 2, 3).deck("water")
+        .study(0, fire=1, wind=1).study(1, fire=2, wind=2, water=1),
+        intro="A small table (a 2x2 grid, one card left in the deck); the grid is shown to "
+              "you once.",
+        steps=(
+            Step("Your Rival has 5 cards in their Study, you have 2. Activate the three Earth "
+                 "cards you saw.",
+                 goal=activated(0, 1, 3), allow=[*_activate(0, 1, 3), _DEACTIVATE],
+                 solution=_activate(0, 1, 3),
+                 wrong={Activate(2): "That is the Water you saw: alone it would flip back. "
+                                     "You want the Earth cards."},
+                 hints=("Think back to the four cards shown at the start: three were Earth.",
+                        "The Earth cards are at slots 0, 1 and 3."),
+                 success="Three Earth cards are activated."),
+            Step("Collect them: three Earth cards make your score 5.",
+                 accept=EndPhase(), goal=collected("earth", count=3),
+                 wrong=[(_DEACTIVATE, "Two Earth cards would leave you at 4, behind your "
+                                     "Rival's 5. Keep all three.")],
+                 hints=("End the phase.",),
+                 success="5 to 5. Three slots are empty and one card is left in the deck."),
+            Step("Refill an empty slot with the deck's last card.",
+                 accept=_REFILL, goal=game_over(winners=[0, 1]), solution=Refill(0),
+                 hints=("Click an empty slot.",),
+                 success="The deck is empty and a card would still have to be refilled: the "
+                         "game ends, 5 to 5. Ties share the victory."),
+        ),
+        summary="The game ends when a refill meets an empty deck; remember the grid to the "
+                "last card.",
+        recall=True, recall_of="game-end",
     ),
 )
 
@@ -599,7 +902,8 @@ def lesson(lesson_id: str) -> Lesson:
     """The built-in lesson with this id."""
     found = _BY_ID.get(lesson_id)
     if found is None:
-        raise ValueError(f"no lesson {quote(lesson_id)}; lessons are {', '.join(_BY_ID)}")
+        raise ValueError(f"no lesson {quote(lesson_id)}; lessons are {names(_BY_ID)} "
+                         f"(course() lists all {len(_BY_ID)})")
     return found
 
 

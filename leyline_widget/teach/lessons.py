@@ -288,6 +288,11 @@ class Step:
     wrong, explained by the first matching ``wrong`` entry, else ``otherwise``, else the goal's
     failure. ``solution`` is the expected moves (by default the first exact ``accept`` action);
     ``then`` moves are played automatically once the step is solved.
+
+    >>> step = Step("Collect the two Fire cards.", accept=EndPhase(), goal=collected("fire"),
+    ...             allow=(Activate(0), Activate(1)))
+    >>> step.instruction
+    'Collect the two Fire cards.'
     """
 
     instruction: str
@@ -331,7 +336,16 @@ class Step:
 
 @dataclass(frozen=True)
 class Lesson:
-    """A titled scenario and its steps, teaching the seed ``rule`` of one ``section``."""
+    """A titled scenario and its steps, teaching the seed ``rule`` of one ``section``.
+
+    >>> pair = Lesson("pair", "Collect a pair", "Activation", "Two of an element are collected.",
+    ...               Scenario().grid("f f ? ? / ? ? ? ? / ? ? ? ?").seen(0, 1),
+    ...               steps=(Step("Collect the two Fire cards.", accept=EndPhase(),
+    ...                           goal=collected("fire"), allow=(Activate(0), Activate(1))),))
+    >>> session = pair.session()
+    >>> [session.try_action(a)["kind"] for a in (Activate(0), Activate(1), EndPhase())]
+    ['progress', 'progress', 'done']
+    """
 
     id: str
     title: str
@@ -345,6 +359,8 @@ class Lesson:
     #: at the start (as the deal is), then never again; its tasks name elements, not slots,
     #: and its grade counts the steps solved at the first try (no mistake, no hint).
     recall: bool = False
+    #: A recall lesson's id of the lesson it tests from memory (same rule, same scenario).
+    recall_of: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -364,6 +380,7 @@ class Lesson:
         """
         return {"id": self.id, "title": self.title, "section": self.section, "rule": self.rule,
                 "intro": self.intro, "summary": self.summary, "recall": self.recall,
+                "recall_of": self.recall_of,
                 "steps": [s.to_dict() for s in self.steps]}
 
 
@@ -376,6 +393,13 @@ class LessonSession:
     Status is ``playing``, ``wrong`` (a legal move that is not what the step asks: the cards
     stay where it left them until :meth:`retry`), ``solved`` (:meth:`next` moves on; playing on
     moves on by itself) or ``done``.
+
+    >>> from leyline_widget.teach.course import lesson
+    >>> session = lesson("activate-collect").session()
+    >>> session.state()["status"]
+    'playing'
+    >>> session.try_action({"type": "activate", "slot": 7})["kind"]    # never seen: a guess
+    'unseen'
     """
 
     def __init__(self, lesson: Lesson) -> None:

@@ -43,6 +43,16 @@ def replay_markdown(replay: Replay, variation: int | None = None,
     """The line (the main line, or ``variation``) as Markdown.
 
     Notes carrying any of ``hide_tags`` (for example ``"spoiler"``) are left out.
+
+    >>> from leyline_widget import Activate, Game, Replay
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> events = game.apply(Activate(3))
+    >>> replay = Replay.from_game(game)
+    >>> note = replay.annotate(1, "Watch slot 3")
+    >>> print(replay_markdown(replay).splitlines()[0])
+    # Leyline replay: Ada, Bo
+    >>> "Watch slot 3" in replay_markdown(replay)
+    True
     """
     hidden = set(hide_tags)
     names = replay.players

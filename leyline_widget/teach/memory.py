@@ -157,6 +157,10 @@ def memory_report(source: Game | _Replayable, player: int, upto_step: int | None
     ``turn``, ``step`` (when that chance was best), ``best`` and ``plan`` (``{element: cards}``),
     ``options`` (the known slots of each planned element), ``collected`` (``{element: cards}``),
     ``got``, and ``elements`` (planned elements they did not collect at all).
+
+    >>> game = Game.new(players=["Ada"], seed=1)
+    >>> memory_report(game, 0)["summary"]      # the deal shows every grid card once
+    {'cards': 12, 'seen': 12, 'never_seen': 0, 'missed': 0}
     """
     if isinstance(source, Game):
         game = source

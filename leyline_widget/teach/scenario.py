@@ -95,6 +95,10 @@ class Scenario:
     ``players`` is a count or a list of names (default one player, "You"); ``rules`` defaults to
     :meth:`Rules.default`; ``seed`` shuffles the cards the scenario fills in (``?`` cells and the
     deck below :meth:`deck_top`), which stay in a fixed mixed order when it is None.
+
+    >>> game = Scenario(players=["Ada"]).grid("f f ? ? / ? ? ? ? / ? ? ? ?").seen(0, 1).build()
+    >>> game.card(0), game.card(1)
+    ('fire', 'fire')
     """
 
     __slots__ = ("rules", "players", "_seed", "_grid", "_seen", "_active", "_tokens", "_study",

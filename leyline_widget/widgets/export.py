@@ -205,7 +205,16 @@ def replay_html(replay: Replay, path: str | os.PathLike[str], viewer: int | None
                       step: int = 0, variation: int | None = None, title: str | None = None,
                       hide_tags: Iterable[str] = ("spoiler",), exclude_tags: Iterable[str] = (),
                       show_memory_of: int | None = None, reveal_ms: int = 1500) -> Path:
-    """Write the standalone replay page (see :meth:`Replay.to_html`); returns its path."""
+    """Write the standalone replay page (see :meth:`Replay.to_html`); returns its path.
+
+    >>> import tempfile
+    >>> from leyline_widget import Game
+    >>> replay = Replay.from_game(Game.new(players=["Ada", "Bo"], seed=7))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     page = replay_html(replay, Path(folder) / "bo.html", viewer=1)   # Bo's eyes only
+    ...     print(page.name, page.read_text("utf-8").startswith("<!DOCTYPE html>"))
+    bo.html True
+    """
     book = replay_book(replay, viewer, step=step, variation=variation, hide_tags=hide_tags,
                        exclude_tags=exclude_tags, show_memory_of=show_memory_of,
                        reveal_ms=reveal_ms)
@@ -227,7 +236,17 @@ def study_html(study: Study, path: str | os.PathLike[str], viewer: int | None = 
     """Write one offline page of a :class:`~leyline_widget.replays.study.Study`: a chapter menu
     over the replay page of each chapter. ``viewer`` (a seat) makes every chapter that seat's
     view (a chapter with fewer seats shows its last seat); None is the all-seeing page, which
-    also offers the study file as a download."""
+    also offers the study file as a download.
+
+    >>> import tempfile
+    >>> from leyline_widget import Game
+    >>> study = Study("Two deals")
+    >>> for seed in (7, 8):
+    ...     chapter = study.add(Replay.from_game(Game.new(players=["Ada", "Bo"], seed=seed)))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(study_html(study, Path(folder) / "study.html").name)
+    study.html
+    """
     data = study_page_data(study, viewer, hide_tags=hide_tags, exclude_tags=exclude_tags,
                            reveal_ms=reveal_ms)
     who = "all-seeing view" if viewer is None else f"seat {viewer}'s view only"

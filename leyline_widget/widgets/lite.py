@@ -81,11 +81,27 @@ _COACH = [
      "seats = [BotSeat(make_bot(\"memory\", seed=1, capacity=3), 0),\n"
      "         BotSeat(make_bot(\"greedy\", seed=2), 1)]\n"
      "while not game.is_over and game.turn <= 6:\n"
-     "    game.apply(seats[game.active_player].choose(game))\n"
+     "    game.apply(seats[game.active_player].act(game))\n"
      "replay = Replay.from_game(game)\n"
      "coach = ReplayWidget(replay, viewer=0, allow_all_seeing=False, analysis_budget=8)\n"
      "coach"),
     ("markdown", "From Python the same review is `leyline_widget.analyse(replay, player=0)`."),
+]
+
+
+#: The site's play notebook starts with a short solo game: in a browser, with nothing
+#: installed, a first game should be whole in a few minutes (and the site's browser test plays
+#: this one to its end by clicking).
+PLAY_EXAMPLE = "01_play.ipynb"
+_SHORT_GAME = [
+    ("markdown", "## A short game first\n\nA small table for a first try: six grid slots (two "
+     "rows of three) and three cards of each element, twelve in all. Every collection is "
+     "refilled from the deck, and the game ends when a slot must be refilled and the deck is "
+     "empty: after four collections or fewer."),
+    ("code", "from leyline_widget import LeylineWidget, Rules\n\n"
+     "small = Rules.default().replace(grid_rows=2, grid_cols=3, cards_per_element=3)\n"
+     "short = LeylineWidget(players=[\"You\"], seed=1, rules=small)\n"
+     "short"),
 ]
 
 
@@ -199,7 +215,11 @@ def resolve_notebook(spec: str) -> Notebook:
         raise ValueError(f"--notebook {quote(spec)} names no notebook; choose a path to an "
                          f".ipynb file, one of {names}, coach, lessons, or lesson:<id> "
                          f"({', '.join(ids)})")
-    return Notebook(hits[0].name, json.loads(hits[0].read_text("utf-8")))
+    content = json.loads(hits[0].read_text("utf-8"))
+    if hits[0].name == PLAY_EXAMPLE:  # the short game goes after the introduction
+        cells = content.get("cells", [])
+        content["cells"] = [*cells[:1], *_notebook(_SHORT_GAME)["cells"], *cells[1:]]
+    return Notebook(hits[0].name, content)
 
 
 def _for_the_browser(nb: dict[str, Any]) -> dict[str, Any]:

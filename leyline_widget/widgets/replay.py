@@ -133,6 +133,14 @@ class ReplayWidget(BoardWidget):
     After changing the replay from Python (``replay.annotate``, moves on a game from
     ``replay.branch``), call :meth:`refresh`; :meth:`annotate` and :meth:`branch` refresh for
     you. :meth:`to_html` writes the standalone page of what is shown.
+
+    >>> from leyline_widget import Activate, Game, Replay
+    >>> game = Game.new(players=["Ada", "Bo"], seed=7)
+    >>> events = game.apply(Activate(3))
+    >>> r = ReplayWidget(Replay.from_game(game))
+    >>> r.step = 1
+    >>> r
+    <ReplayWidget 2p step 1 of 1, main line, viewer teacher>
     """
 
     step = traitlets.Int(0).tag(sync=True)
@@ -971,7 +979,9 @@ class ReplayWidget(BoardWidget):
         self._analysing = run
         self._finish_analysis = finish
         if stepped:
-            if wait:
+            # The first step only counts the decisions (done stays 0): taken here, so that each
+            # request of the page, which asks once per (run, done), judges one decision.
+            if not run.step() or wait:
                 run.join()
                 finish()
         else:

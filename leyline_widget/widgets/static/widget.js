@@ -4438,7 +4438,6 @@ function credentials(search, hash) {
 var FINAL = /* @__PURE__ */ new Set(["secret", "watch", "teacher", "table", "board", "protocol"]);
 function joinTable(widget, options) {
   const loc = options.location || window.location;
-  const Socket = options.WebSocket || window.WebSocket;
   const storage = options.storage === void 0 ? window.localStorage : options.storage;
   const creds = credentials(loc.search, loc.hash);
   const status = options.status;
@@ -4450,118 +4449,131 @@ function joinTable(widget, options) {
     say2("This link holds no seat, spectator or teacher key.", false);
     return null;
   }
-  const role = Object.keys(creds)[0];
-  const seenKey = `leyline-seen:${options.table}:${role}`;
-  let seen = Number((storage && storage.getItem(seenKey)) ?? -1);
-  if (!Number.isInteger(seen)) seen = -1;
+  const seenKey = `leyline-seen:${options.table}:${Object.keys(creds)[0]}`;
+  const seen = Number((storage && storage.getItem(seenKey)) ?? -1);
   if (creds.secret && storage) remember(storage, options.table, creds.secret);
-  let ws = null;
-  let open = false;
-  let rendered = false;
-  let stopped = false;
-  let nextId2 = 0;
-  let acks = 0;
-  let seq = 0;
-  let delay = 500;
-  const pending = /* @__PURE__ */ new Set();
-  const model = netModel((message) => {
-    const type = message && message.type;
-    if (type === "action") {
-      if (!open || !ws) {
-        refuse("The page is offline: that move was not sent. It reconnects by itself; try again then.");
-        return;
-      }
-      const id = ++nextId2;
-      pending.add(id);
-      ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
-    } else if (type === "log_sync") {
-      if (open && ws) ws.send(JSON.stringify({ type: "sync" }));
-    } else if (type === "bot_step" || type === "shown") {
-    } else if (LOCAL_ONLY.has(type)) {
-      refuse(`"${String(type)}" is not available at a network table.`);
-    }
-  });
-  function refuse(text) {
-    acks += 1;
-    model.update({ error: text, ack: acks });
-  }
-  function onState(frame) {
-    const board = frame.board || {};
-    const changes = {
-      view: frame.view,
-      legal: board.legal || {},
-      log: board.log,
-      viewer: frame.view && frame.view.viewer
-    };
-    if (board.info) changes.info = board.info;
-    if (board.log_past) changes.log_past = board.log_past;
-    const items = frame.events && frame.events.items || [];
-    if (items.length) changes.events = { seq: ++seq, step: frame.step, items };
-    model.update(changes);
-    const players = frame.players || [];
-    say2(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}` : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
-    seen = frame.step;
-    if (storage) storage.setItem(seenKey, String(seen));
-    if (!rendered) {
-      rendered = true;
-      widget.render({ model, el: options.el });
-    }
-  }
-  function onFrame(frame) {
-    if (frame.type === "welcome") {
-      delay = 500;
-      say2("Online", true);
-    } else if (frame.type === "state") {
-      onState(frame);
-    } else if (frame.type === "ack") {
-      pending.delete(frame.id);
-      acks += 1;
-      model.update({ error: "", ack: acks });
-    } else if (frame.type === "error") {
-      if (!rendered && FINAL.has(frame.field)) {
-        stopped = true;
-        say2(`Refused: ${frame.error}`, false);
-        return;
-      }
-      if (typeof frame.id === "number") pending.delete(frame.id);
-      refuse(frame.error);
-    }
-  }
-  function connect() {
-    if (stopped) return;
-    const proto = loc.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new Socket(`${proto}//${loc.host}/ws/${encodeURIComponent(options.table)}`);
-    ws = socket;
-    socket.onopen = () => {
-      open = true;
-      socket.send(JSON.stringify({ type: "hello", ...creds, board: true, seen }));
-    };
-    socket.onmessage = (event) => {
-      try {
-        onFrame(JSON.parse(String(event.data)));
-      } catch (err) {
-        refuse(`The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
-      }
-    };
-    socket.onclose = () => {
-      open = false;
-      if (ws === socket) ws = null;
-      if (pending.size) {
-        pending.clear();
-        refuse("The connection dropped before the server answered your move; look at the board when it is back.");
-      }
-      if (stopped) return;
-      say2(`Offline: reconnecting in ${Math.round(delay / 100) / 10} s...`, false);
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 1e4);
-    };
-  }
+  const s = {
+    widget,
+    el: options.el,
+    say: say2,
+    creds,
+    table: options.table,
+    loc,
+    storage,
+    seenKey,
+    Socket: options.WebSocket || window.WebSocket,
+    seen: Number.isInteger(seen) ? seen : -1,
+    ws: null,
+    open: false,
+    rendered: false,
+    stopped: false,
+    nextId: 0,
+    acks: 0,
+    seq: 0,
+    delay: 500,
+    pending: /* @__PURE__ */ new Set(),
+    model: netModel(() => {
+    })
+  };
+  s.model = netModel((message) => onPageMessage(s, message));
   say2("Connecting...", false);
-  connect();
-  return { model, close: () => {
-    stopped = true;
-    if (ws) ws.close();
+  connect(s);
+  return { model: s.model, close: () => {
+    s.stopped = true;
+    if (s.ws) s.ws.close();
   } };
+}
+function onPageMessage(s, message) {
+  const type = message && message.type;
+  if (type === "action") {
+    if (!s.open || !s.ws) {
+      refuse(s, "The page is offline: that move was not sent. It reconnects by itself; try again then.");
+      return;
+    }
+    const id = ++s.nextId;
+    s.pending.add(id);
+    s.ws.send(JSON.stringify({ type: "move", id, step: message.step, action: message.action }));
+  } else if (type === "log_sync") {
+    if (s.open && s.ws) s.ws.send(JSON.stringify({ type: "sync" }));
+  } else if (type === "bot_step" || type === "shown") {
+  } else if (LOCAL_ONLY.has(type)) {
+    refuse(s, `"${String(type)}" is not available at a network table.`);
+  }
+}
+function refuse(s, text) {
+  s.acks += 1;
+  s.model.update({ error: text, ack: s.acks });
+}
+function onState(s, frame) {
+  const board = frame.board || {};
+  const changes = {
+    view: frame.view,
+    legal: board.legal || {},
+    log: board.log,
+    viewer: frame.view && frame.view.viewer
+  };
+  if (board.info) changes.info = board.info;
+  if (board.log_past) changes.log_past = board.log_past;
+  const items = frame.events && frame.events.items || [];
+  if (items.length) changes.events = { seq: ++s.seq, step: frame.step, items };
+  s.model.update(changes);
+  const players = frame.players || [];
+  s.say(frame.role === "seat" ? `Online: playing as ${players[frame.seat]}` : frame.role === "teacher" ? "Online: the teacher's view (every card)" : "Online: watching", true);
+  s.seen = frame.step;
+  if (s.storage) s.storage.setItem(s.seenKey, String(s.seen));
+  if (!s.rendered) {
+    s.rendered = true;
+    s.widget.render({ model: s.model, el: s.el });
+  }
+}
+function onFrame(s, frame) {
+  if (frame.type === "welcome") {
+    s.delay = 500;
+    s.say("Online", true);
+  } else if (frame.type === "state") {
+    onState(s, frame);
+  } else if (frame.type === "ack") {
+    s.pending.delete(frame.id);
+    s.acks += 1;
+    s.model.update({ error: "", ack: s.acks });
+  } else if (frame.type === "error") {
+    if (!s.rendered && FINAL.has(frame.field)) {
+      s.stopped = true;
+      s.say(`Refused: ${frame.error}`, false);
+      return;
+    }
+    if (typeof frame.id === "number") s.pending.delete(frame.id);
+    refuse(s, frame.error);
+  }
+}
+function connect(s) {
+  if (s.stopped) return;
+  const proto = s.loc.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new s.Socket(`${proto}//${s.loc.host}/ws/${encodeURIComponent(s.table)}`);
+  s.ws = socket;
+  socket.onopen = () => {
+    s.open = true;
+    socket.send(JSON.stringify({ type: "hello", ...s.creds, board: true, seen: s.seen }));
+  };
+  socket.onmessage = (event) => {
+    try {
+      onFrame(s, JSON.parse(String(event.data)));
+    } catch (err) {
+      refuse(s, `The server sent a frame this page cannot read: ${String(err).slice(0, 80)}`);
+    }
+  };
+  socket.onclose = () => {
+    s.open = false;
+    if (s.ws === socket) s.ws = null;
+    if (s.pending.size) {
+      s.pending.clear();
+      refuse(s, "The connection dropped before the server answered your move; look at the board when it is back.");
+    }
+    if (s.stopped) return;
+    s.say(`Offline: reconnecting in ${Math.round(s.delay / 100) / 10} s...`, false);
+    setTimeout(() => connect(s), s.delay);
+    s.delay = Math.min(s.delay * 2, 1e4);
+  };
 }
 function remember(storage, table, secret) {
   let links = [];
