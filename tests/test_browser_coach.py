@@ -221,7 +221,11 @@ def test_show_the_line_and_solve_a_puzzle_in_jupyterlab(
     puzzles.locator("[data-act=puzzle-next]").click()
     page.wait_for_function("(el) => !el.querySelector('.ll-puzzles .ll-right')",
                            arg=puzzles.element_handle(), timeout=30_000)
-    # The studio's own button turns it into Ada's puzzles.
+    # The studio's own button turns it into Ada's puzzles (from the main line, whose review
+    # holds her mistakes).
+    line_lab.kernel_json("line.ipynb", "setattr(r, 'variation', 0) or r.variation")
+    page.wait_for_function("(el) => el.dataset.variation === '0'", arg=studio.element_handle(),
+                           timeout=30_000)
     studio.scroll_into_view_if_needed()
     studio.locator("[data-act=puzzles][data-seat='0']").click()
     page.wait_for_function("(el) => !!el.querySelector('.ll-puzzles [data-act=choice]')",

@@ -393,11 +393,14 @@ function scoreCurves(doc, st, upto, W, H) {
 /**
  * The download bar: the replay file, the offline page (teacher or a seat) and Markdown. On a
  * standalone page the files come from the book; in Jupyter the kernel builds the one asked for.
+ * None while guessing the move or solving puzzles.
  * @param {Document} doc
  * @param {ReplayState} st
- * @returns {HTMLElement}
+ * @returns {HTMLElement | string}
  */
 export function exportBar(doc, st) {
+  // Guessing the move or solving puzzles: a file would hold the moves still to find.
+  if (st.train !== null && st.train !== undefined) return "";
   const book = st.downloads;
   const teacher = (st.viewers || []).includes(null);
   /** @type {(HTMLElement | null)[]} */

@@ -192,16 +192,18 @@ def best_line(move: Mapping[str, Any]) -> list[dict[str, Any]]:
     the review carries one, else the best plan holding the best move (its options'
     actions), else the best move alone."""
     line = move.get("line")
-    if isinstance(line, list) and line:
-        return [dict(a) for a in line]
+    searched = [dict(a) for a in line] if isinstance(line, list) else []
     holding = [o for o in move.get("options") or [] if move["best"] in o["actions"]]
+    plan: list[dict[str, Any]] = [dict(move["best"])]
     if holding:
         top = max(holding, key=lambda o: o["value"])
         actions = [dict(a) for a in top["actions"]]
         # A plan starts with the cards it drops; the line starts with the best move itself.
         first = actions.index(move["best"])
-        return actions[first:first + 1] + actions[:first] + actions[first + 1:]
-    return [dict(move["best"])]
+        plan = actions[first:first + 1] + actions[:first] + actions[first + 1:]
+    # The search's line goes on into the next player's turn; where it stops short of the
+    # plan (a plan that first drops cards), the whole plan is the line.
+    return searched if len(searched) >= len(plan) else plan
 
 
 def plan_slots(line: Sequence[Mapping[str, Any]], best: Mapping[str, Any]) -> list[int]:

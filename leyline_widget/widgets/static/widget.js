@@ -3662,6 +3662,7 @@ function scoreCurves(doc, st, upto, W, H) {
   return parts;
 }
 function exportBar(doc, st) {
+  if (st.train !== null && st.train !== void 0) return "";
   const book = st.downloads;
   const teacher = (st.viewers || []).includes(null);
   const buttons = [];
