@@ -516,8 +516,8 @@ function gameOverPanel(doc, st, ui) {
       : winners.length > 1 ? `Winners (tie): ${winners.join(", ")}.` : `Winner: ${winners[0]}.`),
     solo && games.length ? h(doc, "p", { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`) : null,
-    solo ? null : seatMenu(doc, st, ui),
-    h(doc, "div", { class: "ll-controls" },
+    solo || st.network ? null : seatMenu(doc, st, ui),
+    st.network ? null : h(doc, "div", { class: "ll-controls" },
       h(doc, "button", { type: "button", class: "ll-btn ll-primary", "data-act": "new-game" }, "New game"),
       solo ? null : h(doc, "button", { type: "button", class: "ll-btn", "data-act": "rematch",
         title: "Same settings, a new deal, seats swapped" }, "Rematch")));

@@ -10,7 +10,7 @@
 /** The play mode's keys that a network table fixes (no deal to wait for, no hot-seat). */
 const FIXED = {
   mode: "play", deal_ms: 0, reveal_ms: 1500, handoff: {}, session: [], hint: {}, memory: {},
-  bot_delay_ms: 0, error: "", ack: 0,
+  bot_delay_ms: 0, error: "", ack: 0, network: true,
 };
 
 /** Messages of the play mode that have no meaning at a network table. */

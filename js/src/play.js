@@ -247,7 +247,7 @@ export function boardState(t) {
     bot_delay_ms: get("bot_delay_ms"), remembered: get("remembered"), memory: get("memory"),
     log: get("log"), log_past: t.past.turns, handoff: get("handoff"), session: get("session"),
     deal_ms: get("deal_ms"), hint: get("hint"), shown: (get("lesson") || {}).shown,
-    prefs: get("prefs"), final_grid: get("final_grid"),
+    prefs: get("prefs"), final_grid: get("final_grid"), network: get("network") === true,
   };
 }
 

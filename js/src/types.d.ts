@@ -203,6 +203,9 @@ export interface BoardState {
   prefs?: Record<string, number[]>;
   /** Every slot's element once the game is over (`final_grid` trait); empty before. */
   final_grid?: (string | null)[];
+  /** A seat at a network table (js/src/net.js): the server starts the tables, so the game's
+   * end offers no seat menu, New game or Rematch. */
+  network?: boolean;
 }
 
 /** The `hint` trait: hints used per seat and the suggestion for `seat` at `step`. */

@@ -374,6 +374,19 @@ test("game over: scores, winners, turns and the reason", () => {
   assert.equal(root.querySelector("[data-act=end]"), null);
 });
 
+test("game over at a network table: no seat menu, New game or Rematch (the server starts tables)", () => {
+  const window = dom();
+  const view = makeView({
+    phase: "game_over", is_over: true, end_reason: "deck", turn: 14, winners: [1],
+    players: [player("Ada", { score: 5 }), player("Grace", { score: 9 })], scores: [5, 9],
+  });
+  const st = makeState({ view, legal: { step: 80, actor: null }, network: true });
+  const over = renderBoard(st, newUi(), window.document, 0).querySelector(".ll-over");
+  assert.match(over.textContent, /Winner: Grace\./);
+  for (const act of ["rematch", "new-game"]) assert.equal(over.querySelector(`[data-act=${act}]`), null);
+  assert.equal(over.querySelector("select"), null);
+});
+
 test("morph keeps nodes, updates text and attributes, adds and removes children", () => {
   const window = dom();
   const d = window.document;

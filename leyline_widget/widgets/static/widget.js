@@ -1266,8 +1266,8 @@ function gameOverPanel(doc, st, ui) {
       { class: "ll-session" },
       `This session: ${plural(games.length, "game")}, best ${best}, average ${(avg || 0).toFixed(1)}.`
     ) : null,
-    solo ? null : seatMenu(doc, st, ui),
-    h(
+    solo || st.network ? null : seatMenu(doc, st, ui),
+    st.network ? null : h(
       doc,
       "div",
       { class: "ll-controls" },
@@ -1934,7 +1934,8 @@ function boardState(t) {
     hint: get("hint"),
     shown: (get("lesson") || {}).shown,
     prefs: get("prefs"),
-    final_grid: get("final_grid")
+    final_grid: get("final_grid"),
+    network: get("network") === true
   };
 }
 function flowOf(t) {
@@ -4397,7 +4398,8 @@ var FIXED = {
   memory: {},
   bot_delay_ms: 0,
   error: "",
-  ack: 0
+  ack: 0,
+  network: true
 };
 var LOCAL_ONLY = /* @__PURE__ */ new Set(["ready", "undo", "new_game", "rematch", "hint"]);
 function netModel(send2) {
