@@ -25,7 +25,7 @@ from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from .actions import (
     SOURCES,
@@ -60,6 +60,9 @@ __all__ = [
 #: Why a game ended (``end_reason``): the deck ran out, nobody can ever collect again, too many
 #: idle rounds, or the turn or round limit (RULES.md, interpretations 6, 8 and 9).
 END_REASONS = ("deck", "stalemate", "idle", "turn_limit", "round_limit")
+
+
+_A = TypeVar("_A", bound=Action)
 
 
 class Phase(StrEnum):
@@ -337,13 +340,14 @@ class Game:
 
     def unlocked(self, player: int) -> list[Power]:
         """The powers ``player``'s Study unlocks now."""
-        return [pw for i, pw in enumerate(self.rules.powers) if self._unlocks(player, i)]
+        powers = self.rules.powers
+        return [powers[i] for i in self._unlocked(player)]
 
-    def _unlocks(self, player: int, index: int) -> bool:
-        """Whether ``player``'s Study holds enough cards of the power's element (2 for a Minor
-        power, 5 for a Major one by default)."""
-        element, need = self._needs[index]
-        return self._pos.study[player * self._e + element] >= need
+    def _unlocked(self, player: int) -> list[int]:
+        """The powers (by index) whose element ``player``'s Study holds enough cards of (2 for
+        a Minor power, 5 for a Major one by default)."""
+        study, base = self._pos.study, player * self._e
+        return [i for i, (element, need) in enumerate(self._needs) if study[base + element] >= need]
 
     # ------------------------------------------------------------------ which powers now
     def power_problem(self, power: int | str, player: int | None = None, *,
@@ -369,7 +373,7 @@ class Game:
             power = keys.index(power)
         p = self._pos.player if player is None else player
         problem = self._problem(power, p, this_turn)
-        if problem is None and target and not powers[power].effect.count_targets(
+        if problem is None and target and not powers[power].effect.has_targets(
                 *self._target_counts()):
             return f"{powers[power].name} has no legal target now"
         return problem
@@ -379,28 +383,43 @@ class Game:
         order: unlocked, unused this turn, not used up for the game, with a target (what
         :meth:`power_problem` finds no problem with)."""
         p = self._pos.player if player is None else player
-        powers = self.rules.powers
-        found = [pw for i, pw in enumerate(powers) if self._problem(i, p, True) is None]
+        found = self._usable(p, True)
         if not found:
-            return found
+            return []
+        powers = self.rules.powers
         counts = self._target_counts()  # the same grid for every power
-        return [pw for pw in found if pw.effect.count_targets(*counts)]
+        return [powers[i] for i in found if powers[i].effect.has_targets(*counts)]
+
+    def _usable(self, player: int, this_turn: bool) -> list[int]:
+        """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
+        the game (a house rule's cap on a Major power's uses) and, with ``this_turn``, not
+        used this turn."""
+        found = self._unlocked(player)
+        pos = self._pos
+        if found and this_turn and pos.used:
+            found = [i for i in found if not pos.used >> i & 1]
+        cap = self.rules.major_uses_per_game
+        if found and cap is not None:
+            powers, k = self.rules.powers, len(self.rules.powers)
+            found = [i for i in found
+                     if powers[i].tier != "major" or pos.majors[player * k + i] < cap]
+        return found
 
     def _problem(self, index: int, player: int, this_turn: bool) -> str | None:
-        """:meth:`power_problem` but for the targets."""
+        """:meth:`power_problem` but for the targets: why :meth:`_usable` leaves the power
+        out, in words."""
+        if index in self._usable(player, this_turn):
+            return None
         pos, pw = self._pos, self.rules.powers[index]
-        if not self._unlocks(player, index):
+        if index not in self._unlocked(player):
             element, need = self._needs[index]
             have = pos.study[player * self._e + element]
             return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
         if this_turn and pos.used >> index & 1:
             return f"{pw.name} was already used this turn"
         cap = self.rules.major_uses_per_game
-        if cap is not None and pw.tier == "major" and (
-                pos.majors[player * len(self.rules.powers) + index] >= cap):
-            return (f"{pw.name} was already used {_plural(cap, 'time')} this game, as often as "
-                    "this house rule allows a Major power")
-        return None
+        return (f"{pw.name} was already used {_plural(cap or 0, 'time')} this game, as often as "
+                "this house rule allows a Major power")
 
     def _target_counts(self) -> tuple[int, int, bool]:
         """Cards on the grid, cards carrying Binding tokens, and whether the deck has a top."""
@@ -605,7 +624,9 @@ class Game:
                 self.players):
             raise ValueError(f"seat must be a player from 0 to {len(self.players) - 1}, "
                              f"got {quote(seat)}")
-        pos = self._pos.copy()
+        game = self.clone()
+        game._last = (None, [], None, self.step, -1)
+        pos = game._pos
         bit = 1 << seat
         slots = [s for s, c in enumerate(pos.grid) if c >= 0 and not pos.seen[s] & bit]
         top = pos.deck_pos + 1
@@ -614,8 +635,7 @@ class Game:
         for s, c in zip(slots, cards):
             pos.grid[s] = c
         pos.deck = pos.deck[:top] + bytes(cards[len(slots):])
-        return Game._from(self.rules, self.players, self.seed, self._initial_deck, pos,
-                          (None, [], None, self.step, -1), self._start)
+        return game
 
     # ------------------------------------------------------------------ positions
     @property
@@ -698,27 +718,26 @@ class Game:
         """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
         pos = self._pos
         phase = pos.phase
+        out: list[Action] = []
         if phase is ACTIVATION:
-            deactivations = [_DEACTIVATE[s] for s in sorted(pos.active)]
-            if len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus:
-                return [*deactivations, _END_PHASE]
-            return [*(_ACTIVATE[s] for s in pos.offered if s not in pos.active), *deactivations,
-                    _END_PHASE]
+            active = pos.active
+            if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
+                out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+            out += [_DEACTIVATE[s] for s in sorted(active)]
+            out.append(_END_PHASE)
+            return out
         if phase is BINDING:
-            sources = self._sources()
-            return [*(listed(PlaceToken, s, element, source) for s in range(len(pos.grid))
-                      for element, source in sources), _END_PHASE]
+            return [*_placements(self.rules.elements, len(pos.grid), self._sources()),
+                    _END_PHASE]
         if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
-            cards = tuple(s for s, c in enumerate(pos.grid) if c >= 0)
-            bound, deck = self._bound(), pos.deck_pos < len(pos.deck)
-            out: list[Action] = []
-            for pw in self.ready_powers():
-                out += _uses(pw, cards, bound, deck)
+            powers = self.ready_powers()
+            if powers:
+                out += _uses(powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
+                             self._bound(), pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
-            return out
-        return []
+        return out
 
     def _offered(self) -> tuple[int, ...]:
         """The cards the active player may activate in Phase 2: those whose Binding tokens
@@ -736,19 +755,20 @@ class Game:
         # Only the counts of the slots that carry tokens are compared (most carry none).
         return {i // e for i in compress(range(len(tokens)), tokens) if tokens[i] > study[i % e]}
 
-    def _sources(self) -> list[tuple[str, str]]:
-        """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
+    def _sources(self) -> tuple[int, ...]:
+        """The element and source pairs that can pay for a token now, in rules then SOURCES
+        order, each as ``element * 3 + source`` (the source's index in SOURCES)."""
         out = []
         pos = self._pos
         base = pos.player * self._e
-        for i, el in enumerate(self.rules.elements):
+        for i in range(self._e):
             if pos.supply[i] and pos.study[base + i]:
-                out.append((el, "supply"))
+                out.append(3 * i)
             if pos.marker_tokens[base + i]:
-                out.append((el, "marker"))
+                out.append(3 * i + 1)
             if pos.pool[i] and pos.markers[base + i]:
-                out.append((el, "pool"))
-        return out
+                out.append(3 * i + 2)
+        return tuple(out)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (:meth:`why_illegal` says why not).
@@ -778,7 +798,7 @@ class Game:
         move = _MOVES.get(type(action))
         if move is None:
             raise IllegalActionError(f"{quote(action)} is not a Leyline action", "actions")
-        if self.is_over:
+        if self._pos.phase is GAME_OVER:
             raise IllegalActionError(
                 f"the game is over ({self._pos.end_reason}); no action is legal", "game end")
         move[0](self, action)
@@ -792,9 +812,17 @@ class Game:
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        self._check_phase(ACTIVATION, "cards are activated")
+        pos, s = self._pos, action.slot
+        if pos.phase is not ACTIVATION:
+            self._wrong_phase(ACTIVATION, "cards are activated")
+        # Legal when offered this Phase 2 (a card whose Binding tokens the Study satisfies),
+        # not active yet, with an activation left; else the rule it breaks is found below.
+        if s not in pos.offered or s in pos.active or (
+                len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus):
+            self._why_not_activate(s)
+
+    def _why_not_activate(self, s: int) -> None:
         pos = self._pos
-        s = action.slot
         self._slot_error(s)
         if pos.grid[s] < 0:
             raise IllegalActionError(f"slot {s} is empty", "activation")
@@ -823,23 +851,26 @@ class Game:
                     f"Study holds {have} {el}", "binding")
 
     def _check_deactivate(self, action: Deactivate) -> None:
-        self._check_phase(ACTIVATION, "cards are deactivated")
-        self._slot_error(action.slot)
+        if self._pos.phase is not ACTIVATION:
+            self._wrong_phase(ACTIVATION, "cards are deactivated")
         if action.slot not in self._pos.active:
+            self._slot_error(action.slot)
             raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
 
     def _check_refill(self, action: Refill) -> None:
-        self._check_phase(REFILL, "empty slots are refilled")
-        self._slot_error(action.slot)
-        if self._pos.grid[action.slot] >= 0:
-            raise IllegalActionError(
-                f"slot {action.slot} holds a card; only empty slots are refilled", "refill")
+        pos, s = self._pos, action.slot
+        if pos.phase is not REFILL:
+            self._wrong_phase(REFILL, "empty slots are refilled")
+        if type(s) is not int or not 0 <= s < len(pos.grid):
+            self._slot_error(s)
+        if pos.grid[s] >= 0:
+            raise IllegalActionError(f"slot {s} holds a card; only empty slots are refilled",
+                                     "refill")
 
-    def _check_phase(self, phase: Phase, what: str) -> None:
-        if self._pos.phase is not phase:
-            raise IllegalActionError(
-                f"{what} in the {phase.value} phase; it is now the {self._pos.phase.value} phase",
-                "turn structure")
+    def _wrong_phase(self, phase: Phase, what: str) -> NoReturn:
+        raise IllegalActionError(
+            f"{what} in the {phase.value} phase; it is now the {self._pos.phase.value} phase",
+            "turn structure")
 
     def _element(self, element: object) -> int:
         index = self._eidx.get(element) if isinstance(element, str) else None
@@ -850,7 +881,8 @@ class Game:
         return index
 
     def _check_place(self, action: PlaceToken) -> None:
-        self._check_phase(BINDING, "Binding Spell tokens are placed")
+        if self._pos.phase is not BINDING:
+            self._wrong_phase(BINDING, "Binding Spell tokens are placed")
         self._slot_error(action.slot)
         i = self._element(action.element)
         el = action.element
@@ -889,7 +921,8 @@ class Game:
             f"{action.element} has no {action.tier} power in these rules", "powers")
 
     def _check_power(self, action: UsePower) -> None:
-        self._check_phase(ABILITIES, "powers are used")
+        if self._pos.phase is not ABILITIES:
+            self._wrong_phase(ABILITIES, "powers are used")
         self._element(action.element)
         index = self._power_index(action)
         problem = self.power_problem(index, target=False)
@@ -1183,8 +1216,7 @@ class Game:
         # up for the game does nothing more).
         reach = []
         for q in range(len(self.players)):
-            kinds = [pw.effect for i, pw in enumerate(self.rules.powers)
-                     if self._problem(i, q, this_turn=False) is None]
+            kinds = [self.rules.powers[i].effect for i in self._usable(q, this_turn=False)]
             reach.append(kinds)
         everyone = [fx.kind for kinds in reach for fx in kinds]
         # Removing tokens can, in time, strip every token: then every card is as good as
@@ -1241,26 +1273,50 @@ _RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]]
 }
 
 
-#: Phase 1's uses of a power, by exactly what they depend on: the power, the slots holding cards,
-#: and where its kind looks at them, the cards carrying tokens and whether the deck has a top.
-#: A player's Phase 1 asks for the same lists turn after turn (Gale alone lists 298 target
-#: choices on the default grid). Emptied when it holds _USES_MAX lists.
-_USES: dict[tuple[Any, ...], tuple[UsePower, ...]] = {}
-_USES_MAX = 4096
+#: Phase 1's uses of the ready powers and Phase 3's token placements, by exactly what they
+#: depend on: for uses, each power's element, tier, kind and cards, the slots holding cards
+#: and, where a kind looks at them, the cards carrying tokens and whether the deck has a top;
+#: for placements, the elements, the grid's size and which element and source pairs can pay.
+#: Games ask for the same lists turn after turn (Gale alone lists 298 target choices on the
+#: default grid, and every card may take a token of each paying pair). Emptied when it holds
+#: _LISTED_MAX lists.
+_LISTED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_LISTED_MAX = 4096
 
 
-def _uses(power: Power, cards: tuple[int, ...], bound: set[int], deck: bool
+def _uses(powers: list[Power], cards: tuple[int, ...], bound: set[int], deck: bool
           ) -> tuple[UsePower, ...]:
-    kind = power.effect.kind
-    key = (power, cards, frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
-           deck if kind == "swap_with_deck" else None)
-    uses = _USES.get(key)
+    """Every use of ``powers`` (the ready ones, in the rules' order), each power's target
+    choices in the order :meth:`Effect.targets` gives them."""
+    kinds = [pw.effect.kind for pw in powers]
+    key = (tuple([(pw.element, pw.tier, kind, pw.effect.cards) for pw, kind in zip(powers, kinds)]),
+           cards,
+           frozenset(bound) if "swap_with_deck" in kinds or "remove_tokens" in kinds else None,
+           deck if "swap_with_deck" in kinds else None)
+    uses: tuple[UsePower, ...] | None = _LISTED.get(key)
     if uses is None:
-        if len(_USES) >= _USES_MAX:
-            _USES.clear()
-        uses = _USES[key] = tuple(listed(UsePower, power.element, power.tier, targets)
-                                  for targets in power.effect.targets(list(cards), bound, deck))
+        uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets) for pw in powers
+                                for targets in pw.effect.targets(list(cards), bound, deck)))
     return uses
+
+
+def _placements(elements: tuple[str, ...], size: int, pairs: tuple[int, ...]
+                ) -> tuple[PlaceToken, ...]:
+    """Every placement of a token paid by one of ``pairs`` (``element * 3 + source``, in that
+    order) on each of ``size`` slots, slot by slot."""
+    key = (elements, size, pairs)
+    places: tuple[PlaceToken, ...] | None = _LISTED.get(key)
+    if places is None:
+        places = _keep(key, tuple(listed(PlaceToken, s, elements[k // 3], SOURCES[k % 3])
+                                  for s in range(size) for k in pairs))
+    return places
+
+
+def _keep(key: tuple[Any, ...], actions: tuple[_A, ...]) -> tuple[_A, ...]:
+    if len(_LISTED) >= _LISTED_MAX:
+        _LISTED.clear()
+    _LISTED[key] = actions
+    return actions
 
 
 def _deal(seed: int, elements: int, per_element: int) -> list[int]:

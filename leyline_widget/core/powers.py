@@ -161,6 +161,19 @@ class Effect:
             return sum(comb(cards, k) for k in range(1, self.cards + 1))
         return 1
 
+    def has_targets(self, cards: int, bound: int, deck: bool) -> bool:
+        """Whether :meth:`targets` lists any choice (``count_targets(...) > 0``)."""
+        kind = self.kind
+        if kind == "swap":
+            return cards >= 2
+        if kind == "swap_with_deck":
+            return deck and cards > bound
+        if kind == "remove_tokens":
+            return bound > 0
+        if kind == "peek":
+            return cards > 0
+        return True
+
     def target_problem(self, targets: tuple[int, ...], size: int, cards: set[int],
                        bound: set[int], deck: bool, name: str = "it") -> str | None:
         """Why ``targets`` are not a legal choice now for the power called ``name``, or None
