@@ -78,7 +78,7 @@ def test_one_function_answers_which_powers_can_be_used() -> None:
                           call=True) == []
     assert _calls_outside("major_uses_per_game", {
         ("core/game.py", "_usable"), ("core/game.py", "_problem"),
-        ("core/game.py", "_house_state"),
+        ("core/digest.py", "_house_state"),
         ("core/rules.py", "_validate")}) == []
     dealt = Game.new(players=2, seed=11)
     deck = list(dealt.deck)

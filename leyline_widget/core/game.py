@@ -18,10 +18,8 @@ leyline_widget.core.game.IllegalActionError: slot 0 is already activated; ...
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import random
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
@@ -38,6 +36,7 @@ from .actions import (
     UsePower,
     listed,
 )
+from .digest import digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
 from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
@@ -205,9 +204,7 @@ class Game:
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
         g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
-        # The state hash's key: the elements and players, whose hashes it keeps apart.
-        g._hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
-                                  person=b"leyline-state-2").digest()
+        g._hkey = digest_key(rules, players)
         return g
 
     # ------------------------------------------------------------------ reading
@@ -516,54 +513,11 @@ class Game:
         position's ``repr``), kept so that files of format version 1 still verify. Both
         cover the same fields and the rest of the deck; only the encoding differs.
         """
+        if version == 2:
+            return digest(self._pos, self.rules, self._hkey)
         if version == 1:
-            return self._hash_v1()
-        if version != 2:
-            raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
-        pos = self._pos
-        head = "%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031 - the recipe's own text
-            pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
-            pos.turn, pos.player, pos.bonus)
-        active = sorted(pos.active)
-        counts = [*pos.tokens, *pos.study, *pos.markers, *pos.marker_tokens, *pos.supply,
-                  *pos.pool]
-        # Numbers take one byte each unless one passes 255; then all take 8.
-        try:
-            width, words = 1, bytes(active) + bytes(counts)
-        except ValueError:  # a number past 255 (a slot of a big grid, a big count)
-            width, words = 8, array("q", [*active, *counts]).tobytes()
-        digest = hashlib.blake2b(digest_size=16, key=self._hkey)
-        rest = hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
-        digest.update(b"".join((head.encode(), f"{len(active)}|{width}{self._house_words()}"
-                                .encode(), array("b", pos.grid).tobytes(), words, rest)))
-        return digest.hexdigest()
-
-    def _house_state(self) -> bool:
-        """Whether house-rule state (spent activations, Major uses, idle turns) can matter."""
-        rules = self.rules
-        capped = rules.major_uses_per_game is not None and any(
-            pw.tier == "major" for pw in rules.powers)
-        return bool(self._pos.spent or capped or rules.idle_round_limit is not None)
-
-    def _house_words(self) -> str:
-        """The house-rule state in state_hash's version 2, when it can matter."""
-        if not self._house_state():
-            return ""
-        pos = self._pos
-        return f"|{pos.spent}|{list(pos.majors)}|{pos.turn - pos.busy}"
-
-    def _hash_v1(self) -> str:
-        pos = self._pos
-        state: tuple[object, ...] = (
-            self.rules.elements, self.players, pos.grid, sorted(pos.active), pos.tokens,
-            pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool, pos.phase.value,
-            pos.turn, pos.player, pos.bonus, pos.threshold is not None, pos.ignore_tokens,
-            pos.used, pos.end_reason)
-        if self._house_state():
-            state = (*state, pos.spent, list(pos.majors), pos.turn - pos.busy)
-        digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
-        digest.update(memoryview(pos.deck)[pos.deck_pos:])
-        return digest.hexdigest()
+            return digest_v1(self._pos, self.rules, self.players)
+        raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
@@ -653,40 +607,9 @@ class Game:
         >>> Game.from_position(game.position()).state_hash() == game.state_hash()
         True
         """
-        els = self.rules.elements
-        e, n, pos = self._e, len(self.players), self._pos
-        powers = self.rules.powers
+        from .position import dump_position
 
-        def counts(values: list[int], row: int) -> dict[str, int]:
-            return {els[i]: v for i, v in enumerate(values[row * e:(row + 1) * e]) if v}
-
-        out: dict[str, Any] = {
-            "rules": self.rules.to_dict(),
-            "players": list(self.players),
-            "deck": list(self.deck),
-            "grid": [None if c < 0 else els[c] for c in pos.grid],
-            "active": list(pos.active),
-            "tokens": [counts(pos.tokens, s) for s in range(len(pos.grid))],
-            "study": [counts(pos.study, p) for p in range(n)],
-            "markers": [counts(pos.markers, p) for p in range(n)],
-            "marker_tokens": [counts(pos.marker_tokens, p) for p in range(n)],
-            "pool": counts(pos.pool, 0),
-            "phase": str(pos.phase),
-            "turn": pos.turn,
-            "active_player": pos.player,
-            "bonus_activations": pos.bonus,
-            "effects": self._effect_names(),
-            "powers_used": [pw.key for i, pw in enumerate(powers) if pos.used >> i & 1],
-            "end_reason": pos.end_reason,
-            "spent_activations": pos.spent,
-            "powers_used_in_game": [
-                {pw.key: pos.majors[p * len(powers) + i] for i, pw in enumerate(powers)
-                 if pos.majors[p * len(powers) + i]} for p in range(n)],
-            "busy_turn": pos.busy,
-        }
-        if pos.threshold not in (None, 1):  # lowered by a power to other than Wildfire's 1
-            out["turn_threshold"] = pos.threshold
-        return out
+        return dump_position(self)
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> Game:
