@@ -32,12 +32,12 @@ def digest(pos: Position, rules: Rules, key: bytes) -> str:
         pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
         pos.turn, pos.player, pos.bonus)
     active = sorted(pos.active)
-    counts = [*pos.tokens, *pos.study, *pos.markers, *pos.marker_tokens, *pos.supply, *pos.pool]
+    counts = (pos.tokens, pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool)
     # Numbers take one byte each unless one passes 255; then all take 8.
     try:
-        width, words = 1, bytes(active) + bytes(counts)
+        width, words = 1, b"".join([bytes(active), *map(bytes, counts)])
     except ValueError:  # a number past 255 (a slot of a big grid, a big count)
-        width, words = 8, array("q", [*active, *counts]).tobytes()
+        width, words = 8, array("q", [*active, *(n for row in counts for n in row)]).tobytes()
     out = hashlib.blake2b(digest_size=16, key=key)
     rest = hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
     out.update(b"".join((head.encode(), f"{len(active)}|{width}{_house_words(pos, rules)}"

@@ -667,7 +667,7 @@ class Game:
         their Study satisfies (all of them while tokens are ignored), in slot order."""
         pos = self._pos
         blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-        return tuple(s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked)
+        return tuple([s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
         """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
@@ -848,12 +848,12 @@ class Game:
             self._wrong_phase(ABILITIES, "powers are used")
         self._element(action.element)
         index = self._power_index(action)
-        problem = self.power_problem(index, target=False)
-        if problem:
-            raise IllegalActionError(problem, "powers")
-        pw = self.rules.powers[index]
         pos = self._pos
-        cards = {s for s, c in enumerate(pos.grid) if c >= 0}
+        if index not in self._usable(pos.player, True):
+            raise IllegalActionError(str(self._problem(index, pos.player, True)), "powers")
+        pw = self.rules.powers[index]
+        cards = range(len(pos.grid)) if -1 not in pos.grid else {
+            s for s, c in enumerate(pos.grid) if c >= 0}
         problem = pw.effect.target_problem(tuple(action.targets), len(pos.grid), cards,
                                            self._bound(), pos.deck_pos < len(pos.deck), pw.name)
         if problem:
@@ -1123,16 +1123,25 @@ class Game:
         """
         pos, e = self._pos, self._e
         threshold = self.rules.collect_threshold
-        free = [0] * e  # token-free cards per element: anyone may activate them
+        # A card with tokens holds at least one count that is not zero, so at least this
+        # many cards are token-free; more than e x (threshold - 1) of them leave some element
+        # with threshold token-free cards (the pigeonhole), which anyone can collect.
+        if len(pos.grid) - pos.grid.count(-1) - (len(pos.tokens) - pos.tokens.count(0)) > e * (
+                threshold - 1):
+            return False
         bound: list[tuple[int, list[int]]] = []
-        carrying = {i // e for i in compress(range(len(pos.tokens)), pos.tokens)}
-        for s, c in enumerate(pos.grid):
-            if c < 0:
-                continue
-            if s in carrying:
-                bound.append((c, pos.tokens[s * e:(s + 1) * e]))
-            else:
-                free[c] += 1
+        carrying = self._bound()
+        if carrying:
+            free = [0] * e  # token-free cards per element: anyone may activate them
+            for s, c in enumerate(pos.grid):
+                if c < 0:
+                    continue
+                if s in carrying:
+                    bound.append((c, pos.tokens[s * e:(s + 1) * e]))
+                else:
+                    free[c] += 1
+        else:
+            free = [pos.grid.count(c) for c in range(e)]
         if max(free, default=0) >= threshold:
             return False  # enough token-free cards of one element: anyone can collect them
         # What each player's powers can ever do for a collection, by kind (a Major power used

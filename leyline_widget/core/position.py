@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast
 
 from .echo import quote
@@ -60,12 +61,15 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
-        values = [v[:] if type(v) is list else v for v in map(self.__getattribute__, FIELDS)]
-        return cast(Any, Position)(*values)  # type: ignore[no-any-return]
+        return cast(Any, Position)(  # type: ignore[no-any-return]
+            *[v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
 
 
 #: The position's fields, in order: the one list every copy and reader walks.
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Position))
+#: A position's values in FIELDS order, and which of them are lists (copied by a copy).
+_VALUES = attrgetter(*FIELDS)
+_LISTS = tuple(str(f.type).startswith("list") for f in fields(Position))
 
 #: The fields of a position's JSON form (Game.position), in order.
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",

@@ -18,7 +18,7 @@ ValueError: effect peek: cards must be from 1 to 5, got 9
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -174,7 +174,7 @@ class Effect:
             return cards > 0
         return True
 
-    def target_problem(self, targets: tuple[int, ...], size: int, cards: set[int],
+    def target_problem(self, targets: tuple[int, ...], size: int, cards: Container[int],
                        bound: set[int], deck: bool, name: str = "it") -> str | None:
         """Why ``targets`` are not a legal choice now for the power called ``name``, or None
         when they are."""
