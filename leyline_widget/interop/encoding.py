@@ -84,6 +84,8 @@ class ActionSpace:
         #: every power at each step, the same few thousand values a game long (at most this
         #: space's size, which the rules keep within bounds).
         self._numbers: dict[Action, int] = {}
+        #: The first number of each kind of slot action (numbered slot by slot).
+        self._slots: dict[type, int] = {kind: k * g for k, kind in enumerate(_SLOT_ACTIONS)}
         self._place = 3 * g + 1
         start = self._place_end = self._place + g * e * len(SOURCES)
         #: per power: (offset, [(size k, block offset, block length), ...])
@@ -154,9 +156,13 @@ class ActionSpace:
 
     def legal(self, game: Game) -> list[int]:
         """The numbers of the actions legal now, ascending."""
-        numbers = self._numbers
+        numbers, slots = self._numbers, self._slots
         out = []
         for action in game.legal_actions():
+            at = slots.get(type(action))  # a slot action: its kind's block, then the slot
+            if at is not None:
+                out.append(at + action.slot)  # type: ignore[attr-defined]
+                continue
             n = numbers.get(action)
             if n is None:
                 n = numbers[action] = self.encode(action)
