@@ -1205,9 +1205,9 @@ _RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]]
 }
 
 
-#: Phase 1's uses of the ready powers and Phase 3's token placements, by exactly what they
-#: depend on: for uses, each power's element, tier, kind and cards, the slots holding cards
-#: and, where a kind looks at them, the cards carrying tokens and whether the deck has a top;
+#: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
+#: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its
+#: kind looks at them, the cards carrying tokens and whether the deck has a top;
 #: for placements, the elements, the grid's size and which element and source pairs can pay.
 #: Games ask for the same lists turn after turn (Gale alone lists 298 target choices on the
 #: default grid, and every card may take a token of each paying pair). Emptied when it holds
@@ -1217,19 +1217,21 @@ _LISTED_MAX = 4096
 
 
 def _uses(powers: list[Power], cards: tuple[int, ...], bound: set[int], deck: bool
-          ) -> tuple[UsePower, ...]:
+          ) -> list[UsePower]:
     """Every use of ``powers`` (the ready ones, in the rules' order), each power's target
     choices in the order :meth:`Effect.targets` gives them."""
-    kinds = [pw.effect.kind for pw in powers]
-    key = (tuple([(pw.element, pw.tier, kind, pw.effect.cards) for pw, kind in zip(powers, kinds)]),
-           cards,
-           frozenset(bound) if "swap_with_deck" in kinds or "remove_tokens" in kinds else None,
-           deck if "swap_with_deck" in kinds else None)
-    uses: tuple[UsePower, ...] | None = _LISTED.get(key)
-    if uses is None:
-        uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets) for pw in powers
-                                for targets in pw.effect.targets(list(cards), bound, deck)))
-    return uses
+    out: list[UsePower] = []
+    for pw in powers:
+        kind = pw.effect.kind
+        key = (pw.element, pw.tier, kind, pw.effect.cards, cards,
+               frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
+               deck if kind == "swap_with_deck" else None)
+        uses: tuple[UsePower, ...] | None = _LISTED.get(key)
+        if uses is None:
+            uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)
+                                    for targets in pw.effect.targets(list(cards), bound, deck)))
+        out += uses
+    return out
 
 
 def _placements(elements: tuple[str, ...], size: int, pairs: tuple[int, ...]
