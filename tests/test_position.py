@@ -70,8 +70,8 @@ def _calls_outside(attr: str, allowed: set[tuple[str, str]], call: bool = False)
 def test_one_function_answers_which_powers_can_be_used() -> None:
     # Whether a Study unlocks a power, whether a Major power is used up for the game, and
     # whether a power was used this turn are decided in Game.power_problem (and _usable,
-    # which it asks; _problem puts its answer in words); the legal lists, Phase 1's skipping, the stalemate test, the seat
-    # view and the page all ask it.
+    # which it asks; _problem puts its answer in words); the legal lists, Phase 1's
+    # skipping, the stalemate test, the seat view and the page all ask it.
     # (A bot's forecast of what a Study would unlock on a later turn reads the rules'
     # thresholds once, as it sits down; it decides no legality.)
     assert _calls_outside("threshold", {("core/game.py", "_from"), ("agents/bots.py", "start")},
