@@ -69,15 +69,16 @@ def _calls_outside(attr: str, allowed: set[tuple[str, str]], call: bool = False)
 
 def test_one_function_answers_which_powers_can_be_used() -> None:
     # Whether a Study unlocks a power, whether a Major power is used up for the game, and
-    # whether a power was used this turn are decided in Game.power_problem (and _unlocks,
-    # which it asks); the legal lists, Phase 1's skipping, the stalemate test, the seat
-    # view and the page all ask it.
+    # whether a power was used this turn are decided in Game.power_problem (and _usable,
+    # which it asks; _problem puts its answer in words); the legal lists, Phase 1's
+    # skipping, the stalemate test, the seat view and the page all ask it.
     # (A bot's forecast of what a Study would unlock on a later turn reads the rules'
     # thresholds once, as it sits down; it decides no legality.)
     assert _calls_outside("threshold", {("core/game.py", "_from"), ("agents/bots.py", "start")},
                           call=True) == []
     assert _calls_outside("major_uses_per_game", {
-        ("core/game.py", "_problem"), ("core/game.py", "_house_state"),
+        ("core/game.py", "_usable"), ("core/game.py", "_problem"),
+        ("core/digest.py", "_house_state"),
         ("core/rules.py", "_validate")}) == []
     dealt = Game.new(players=2, seed=11)
     deck = list(dealt.deck)

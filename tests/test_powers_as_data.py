@@ -110,6 +110,18 @@ def test_each_kind_resolves_with_its_parameters() -> None:
     assert Game.from_position(game.position()).state_hash() == game.state_hash()
 
 
+@pytest.mark.parametrize("power", INVENTED + list(Rules.default().powers), ids=lambda p: p.name)
+def test_whether_a_power_has_a_target_agrees_with_its_count_of_targets(power: Power) -> None:
+    for cards in range(0, 5):
+        for bound in range(0, cards + 1):
+            for deck in (False, True):
+                counted = power.effect.count_targets(cards, bound, deck)
+                listed = sum(1 for _ in power.effect.targets(list(range(cards)), set(range(bound)),
+                                                              deck))
+                assert counted == listed
+                assert power.effect.has_targets(cards, bound, deck) == (counted > 0)
+
+
 def test_remove_tokens_takes_up_to_its_cards_and_returns_them() -> None:
     tokens = [{"fire": 1}, {"water": 1}, {}, {"earth": 1}] + [{}] * 8
     game = _in_phase1(RULES, {"earth": 2}, tokens=tokens, pool={"fire": 0})

@@ -135,21 +135,25 @@ def _threat(counts: Mapping[str, int], acts: int, thr: int) -> tuple[int, str]:
     return threat, tops[0]
 
 
-def _use(legal: list[Action], power: Power, targets: Iterable[int] = ()) -> Action:
-    """The use of ``power`` on ``targets`` as the legal list offers it (Phase 1 lists the
-    ready powers in the rules' order, each with its target choices)."""
-    want = tuple(sorted(targets))
+def _use(power: Power, targets: Iterable[int] = ()) -> Action:
+    """The use of ``power`` on ``targets`` (the legal list offers each ready power's target
+    choices in ascending slot order)."""
+    return UsePower(power.element, power.tier, tuple(sorted(targets)))
+
+
+def _among(move: Action, legal: list[Action]) -> bool:
+    """``move in legal``: the very value first (the engine lists each slot action as one
+    value, which a plan keeps), else an equal one."""
     for a in legal:
-        if (isinstance(a, UsePower) and a.element == power.element and a.tier == power.tier
-                and a.targets == want):
-            return a
-    return UsePower(power.element, power.tier, want)
+        if a is move:
+            return True
+    return move in legal
 
 
 class GreedyBot(Bot):
     """Perfect memory of every card it was shown; plays for the best provable collection.
 
-    It remembers every grid card its seat was shown (:attr:`SeatView.seen`: the whole grid in
+    It remembers every grid card its seat was shown (:attr:`SeatView.known`: the whole grid in
     a game dealt afresh) and which of them every player saw (for denial with Binding tokens).
     Card counting completes the picture: when only one element has unseen cards left, every
     unknown card is of that element.
@@ -205,11 +209,11 @@ class GreedyBot(Bot):
 
     def _memory(self, view: SeatView) -> Mapping[int, str]:
         """What it remembers at a decision: slot -> element."""
-        return view.seen
+        return view.known
 
     def _public(self, view: SeatView) -> Collection[int]:
         """The remembered slots whose card every seat saw (what an opponent may remember)."""
-        return view.seen_by_all
+        return view.public
 
     # ------------------------------------------------------------------ choosing
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
@@ -224,7 +228,7 @@ class GreedyBot(Bot):
             return None
         if self._plan_at == (view.turn, view.phase):
             move = self._plan.pop(0)
-            if move in legal:
+            if _among(move, legal):
                 return move
         self._plan.clear()
         return None
@@ -297,8 +301,10 @@ class GreedyBot(Bot):
                 el = known.get(a.slot)
                 if el is None:
                     unknown.append(a)
+                elif el in avail:
+                    avail[el].append(a)
                 else:
-                    avail.setdefault(el, []).append(a)
+                    avail[el] = [a]
         if unknown and (el := self._deduced(view, known)) is not None:
             avail.setdefault(el, []).extend(unknown)
             unknown = []
@@ -379,12 +385,12 @@ class GreedyBot(Bot):
                 power, n = ready[kind]
                 targets = pick(view, n)
                 if targets:
-                    return _use(legal, power, targets)
+                    return _use(power, targets)
         for kind in ("extra_activations", "collect_threshold"):
             if kind in ready:
-                return _use(legal, ready[kind][0])
+                return _use(ready[kind][0])
         if "ignore_tokens" in ready and view.tokens:
-            return _use(legal, ready["ignore_tokens"][0])
+            return _use(ready["ignore_tokens"][0])
         return _END
 
     def _peek(self, view: SeatView, n: int) -> list[int]:
@@ -622,10 +628,9 @@ class BotSeat:
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since it was last fed and return its choice."""
         legal = game.legal_actions()
-        mover, step, _, _, _ = game.turn_state()
-        if not legal or mover != self.seat:
+        if not legal or game.active_player != self.seat:
             raise self._refusal(game, legal)
-        now = step + 1  # steps of the event log: set-up and each action so far
+        now = game.step + 1  # steps of the event log: set-up and each action so far
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now

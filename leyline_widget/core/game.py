@@ -18,14 +18,12 @@ leyline_widget.core.game.IllegalActionError: slot 0 is already activated; ...
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import random
-from array import array
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
-from typing import Any, TypeAlias
+from typing import Any, NoReturn, TypeAlias, TypeVar
 
 from .actions import (
     SOURCES,
@@ -38,6 +36,7 @@ from .actions import (
     UsePower,
     listed,
 )
+from .digest import digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
 from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
@@ -60,6 +59,9 @@ __all__ = [
 #: Why a game ended (``end_reason``): the deck ran out, nobody can ever collect again, too many
 #: idle rounds, or the turn or round limit (RULES.md, interpretations 6, 8 and 9).
 END_REASONS = ("deck", "stalemate", "idle", "turn_limit", "round_limit")
+
+
+_A = TypeVar("_A", bound=Action)
 
 
 class Phase(StrEnum):
@@ -227,9 +229,7 @@ class Game:
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
         g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
-        # The state hash's key: the elements and players, whose hashes it keeps apart.
-        g._hkey = hashlib.blake2b(repr((rules.elements, players)).encode(), digest_size=64,
-                                  person=b"leyline-state-2").digest()
+        g._hkey = digest_key(rules, players)
         return g
 
     # ------------------------------------------------------------------ reading
@@ -362,13 +362,14 @@ class Game:
 
     def unlocked(self, player: int) -> list[Power]:
         """The powers ``player``'s Study unlocks now."""
-        return [pw for i, pw in enumerate(self.rules.powers) if self._unlocks(player, i)]
+        powers = self.rules.powers
+        return [powers[i] for i in self._unlocked(player)]
 
-    def _unlocks(self, player: int, index: int) -> bool:
-        """Whether ``player``'s Study holds enough cards of the power's element (2 for a Minor
-        power, 5 for a Major one by default)."""
-        element, need = self._needs[index]
-        return self._pos.study[player * self._e + element] >= need
+    def _unlocked(self, player: int) -> list[int]:
+        """The powers (by index) whose element ``player``'s Study holds enough cards of (2 for
+        a Minor power, 5 for a Major one by default)."""
+        study, base = self._pos.study, player * self._e
+        return [i for i, (element, need) in enumerate(self._needs) if study[base + element] >= need]
 
     # ------------------------------------------------------------------ which powers now
     def power_problem(self, power: int | str, player: int | None = None, *,
@@ -394,7 +395,7 @@ class Game:
             power = keys.index(power)
         p = self._pos.player if player is None else player
         problem = self._problem(power, p, this_turn)
-        if problem is None and target and not powers[power].effect.count_targets(
+        if problem is None and target and not powers[power].effect.has_targets(
                 *self._target_counts()):
             return f"{powers[power].name} has no legal target now"
         return problem
@@ -404,28 +405,43 @@ class Game:
         order: unlocked, unused this turn, not used up for the game, with a target (what
         :meth:`power_problem` finds no problem with)."""
         p = self._pos.player if player is None else player
-        powers = self.rules.powers
-        found = [pw for i, pw in enumerate(powers) if self._problem(i, p, True) is None]
+        found = self._usable(p, True)
         if not found:
-            return found
+            return []
+        powers = self.rules.powers
         counts = self._target_counts()  # the same grid for every power
-        return [pw for pw in found if pw.effect.count_targets(*counts)]
+        return [powers[i] for i in found if powers[i].effect.has_targets(*counts)]
+
+    def _usable(self, player: int, this_turn: bool) -> list[int]:
+        """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
+        the game (a house rule's cap on a Major power's uses) and, with ``this_turn``, not
+        used this turn."""
+        found = self._unlocked(player)
+        pos = self._pos
+        if found and this_turn and pos.used:
+            found = [i for i in found if not pos.used >> i & 1]
+        cap = self.rules.major_uses_per_game
+        if found and cap is not None:
+            powers, k = self.rules.powers, len(self.rules.powers)
+            found = [i for i in found
+                     if powers[i].tier != "major" or pos.majors[player * k + i] < cap]
+        return found
 
     def _problem(self, index: int, player: int, this_turn: bool) -> str | None:
-        """:meth:`power_problem` but for the targets."""
+        """:meth:`power_problem` but for the targets: why :meth:`_usable` leaves the power
+        out, in words."""
+        if index in self._usable(player, this_turn):
+            return None
         pos, pw = self._pos, self.rules.powers[index]
-        if not self._unlocks(player, index):
+        if index not in self._unlocked(player):
             element, need = self._needs[index]
             have = pos.study[player * self._e + element]
             return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
         if this_turn and pos.used >> index & 1:
             return f"{pw.name} was already used this turn"
         cap = self.rules.major_uses_per_game
-        if cap is not None and pw.tier == "major" and (
-                pos.majors[player * len(self.rules.powers) + index] >= cap):
-            return (f"{pw.name} was already used {_plural(cap, 'time')} this game, as often as "
-                    "this house rule allows a Major power")
-        return None
+        return (f"{pw.name} was already used {_plural(cap or 0, 'time')} this game, as often as "
+                "this house rule allows a Major power")
 
     def _target_counts(self) -> tuple[int, int, bool]:
         """Cards on the grid, cards carrying Binding tokens, and whether the deck has a top."""
@@ -522,54 +538,11 @@ class Game:
         position's ``repr``), kept so that files of format version 1 still verify. Both
         cover the same fields and the rest of the deck; only the encoding differs.
         """
+        if version == 2:
+            return digest(self._pos, self.rules, self._hkey)
         if version == 1:
-            return self._hash_v1()
-        if version != 2:
-            raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
-        pos = self._pos
-        head = "%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031 - the recipe's own text
-            pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
-            pos.turn, pos.player, pos.bonus)
-        active = sorted(pos.active)
-        counts = [*pos.tokens, *pos.study, *pos.markers, *pos.marker_tokens, *pos.supply,
-                  *pos.pool]
-        # Numbers take one byte each unless one passes 255; then all take 8.
-        try:
-            width, words = 1, bytes(active) + bytes(counts)
-        except ValueError:  # a number past 255 (a slot of a big grid, a big count)
-            width, words = 8, array("q", [*active, *counts]).tobytes()
-        digest = hashlib.blake2b(digest_size=16, key=self._hkey)
-        rest = hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
-        digest.update(b"".join((head.encode(), f"{len(active)}|{width}{self._house_words()}"
-                                .encode(), array("b", pos.grid).tobytes(), words, rest)))
-        return digest.hexdigest()
-
-    def _house_state(self) -> bool:
-        """Whether house-rule state (spent activations, Major uses, idle turns) can matter."""
-        rules = self.rules
-        capped = rules.major_uses_per_game is not None and any(
-            pw.tier == "major" for pw in rules.powers)
-        return bool(self._pos.spent or capped or rules.idle_round_limit is not None)
-
-    def _house_words(self) -> str:
-        """The house-rule state in state_hash's version 2, when it can matter."""
-        if not self._house_state():
-            return ""
-        pos = self._pos
-        return f"|{pos.spent}|{list(pos.majors)}|{pos.turn - pos.busy}"
-
-    def _hash_v1(self) -> str:
-        pos = self._pos
-        state: tuple[object, ...] = (
-            self.rules.elements, self.players, pos.grid, sorted(pos.active), pos.tokens,
-            pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool, pos.phase.value,
-            pos.turn, pos.player, pos.bonus, pos.threshold is not None, pos.ignore_tokens,
-            pos.used, pos.end_reason)
-        if self._house_state():
-            state = (*state, pos.spent, list(pos.majors), pos.turn - pos.busy)
-        digest = hashlib.blake2b(repr(state).encode(), digest_size=16)
-        digest.update(memoryview(pos.deck)[pos.deck_pos:])
-        return digest.hexdigest()
+            return digest_v1(self._pos, self.rules, self.players)
+        raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
@@ -630,7 +603,9 @@ class Game:
                 self.players):
             raise ValueError(f"seat must be a player from 0 to {len(self.players) - 1}, "
                              f"got {quote(seat)}")
-        pos = self._pos.copy()
+        game = self.clone()
+        game._last = (None, [], None, self.step, -1)
+        pos = game._pos
         bit = 1 << seat
         slots = [s for s, c in enumerate(pos.grid) if c >= 0 and not pos.seen[s] & bit]
         top = pos.deck_pos + 1
@@ -639,8 +614,7 @@ class Game:
         for s, c in zip(slots, cards):
             pos.grid[s] = c
         pos.deck = pos.deck[:top] + bytes(cards[len(slots):])
-        return Game._from(self.rules, self.players, self.seed, self._initial_deck, pos,
-                          (None, [], None, self.step, -1), self._start)
+        return game
 
     # ------------------------------------------------------------------ positions
     @property
@@ -658,40 +632,9 @@ class Game:
         >>> Game.from_position(game.position()).state_hash() == game.state_hash()
         True
         """
-        els = self.rules.elements
-        e, n, pos = self._e, len(self.players), self._pos
-        powers = self.rules.powers
+        from .position import dump_position
 
-        def counts(values: list[int], row: int) -> dict[str, int]:
-            return {els[i]: v for i, v in enumerate(values[row * e:(row + 1) * e]) if v}
-
-        out: dict[str, Any] = {
-            "rules": self.rules.to_dict(),
-            "players": list(self.players),
-            "deck": list(self.deck),
-            "grid": [None if c < 0 else els[c] for c in pos.grid],
-            "active": list(pos.active),
-            "tokens": [counts(pos.tokens, s) for s in range(len(pos.grid))],
-            "study": [counts(pos.study, p) for p in range(n)],
-            "markers": [counts(pos.markers, p) for p in range(n)],
-            "marker_tokens": [counts(pos.marker_tokens, p) for p in range(n)],
-            "pool": counts(pos.pool, 0),
-            "phase": str(pos.phase),
-            "turn": pos.turn,
-            "active_player": pos.player,
-            "bonus_activations": pos.bonus,
-            "effects": self._effect_names(),
-            "powers_used": [pw.key for i, pw in enumerate(powers) if pos.used >> i & 1],
-            "end_reason": pos.end_reason,
-            "spent_activations": pos.spent,
-            "powers_used_in_game": [
-                {pw.key: pos.majors[p * len(powers) + i] for i, pw in enumerate(powers)
-                 if pos.majors[p * len(powers) + i]} for p in range(n)],
-            "busy_turn": pos.busy,
-        }
-        if pos.threshold not in (None, 1):  # lowered by a power to other than Wildfire's 1
-            out["turn_threshold"] = pos.threshold
-        return out
+        return dump_position(self)
 
     @classmethod
     def from_position(cls, position: Mapping[str, Any]) -> Game:
@@ -723,34 +666,33 @@ class Game:
         """Every action legal now, in a fixed order (RULES.md: "What is legal in each phase")."""
         pos = self._pos
         phase = pos.phase
+        out: list[Action] = []
         if phase is ACTIVATION:
-            deactivations = [_DEACTIVATE[s] for s in sorted(pos.active)]
-            if len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus:
-                return [*deactivations, _END_PHASE]
-            return [*(_ACTIVATE[s] for s in pos.offered if s not in pos.active), *deactivations,
-                    _END_PHASE]
+            active = pos.active
+            if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
+                out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+            out += [_DEACTIVATE[s] for s in sorted(active)]
+            out.append(_END_PHASE)
+            return out
         if phase is BINDING:
-            sources = self._sources()
-            return [*(listed(PlaceToken, s, element, source) for s in range(len(pos.grid))
-                      for element, source in sources), _END_PHASE]
+            return [*_placements(self.rules.elements, len(pos.grid), self._sources()),
+                    _END_PHASE]
         if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
-            cards = tuple(s for s, c in enumerate(pos.grid) if c >= 0)
-            bound, deck = self._bound(), pos.deck_pos < len(pos.deck)
-            out: list[Action] = []
-            for pw in self.ready_powers():
-                out += _uses(pw, cards, bound, deck)
+            powers = self.ready_powers()
+            if powers:
+                out += _uses(powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
+                             self._bound(), pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
-            return out
-        return []
+        return out
 
     def _offered(self) -> tuple[int, ...]:
         """The cards the active player may activate in Phase 2: those whose Binding tokens
         their Study satisfies (all of them while tokens are ignored), in slot order."""
         pos = self._pos
         blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-        return tuple(s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked)
+        return tuple([s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
         """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
@@ -761,19 +703,20 @@ class Game:
         # Only the counts of the slots that carry tokens are compared (most carry none).
         return {i // e for i in compress(range(len(tokens)), tokens) if tokens[i] > study[i % e]}
 
-    def _sources(self) -> list[tuple[str, str]]:
-        """(element, source) pairs that can pay for a token now, in rules then SOURCES order."""
+    def _sources(self) -> tuple[int, ...]:
+        """The element and source pairs that can pay for a token now, in rules then SOURCES
+        order, each as ``element * 3 + source`` (the source's index in SOURCES)."""
         out = []
         pos = self._pos
         base = pos.player * self._e
-        for i, el in enumerate(self.rules.elements):
+        for i in range(self._e):
             if pos.supply[i] and pos.study[base + i]:
-                out.append((el, "supply"))
+                out.append(3 * i)
             if pos.marker_tokens[base + i]:
-                out.append((el, "marker"))
+                out.append(3 * i + 1)
             if pos.pool[i] and pos.markers[base + i]:
-                out.append((el, "pool"))
-        return out
+                out.append(3 * i + 2)
+        return tuple(out)
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (:meth:`why_illegal` says why not).
@@ -803,7 +746,7 @@ class Game:
         move = _MOVES.get(type(action))
         if move is None:
             raise IllegalActionError(f"{quote(action)} is not a Leyline action", "actions")
-        if self.is_over:
+        if self._pos.phase is GAME_OVER:
             raise IllegalActionError(
                 f"the game is over ({self._pos.end_reason}); no action is legal", "game end")
         move[0](self, action)
@@ -817,9 +760,17 @@ class Game:
                 f"({_plural(left, 'empty slot')} left)", "refill")
 
     def _check_activate(self, action: Activate) -> None:
-        self._check_phase(ACTIVATION, "cards are activated")
+        pos, s = self._pos, action.slot
+        if pos.phase is not ACTIVATION:
+            self._wrong_phase(ACTIVATION, "cards are activated")
+        # Legal when offered this Phase 2 (a card whose Binding tokens the Study satisfies),
+        # not active yet, with an activation left; else the rule it breaks is found below.
+        if s not in pos.offered or s in pos.active or (
+                len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus):
+            self._why_not_activate(s)
+
+    def _why_not_activate(self, s: int) -> None:
         pos = self._pos
-        s = action.slot
         self._slot_error(s)
         if pos.grid[s] < 0:
             raise IllegalActionError(f"slot {s} is empty", "activation")
@@ -848,23 +799,26 @@ class Game:
                     f"Study holds {have} {el}", "binding")
 
     def _check_deactivate(self, action: Deactivate) -> None:
-        self._check_phase(ACTIVATION, "cards are deactivated")
-        self._slot_error(action.slot)
+        if self._pos.phase is not ACTIVATION:
+            self._wrong_phase(ACTIVATION, "cards are deactivated")
         if action.slot not in self._pos.active:
+            self._slot_error(action.slot)
             raise IllegalActionError(f"slot {action.slot} is not activated", "activation")
 
     def _check_refill(self, action: Refill) -> None:
-        self._check_phase(REFILL, "empty slots are refilled")
-        self._slot_error(action.slot)
-        if self._pos.grid[action.slot] >= 0:
-            raise IllegalActionError(
-                f"slot {action.slot} holds a card; only empty slots are refilled", "refill")
+        pos, s = self._pos, action.slot
+        if pos.phase is not REFILL:
+            self._wrong_phase(REFILL, "empty slots are refilled")
+        if type(s) is not int or not 0 <= s < len(pos.grid):
+            self._slot_error(s)
+        if pos.grid[s] >= 0:
+            raise IllegalActionError(f"slot {s} holds a card; only empty slots are refilled",
+                                     "refill")
 
-    def _check_phase(self, phase: Phase, what: str) -> None:
-        if self._pos.phase is not phase:
-            raise IllegalActionError(
-                f"{what} in the {phase.value} phase; it is now the {self._pos.phase.value} phase",
-                "turn structure")
+    def _wrong_phase(self, phase: Phase, what: str) -> NoReturn:
+        raise IllegalActionError(
+            f"{what} in the {phase.value} phase; it is now the {self._pos.phase.value} phase",
+            "turn structure")
 
     def _element(self, element: object) -> int:
         index = self._eidx.get(element) if isinstance(element, str) else None
@@ -875,7 +829,8 @@ class Game:
         return index
 
     def _check_place(self, action: PlaceToken) -> None:
-        self._check_phase(BINDING, "Binding Spell tokens are placed")
+        if self._pos.phase is not BINDING:
+            self._wrong_phase(BINDING, "Binding Spell tokens are placed")
         self._slot_error(action.slot)
         i = self._element(action.element)
         el = action.element
@@ -914,15 +869,16 @@ class Game:
             f"{action.element} has no {action.tier} power in these rules", "powers")
 
     def _check_power(self, action: UsePower) -> None:
-        self._check_phase(ABILITIES, "powers are used")
+        if self._pos.phase is not ABILITIES:
+            self._wrong_phase(ABILITIES, "powers are used")
         self._element(action.element)
         index = self._power_index(action)
-        problem = self.power_problem(index, target=False)
-        if problem:
-            raise IllegalActionError(problem, "powers")
-        pw = self.rules.powers[index]
         pos = self._pos
-        cards = {s for s, c in enumerate(pos.grid) if c >= 0}
+        if index not in self._usable(pos.player, True):
+            raise IllegalActionError(str(self._problem(index, pos.player, True)), "powers")
+        pw = self.rules.powers[index]
+        cards = range(len(pos.grid)) if -1 not in pos.grid else {
+            s for s, c in enumerate(pos.grid) if c >= 0}
         problem = pw.effect.target_problem(tuple(action.targets), len(pos.grid), cards,
                                            self._bound(), pos.deck_pos < len(pos.deck), pw.name)
         if problem:
@@ -1192,24 +1148,32 @@ class Game:
         """
         pos, e = self._pos, self._e
         threshold = self.rules.collect_threshold
-        free = [0] * e  # token-free cards per element: anyone may activate them
+        # A card with tokens holds at least one count that is not zero, so at least this
+        # many cards are token-free; more than e x (threshold - 1) of them leave some element
+        # with threshold token-free cards (the pigeonhole), which anyone can collect.
+        if len(pos.grid) - pos.grid.count(-1) - (len(pos.tokens) - pos.tokens.count(0)) > e * (
+                threshold - 1):
+            return False
         bound: list[tuple[int, list[int]]] = []
-        carrying = {i // e for i in compress(range(len(pos.tokens)), pos.tokens)}
-        for s, c in enumerate(pos.grid):
-            if c < 0:
-                continue
-            if s in carrying:
-                bound.append((c, pos.tokens[s * e:(s + 1) * e]))
-            else:
-                free[c] += 1
+        carrying = self._bound()
+        if carrying:
+            free = [0] * e  # token-free cards per element: anyone may activate them
+            for s, c in enumerate(pos.grid):
+                if c < 0:
+                    continue
+                if s in carrying:
+                    bound.append((c, pos.tokens[s * e:(s + 1) * e]))
+                else:
+                    free[c] += 1
+        else:
+            free = [pos.grid.count(c) for c in range(e)]
         if max(free, default=0) >= threshold:
             return False  # enough token-free cards of one element: anyone can collect them
         # What each player's powers can ever do for a collection, by kind (a Major power used
         # up for the game does nothing more).
         reach = []
         for q in range(len(self.players)):
-            kinds = [pw.effect for i, pw in enumerate(self.rules.powers)
-                     if self._problem(i, q, this_turn=False) is None]
+            kinds = [self.rules.powers[i].effect for i in self._usable(q, this_turn=False)]
             reach.append(kinds)
         everyone = [fx.kind for kinds in reach for fx in kinds]
         # Removing tokens can, in time, strip every token: then every card is as good as
@@ -1266,26 +1230,52 @@ _RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]]
 }
 
 
-#: Phase 1's uses of a power, by exactly what they depend on: the power, the slots holding cards,
-#: and where its kind looks at them, the cards carrying tokens and whether the deck has a top.
-#: A player's Phase 1 asks for the same lists turn after turn (Gale alone lists 298 target
-#: choices on the default grid). Emptied when it holds _USES_MAX lists.
-_USES: dict[tuple[Any, ...], tuple[UsePower, ...]] = {}
-_USES_MAX = 4096
+#: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
+#: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its
+#: kind looks at them, the cards carrying tokens and whether the deck has a top;
+#: for placements, the elements, the grid's size and which element and source pairs can pay.
+#: Games ask for the same lists turn after turn (Gale alone lists 298 target choices on the
+#: default grid, and every card may take a token of each paying pair). Emptied when it holds
+#: _LISTED_MAX lists.
+_LISTED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_LISTED_MAX = 4096
 
 
-def _uses(power: Power, cards: tuple[int, ...], bound: set[int], deck: bool
-          ) -> tuple[UsePower, ...]:
-    kind = power.effect.kind
-    key = (power, cards, frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
-           deck if kind == "swap_with_deck" else None)
-    uses = _USES.get(key)
-    if uses is None:
-        if len(_USES) >= _USES_MAX:
-            _USES.clear()
-        uses = _USES[key] = tuple(listed(UsePower, power.element, power.tier, targets)
-                                  for targets in power.effect.targets(list(cards), bound, deck))
-    return uses
+def _uses(powers: list[Power], cards: tuple[int, ...], bound: set[int], deck: bool
+          ) -> list[UsePower]:
+    """Every use of ``powers`` (the ready ones, in the rules' order), each power's target
+    choices in the order :meth:`Effect.targets` gives them."""
+    out: list[UsePower] = []
+    for pw in powers:
+        kind = pw.effect.kind
+        key = (pw.element, pw.tier, kind, pw.effect.cards, cards,
+               frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
+               deck if kind == "swap_with_deck" else None)
+        uses: tuple[UsePower, ...] | None = _LISTED.get(key)
+        if uses is None:
+            uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)
+                                    for targets in pw.effect.targets(list(cards), bound, deck)))
+        out += uses
+    return out
+
+
+def _placements(elements: tuple[str, ...], size: int, pairs: tuple[int, ...]
+                ) -> tuple[PlaceToken, ...]:
+    """Every placement of a token paid by one of ``pairs`` (``element * 3 + source``, in that
+    order) on each of ``size`` slots, slot by slot."""
+    key = (elements, size, pairs)
+    places: tuple[PlaceToken, ...] | None = _LISTED.get(key)
+    if places is None:
+        places = _keep(key, tuple(listed(PlaceToken, s, elements[k // 3], SOURCES[k % 3])
+                                  for s in range(size) for k in pairs))
+    return places
+
+
+def _keep(key: tuple[Any, ...], actions: tuple[_A, ...]) -> tuple[_A, ...]:
+    if len(_LISTED) >= _LISTED_MAX:
+        _LISTED.clear()
+    _LISTED[key] = actions
+    return actions
 
 
 def _deal(seed: int, elements: int, per_element: int) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, cast
 
 from .echo import quote
@@ -18,7 +19,7 @@ from .rules import Rules
 if TYPE_CHECKING:
     from .game import Game, Phase
 
-__all__ = ["FIELDS", "Position", "load_position"]
+__all__ = ["FIELDS", "Position", "dump_position", "load_position"]
 
 
 @dataclass(slots=True, eq=False)
@@ -27,7 +28,7 @@ class Position:
     counts by element are flat lists (``row * elements + element``).
 
     A new field is one line here (and its reading in :func:`load_position`, its writing in
-    :meth:`Game.position` and its place in the state hash, when it is game state)."""
+    :func:`dump_position` and its place in the state hash, when it is game state)."""
 
     deck: bytes                # element per card, top first; the face-up top is at deck_pos
     deck_pos: int
@@ -60,12 +61,15 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
-        values = [v[:] if type(v) is list else v for v in map(self.__getattribute__, FIELDS)]
-        return cast(Any, Position)(*values)  # type: ignore[no-any-return]
+        return cast(Any, Position)(  # type: ignore[no-any-return]
+            *[v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
 
 
 #: The position's fields, in order: the one list every copy and reader walks.
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Position))
+#: A position's values in FIELDS order, and which of them are lists (copied by a copy).
+_VALUES = attrgetter(*FIELDS)
+_LISTS = tuple(str(f.type).startswith("list") for f in fields(Position))
 
 #: The fields of a position's JSON form (Game.position), in order.
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
@@ -100,6 +104,45 @@ def _counts(value: object, field: str, elements: tuple[str, ...]) -> list[int]:
             raise ValueError(f"{field}: unknown element {quote(key)}; elements are "
                              f"{', '.join(elements)}")
         out[elements.index(key)] = _int(n, f"{field}.{key}")
+    return out
+
+
+def dump_position(game: Game) -> dict[str, Any]:
+    """The JSON form of ``game``'s position (:meth:`Game.position`), which
+    :func:`load_position` reads back."""
+    rules, pos = game.rules, game._pos
+    els, powers = rules.elements, rules.powers
+    e, n, k = len(els), len(game.players), len(powers)
+
+    def counts(values: list[int], row: int) -> dict[str, int]:
+        return {els[i]: v for i, v in enumerate(values[row * e:(row + 1) * e]) if v}
+
+    out: dict[str, Any] = {
+        "rules": rules.to_dict(),
+        "players": list(game.players),
+        "deck": list(game.deck),
+        "grid": [None if c < 0 else els[c] for c in pos.grid],
+        "active": list(pos.active),
+        "tokens": [counts(pos.tokens, s) for s in range(len(pos.grid))],
+        "study": [counts(pos.study, p) for p in range(n)],
+        "markers": [counts(pos.markers, p) for p in range(n)],
+        "marker_tokens": [counts(pos.marker_tokens, p) for p in range(n)],
+        "pool": counts(pos.pool, 0),
+        "phase": str(pos.phase),
+        "turn": pos.turn,
+        "active_player": pos.player,
+        "bonus_activations": pos.bonus,
+        "effects": game._effect_names(),
+        "powers_used": [pw.key for i, pw in enumerate(powers) if pos.used >> i & 1],
+        "end_reason": pos.end_reason,
+        "spent_activations": pos.spent,
+        "powers_used_in_game": [
+            {pw.key: pos.majors[p * k + i] for i, pw in enumerate(powers) if pos.majors[p * k + i]}
+            for p in range(n)],
+        "busy_turn": pos.busy,
+    }
+    if pos.threshold not in (None, 1):  # lowered by a power to other than Wildfire's 1
+        out["turn_threshold"] = pos.threshold
     return out
 
 

@@ -18,7 +18,7 @@ ValueError: effect peek: cards must be from 1 to 5, got 9
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -161,7 +161,20 @@ class Effect:
             return sum(comb(cards, k) for k in range(1, self.cards + 1))
         return 1
 
-    def target_problem(self, targets: tuple[int, ...], size: int, cards: set[int],
+    def has_targets(self, cards: int, bound: int, deck: bool) -> bool:
+        """Whether :meth:`targets` lists any choice (``count_targets(...) > 0``)."""
+        kind = self.kind
+        if kind == "swap":
+            return cards >= 2
+        if kind == "swap_with_deck":
+            return deck and cards > bound
+        if kind == "remove_tokens":
+            return bound > 0
+        if kind == "peek":
+            return cards > 0
+        return True
+
+    def target_problem(self, targets: tuple[int, ...], size: int, cards: Container[int],
                        bound: set[int], deck: bool, name: str = "it") -> str | None:
         """Why ``targets`` are not a legal choice now for the power called ``name``, or None
         when they are."""

@@ -74,24 +74,32 @@ class SeatView:
         self.phase: Phase = pos.phase
         self.turn: int = pos.turn
         self.active_player: int = pos.player
-        self.step: int = game.step
-        self.deck_top: str | None = game.deck_top
+
+    @cached_property
+    def step(self) -> int:
+        """Actions applied since set-up."""
+        return self._game.step
+
+    @cached_property
+    def deck_top(self) -> str | None:
+        """The face-up top card of the Leyline deck (public), or None when it is empty."""
+        return self._game.deck_top
 
     # ------------------------------------------------------------------ the grid
     @cached_property
     def known(self) -> Mapping[int, str]:
         """Slot -> element of every card on the grid this seat knows (inert or active)."""
-        els = self.rules.elements
+        els, pos = self.rules.elements, self._pos
         bit = 1 << self.seat
-        return {s: els[c] for s, (c, seen) in enumerate(zip(self._pos.grid, self._pos.seen))
+        return {s: els[c] for s, c, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
                 if c >= 0 and seen & bit}
 
     @cached_property
     def public(self) -> frozenset[int]:
         """The known slots whose card every seat was shown (what an opponent may remember)."""
-        everyone = (1 << self.players) - 1
-        return frozenset(s for s, (c, seen) in enumerate(zip(self._pos.grid, self._pos.seen))
-                         if c >= 0 and seen == everyone)
+        everyone, pos = (1 << self.players) - 1, self._pos
+        return frozenset([s for s, c, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
+                          if c >= 0 and seen == everyone])
 
     @cached_property
     def seen(self) -> Mapping[int, str]:
@@ -107,7 +115,10 @@ class SeatView:
     @cached_property
     def empty(self) -> frozenset[int]:
         """Empty grid slots (only between a collection and the end of the refill)."""
-        return frozenset(s for s, c in enumerate(self._pos.grid) if c < 0)
+        grid = self._pos.grid
+        if -1 not in grid:
+            return frozenset()
+        return frozenset([s for s, c in enumerate(grid) if c < 0])
 
     @cached_property
     def active(self) -> Mapping[int, str]:
@@ -136,7 +147,7 @@ class SeatView:
     def _rows(self, values: list[int]) -> tuple[Mapping[str, int], ...]:
         els = self.rules.elements
         e = len(els)
-        return tuple(dict(zip(els, values[p * e:(p + 1) * e])) for p in range(self.players))
+        return tuple([dict(zip(els, values[p * e:(p + 1) * e])) for p in range(self.players)])
 
     @cached_property
     def study(self) -> tuple[Mapping[str, int], ...]:

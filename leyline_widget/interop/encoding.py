@@ -55,6 +55,8 @@ _PHASES = tuple(p.value for p in Phase)
 #: The actions on one slot, numbered in this order, a block of G numbers each.
 _SLOT_ACTIONS: tuple[type[actions.Activate | actions.Deactivate | actions.Refill], ...] = (
     actions.Activate, actions.Deactivate, actions.Refill)
+#: Each token source's place in a slot's block of placements.
+_SOURCE = {source: k for k, source in enumerate(SOURCES)}
 
 
 def _rank(targets: Sequence[int]) -> int:
@@ -84,6 +86,9 @@ class ActionSpace:
         #: every power at each step, the same few thousand values a game long (at most this
         #: space's size, which the rules keep within bounds).
         self._numbers: dict[Action, int] = {}
+        #: The first number of each kind of slot action (numbered slot by slot).
+        self._slots: dict[type, int] = {kind: k * g for k, kind in enumerate(_SLOT_ACTIONS)}
+        self._elements = {el: i for i, el in enumerate(rules.elements)}
         self._place = 3 * g + 1
         start = self._place_end = self._place + g * e * len(SOURCES)
         #: per power: (offset, [(size k, block offset, block length), ...])
@@ -154,9 +159,18 @@ class ActionSpace:
 
     def legal(self, game: Game) -> list[int]:
         """The numbers of the actions legal now, ascending."""
-        numbers = self._numbers
+        numbers, slots, place, e = self._numbers, self._slots, self._place, self._e
+        elements = self._elements
         out = []
         for action in game.legal_actions():
+            at = slots.get(type(action))  # a slot action: its kind's block, then the slot
+            if at is not None:
+                out.append(at + action.slot)  # type: ignore[attr-defined]
+                continue
+            if type(action) is PlaceToken:  # a placement: its slot, element and source
+                out.append(place + (action.slot * e + elements[action.element]) * len(SOURCES)
+                           + _SOURCE[action.source])
+                continue
             n = numbers.get(action)
             if n is None:
                 n = numbers[action] = self.encode(action)

@@ -123,6 +123,8 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         self._left = dict.fromkeys(game.rules.elements, game.rules.cards_per_element)
         self.game: Game | None = None
         self._moves = 0
+        # Who moves now (a pyspiel.PlayerId while dealing and once over), set after each action.
+        self._player = int(pyspiel.PlayerId.CHANCE)
 
     @property
     def dealt(self) -> int:
@@ -131,11 +133,17 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ the pyspiel API
     def current_player(self) -> int:
-        if self.game is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.game.active_player
+        return self._player
+
+    def _moved(self) -> None:
+        """After an action: who moves next, or nobody once the game is over."""
+        game = self.game
+        if game is None:
+            self._player = int(pyspiel.PlayerId.CHANCE)
+        elif game.is_over or self._moves >= MAX_GAME_ACTIONS:
+            self._player = int(pyspiel.PlayerId.TERMINAL)
+        else:
+            self._player = game.active_player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None and player == self.game.active_player
@@ -165,9 +173,11 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
             self._deal.append(element)
             if len(self._deal) == self._rules.deck_size:
                 self.game = Game.new(players=self._players, rules=self._rules, deck=self._deal)
+                self._moved()
             return
         self.game.apply(self._space.decode(action))
         self._moves += 1
+        self._moved()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -175,7 +185,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self._space.decode(action).to_dict(), sort_keys=True)
 
     def is_terminal(self) -> bool:
-        return self.game is not None and (self.game.is_over or self._moves >= MAX_GAME_ACTIONS)
+        return self._player == int(pyspiel.PlayerId.TERMINAL)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -200,6 +210,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         new._left = dict(self._left)
         new.game = None if self.game is None else self.game.clone()
         new._moves = self._moves
+        new._player = self._player
         return new
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> LeylineState:
@@ -210,6 +221,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
             return new
         seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
         new.game = self.game.redeal(player, seed)
+        new._moved()
         return new
 
 
