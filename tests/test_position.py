@@ -74,7 +74,8 @@ def test_one_function_answers_which_powers_can_be_used() -> None:
     # skipping, the stalemate test, the seat view and the page all ask it.
     # (A bot's forecast of what a Study would unlock on a later turn reads the rules'
     # thresholds once, as it sits down; it decides no legality.)
-    assert _calls_outside("threshold", {("core/game.py", "_from"), ("agents/bots.py", "start")},
+    assert _calls_outside("threshold", {("core/game.py", "_from"), ("agents/bots.py", "start"),
+                                        ("core/rules.py", "unlocked_between")},
                           call=True) == []
     assert _calls_outside("major_uses_per_game", {
         ("core/game.py", "_usable"), ("core/game.py", "_problem"),

@@ -181,9 +181,7 @@ def handed(d: Decision, option: Option | None) -> Offer | None:
         if take < rules.collect_threshold:
             continue
         have = study.get(el, 0)
-        unlocks = tuple(tier for tier in ("minor", "major")
-                        if have < rules.threshold(tier) <= have + take
-                        and rules.power(el, tier) is not None)
+        unlocks = rules.unlocked_between(el, have, have + take)[::-1]  # Minor first
         chances[el] = (tuple(slots), take, unlocks)
     return Offer(nxt, chances)
 
@@ -214,9 +212,9 @@ def _own_unlock(d: Decision, slots: set[int]) -> str:
     for s in slots:
         if s in mine:
             by_el[mine[s]] = by_el.get(mine[s], 0) + 1
-    tiers = sorted({t for el, k in by_el.items() for t in ("minor", "major")
-                    if study.get(el, 0) < d.rules.threshold(t) <= study.get(el, 0) + k
-                    and d.rules.power(el, t) is not None}, reverse=True)
+    tiers = sorted({t for el, k in by_el.items()
+                    for t in d.rules.unlocked_between(el, study.get(el, 0), study.get(el, 0) + k)},
+                   reverse=True)
     if not tiers:
         return ""
     return ", which would unlock your " + " and ".join(t.capitalize() for t in tiers) + " power"

@@ -294,6 +294,20 @@ class Rules:
         """Cards of an element a Study needs to unlock a power of ``tier``."""
         return self.minor_threshold if tier == "minor" else self.major_threshold
 
+    def unlocked_between(self, element: str, before: int, after: int) -> tuple[str, ...]:
+        """The tiers of ``element``'s powers (Major first) that a Study going from ``before``
+        to ``after`` cards of it would unlock: a forecast for words and bots; whether a power
+        can be used now is :meth:`Game.power_problem`'s answer alone.
+
+        >>> Rules.default().unlocked_between("fire", 1, 5)
+        ('major', 'minor')
+        >>> Rules.default().unlocked_between("fire", 2, 3)
+        ()
+        """
+        return tuple(tier for tier in ("major", "minor")
+                     if before < self.threshold(tier) <= after
+                     and self.power(element, tier) is not None)
+
     def power(self, element: str, tier: str) -> Power | None:
         """The power of ``element`` and ``tier`` in these rules, or None."""
         for p in self.powers:
