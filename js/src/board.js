@@ -779,10 +779,13 @@ function controlsRow(doc, st, ui) {
   const bots = (info.players || []).some((p) => p.bot);
   const act = canAct(st);
   // Phase 1's end is the choice's "No power this turn"; the other phases end here.
+  // Before Ready the kernel accepts no move (the deal comes first): Ready is the one main
+  // button, and the phase's end, still there to show what comes next, is a plain one.
+  const waiting = ui.deal === "waiting";
   const endBtn = act && view.phase !== "abilities" ? h(doc, "button", {
-    type: "button", class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    type: "button", class: `ll-btn${waiting ? "" : " ll-primary"}${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
     "data-act": "end", "aria-disabled": legal.end ? null : "true", "aria-keyshortcuts": "E",
-    title: legal.end ? "Key E" : "Every empty slot must be refilled first",
+    title: waiting ? "Press Ready first: the deal is shown before any move" : legal.end ? "Key E" : "Every empty slot must be refilled first",
   }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
   const empty = (legal.refill || []).length;
   const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {

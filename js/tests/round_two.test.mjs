@@ -167,3 +167,16 @@ test("a keyboard player keeps the focus on the board when the focused part goes 
   assert.equal(focused.getAttribute("tabindex"), "0");
   cleanup();
 });
+
+test("before Ready the phase's end is a plain button that says to press Ready (the kernel refuses the move)", async () => {
+  const items = Array.from({ length: 12 }, (_, slot) => ({ type: "reveal", slot, element: "fire", cause: "setup", visible_to: "all" }));
+  const model = new FakeModel(state({ deal_ms: 50, shown_seq: 0, events: { seq: 1, step: 0, items } }));
+  const { el, cleanup } = mountModel(model);
+  await tick();
+  const ready = el.querySelector("[data-act=deal-ready]");
+  assert.ok(ready.classList.contains("ll-primary"), "Ready is the main button");
+  const end = el.querySelector("[data-act=end]");
+  assert.ok(!end.classList.contains("ll-primary"), "the phase's end is not styled as the main button");
+  assert.match(end.getAttribute("title"), /Press Ready first/);
+  cleanup();
+});

@@ -1532,13 +1532,14 @@ function controlsRow(doc, st, ui) {
   const { view, legal, info } = st;
   const bots = (info.players || []).some((p) => p.bot);
   const act = canAct(st);
+  const waiting = ui.deal === "waiting";
   const endBtn = act && view.phase !== "abilities" ? h(doc, "button", {
     type: "button",
-    class: `ll-btn ll-primary${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
+    class: `ll-btn${waiting ? "" : " ll-primary"}${ui.pending && ui.pending.act === "end" ? " ll-pending" : ""}`,
     "data-act": "end",
     "aria-disabled": legal.end ? null : "true",
     "aria-keyshortcuts": "E",
-    title: legal.end ? "Key E" : "Every empty slot must be refilled first"
+    title: waiting ? "Press Ready first: the deal is shown before any move" : legal.end ? "Key E" : "Every empty slot must be refilled first"
   }, endLabel(view), legal.end ? h(doc, "kbd", { "aria-hidden": "true" }, "E") : null) : null;
   const empty = (legal.refill || []).length;
   const fill = act && view.phase === "refill" && empty > 1 ? h(doc, "button", {
