@@ -155,6 +155,18 @@ def test_guess_the_move_holds_nothing_of_the_moves_to_guess(seed: int) -> None:
             a.step = len(replay)
 
 
+def test_guess_the_move_starts_at_the_step_asked_for() -> None:
+    # ReplayWidget(replay, train=seat, step=k): the moves before k are the story so far; the
+    # first move to guess is the seat's first at or after k, and nothing after it is synced.
+    replay = played(3)
+    w = ReplayWidget(replay, train=0, step=5)
+    first = next(k for k in range(5, len(replay)) if replay.game_at(k).active_player == 0)
+    assert w.step == 5 and w.error == ""
+    assert len(w.get_state()["line"]) == first + 1
+    with pytest.raises(TraitError, match="guess that move first"):
+        w.step = first + 1
+
+
 def test_no_download_while_guessing_the_move() -> None:
     w = ReplayWidget(played(3), train=0)
     for kind in ("markdown", "html", "json"):

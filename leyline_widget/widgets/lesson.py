@@ -75,7 +75,7 @@ class LessonWidget(BoardWidget):
 
     >>> w = LessonWidget.course()
     >>> len(w.lessons), w.lesson["lesson"]
-    (15, 'activate-collect')
+    (23, 'activate-collect')
     >>> w.goto("game-end").lesson["title"]
     'The end of the game, and ties'
     """

@@ -211,6 +211,8 @@ class ReplayWidget(BoardWidget):
         super().__init__(mode="replay", reveal_ms=reveal_ms,
                          info=game_info(replay.game_at(0), {}))
         self._guessed: set[tuple[int, int]] = set()  # (variation, step) already guessed
+        # Guess the move starts at the step asked for: the moves before it are the story so far.
+        self._train_from = 0
         self._analysing: StepRun | None = None
         self._finish_analysis: Callable[[], None] = lambda: None
         self._runs = 0  # analyses started, so a stepped run's page names the run it drives
@@ -232,6 +234,8 @@ class ReplayWidget(BoardWidget):
             self.variation = 0 if variation is None else variation
             self.viewer = viewer
             self.step = step
+            if train is not None and puzzles is None:
+                self._train_from = self.step
             self.show_memory_of = show_memory_of
             self._ready = True
             self.refresh()
@@ -446,7 +450,8 @@ class ReplayWidget(BoardWidget):
             return step + 1 if self._puzzle_index in self._answered else step
         game = self.replay.game_at(0, main_or(self.variation))
         for k, action in enumerate(self.replay.line(main_or(self.variation))):
-            if game.active_player == self.train and (self.variation, k) not in self._guessed:
+            if k >= self._train_from and game.active_player == self.train and (
+                    self.variation, k) not in self._guessed:
                 return k
             game.apply(action)
         return end
