@@ -42,6 +42,18 @@ def test_the_ladder_puts_memory_above_random_and_is_deterministic() -> None:
     assert "| 1 | greedy |" in table.to_markdown()
 
 
+def test_the_intervals_lie_around_the_ratings() -> None:
+    # The bootstrap's fits lean to the middle; the interval must still have the rating
+    # inside it, not at one end (it was printed as "502 to 829" for a rating of 829).
+    table = ladder(["random", ("memory", {"capacity": 2}), "greedy"], games=16, seed=2,
+                   jobs=1)
+    for row in table.rows:
+        if row.name == "random":  # the anchor: rated 0 by definition
+            assert row.low == row.rating == row.high == 0
+        else:
+            assert row.low < row.rating < row.high, row
+
+
 @pytest.mark.parametrize(("entrants", "games", "message"), [
     (["greedy", "greedy"], 10, "entrants must differ"),
     (["greedy"], 10, "at least two entrants"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -240,10 +241,12 @@ def ladder(entrants: Sequence[SeatSpec] | None = None, games: int = 40, seed: in
         got = [(pts if a == n else g - pts, g) for (a, b), (pts, g) in totals.items()
                if n in (a, b)]
         ordered = sorted(samples[n])
-        # The percentile interval of the bootstrap, widened if need be to hold the estimate
-        # (with few games the resampled fits can all fall to one side of it).
-        low = min(ratings[n], ordered[int(0.025 * (len(ordered) - 1))])
-        high = max(ratings[n], ordered[math.ceil(0.975 * (len(ordered) - 1))])
+        # The bootstrap's spread around the estimate: the resampled fits lean towards the
+        # middle (the smoothed rates and the prior both shrink them), so their percentiles
+        # are moved by the distance from their median to the estimate.
+        shift = ratings[n] - statistics.median(ordered)
+        low = ordered[int(0.025 * (len(ordered) - 1))] + shift
+        high = ordered[math.ceil(0.975 * (len(ordered) - 1))] + shift
         played = sum(g for _, g in got)
         out.append(LadderRow(n, ratings[n], low, high, played,
                              sum(p for p, _ in got) / played))
