@@ -331,6 +331,12 @@ def test_a_replay_is_stepped(lite: Lite) -> None:
     assert lite.python("print(r.step)") == start + 2  # the kernel follows the page
     assert f"Step {start + 2} /" in (root.locator(".ll-stepof").text_content() or "")
     lite.shot(root.locator(".ll-transport"), "04-replay-stepped.png")
+    # The viewer follows the kernel both ways: a seat, then the teacher's view again. Pyodide
+    # hands the page a Python None as undefined, which JSON drops: the update must still come.
+    for code, shown in (("r.viewer = 0", "0"), ("r.viewer = None", "all")):
+        lite.python(code + "; print(1)")
+        lite.page.wait_for_function("([el, v]) => el.dataset.viewer === v",
+                                    arg=[root.element_handle(), shown], timeout=ANSWER_MS)
 
 
 def test_analyse_shows_its_progress(lite: Lite) -> None:

@@ -107,3 +107,30 @@ def test_every_mode_renders_the_same_with_undefined_for_null(tmp_path: Path) -> 
         assert r["size"] > 500, f"{r['name']}: nothing drawn"
         assert r["words"] == [], f"{r['name']} shows {r['words']}"
         assert r["same"], f"{r['name']} differs with undefined for null"
+
+
+def test_a_trait_set_to_none_is_sent_as_the_page_null_mark_where_the_host_drops_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # In Pyodide a top-level None would reach the page as undefined and JSON would drop the
+    # field: the update (the viewer back to the teacher) would never arrive. There the kernel
+    # sends the mark js/src/index.js reads as null; elsewhere None stays null.
+    from leyline_widget.widgets import base
+
+    game = Game.new(players=2, seed=3)
+    widget = ReplayWidget(Replay.from_game(game), viewer=0)
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(widget, "_send", lambda msg, buffers=None: sent.append(msg))
+
+    def viewer_sent() -> Any:
+        return [m["state"]["viewer"] for m in sent if "viewer" in m["state"]][-1]
+
+    widget.viewer = None
+    assert viewer_sent() is None
+    monkeypatch.setattr(base, "NONE_DROPPED", True)
+    widget.viewer = 1
+    assert viewer_sent() == 1
+    widget.viewer = None
+    assert viewer_sent() == base.PAGE_NULL
+    assert json.loads(json.dumps(viewer_sent())) == {"leyline": "null"}
+    js = (ROOT / "js" / "src" / "index.js").read_text()
+    assert 'PAGE_NULL = { leyline: "null" }' in js  # the page reads the same mark

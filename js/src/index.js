@@ -64,6 +64,24 @@ export function nulled(value) {
 }
 
 /**
+ * What the kernel sends for a trait that became None when its host would drop the field
+ * (Pyodide's None is undefined, and JSON drops undefined): base.py's PAGE_NULL.
+ */
+export const PAGE_NULL = { leyline: "null" };
+
+/**
+ * A trait's value with the kernel's null mark read as null.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function unmarked(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  const mark = /** @type {Record<string, unknown>} */ (value);
+  return keys.length === 1 && keys[0] === "leyline" && mark.leyline === PAGE_NULL.leyline ? null : value;
+}
+
+/**
  * The one place the front-end reads the model: every mode gets this view of it, whose `get`
  * answers `null` wherever the host delivered `undefined` (see `nulled`); writes go straight through.
  * @param {import("./types").Model} model
@@ -71,7 +89,7 @@ export function nulled(value) {
  */
 export function hostModel(model) {
   return {
-    get: (key) => nulled(model.get(key)),
+    get: (key) => nulled(unmarked(model.get(key))),
     set: (key, value) => model.set(key, value),
     save_changes: () => model.save_changes(),
     send: (message) => model.send(message),

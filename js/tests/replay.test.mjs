@@ -638,3 +638,18 @@ test("guess the move on the board: a power and its target is a guess, not a vari
   assert.deepEqual(model.sent.at(-1), { type: "guess", action: { type: "use_power", element: "wind", tier: "minor", targets: [1] }, step: 0 });
   cleanup();
 });
+
+test("a trait the kernel sets to None reaches the page as its null mark (Pyodide) and reads as null", async () => {
+  const { PAGE_NULL } = await import("../src/index.js");
+  const model = new LiveModel(liveState(1, { viewer: 0 }));
+  const { root, cleanup } = mount(model);
+  await tick();
+  assert.equal(root().dataset.viewer, "0");
+  // JupyterLite's kernel would drop `viewer: undefined` from the update altogether; base.py
+  // sends the mark there instead, and the page must read it as the teacher's view (null).
+  model.update({ viewer: { ...PAGE_NULL } });
+  await tick();
+  assert.equal(root().dataset.viewer, "all");
+  assert.equal(root().querySelector("select[data-act=viewer]").value, "all", "the Viewer menu shows the teacher");
+  cleanup();
+});

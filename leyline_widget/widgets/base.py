@@ -7,6 +7,7 @@ place that knows how a message from the page is received, checked and answered.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,6 +23,13 @@ __all__ = ["MAX_ERROR", "BoardWidget", "Handler", "Message", "PageCheck", "count
            "milliseconds", "only", "refusal", "seat_or_none", "shown_batch"]
 
 Message = dict[str, Any]
+
+#: What the page reads as null: in the browser's Python (Pyodide, JupyterLite) a trait that
+#: becomes None reaches the page as undefined, and the kernel's JSON drops that field, so the
+#: update would never arrive (js/src/index.js ``PAGE_NULL`` says the same).
+PAGE_NULL: dict[str, str] = {"leyline": "null"}
+#: Whether this kernel drops None from the updates it sends (only Pyodide does).
+NONE_DROPPED = sys.platform == "emscripten"
 Handler = Callable[[Message], None]
 #: A strict check of one raw value the page wrote: a ValueError (a sentence) refuses it.
 PageCheck = Callable[[str, object], None]
@@ -125,6 +133,8 @@ class BoardWidget(anywidget.AnyWidget):
         state = self.get_state(key=key)
         if not state:
             return
+        if NONE_DROPPED:
+            state = {name: PAGE_NULL if value is None else value for name, value in state.items()}
         lock = self._property_lock
         if lock:  # as ipywidgets: keep the values a page write is echoed against current
             for name, value in state.items():

@@ -4634,9 +4634,19 @@ function nulled(value) {
   NULLED.set(value, out);
   return out;
 }
+var PAGE_NULL = { leyline: "null" };
+function unmarked(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  const mark = (
+    /** @type {Record<string, unknown>} */
+    value
+  );
+  return keys.length === 1 && keys[0] === "leyline" && mark.leyline === PAGE_NULL.leyline ? null : value;
+}
 function hostModel(model) {
   return {
-    get: (key) => nulled(model.get(key)),
+    get: (key) => nulled(unmarked(model.get(key))),
     set: (key, value) => model.set(key, value),
     save_changes: () => model.save_changes(),
     send: (message) => model.send(message),
@@ -4664,10 +4674,12 @@ function studyPage2(data, root) {
 var index_default = { render };
 export {
   MODES,
+  PAGE_NULL,
   bookModel,
   index_default as default,
   hostModel,
   joinTable,
   nulled,
-  studyPage2 as studyPage
+  studyPage2 as studyPage,
+  unmarked
 };
