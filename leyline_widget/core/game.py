@@ -39,6 +39,7 @@ from .actions import (
 from .digest import digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
+from .resolve import RESOLVE
 from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
 from .types import Cell, Event, Observation, PlayerView
 from .view import ONLOOKER, SeatView, visible_events
@@ -1031,71 +1032,10 @@ class Game:
         events.append({"type": "power", "player": pos.player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect.id,
                        "targets": list(action.targets)})
-        private = _RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
+        private = RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
         if not self.ready_powers():  # Phase 1 ends by itself once no usable power is left
             self._enter(ACTIVATION, events)
         return private
-
-    # One resolver per effect kind (DESIGN.md, "Powers as data"). Each returns True when it
-    # made a private event.
-    def _extra_activations(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.bonus += pw.effect.n
-        return False
-
-    def _lower_threshold(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.threshold = min(self._threshold(), pw.effect.n)
-        return False
-
-    def _ignore_tokens(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.ignore_tokens = True
-        return False
-
-    def _swap(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Two grid cards trade places; their tokens, and what seats know, go with them."""
-        pos, e = self._pos, self._e
-        a, b = targets
-        pos.grid[a], pos.grid[b] = pos.grid[b], pos.grid[a]
-        pos.seen[a], pos.seen[b] = pos.seen[b], pos.seen[a]
-        ta, tb = pos.tokens[a * e:(a + 1) * e], pos.tokens[b * e:(b + 1) * e]
-        pos.tokens[a * e:(a + 1) * e], pos.tokens[b * e:(b + 1) * e] = tb, ta
-        events.append({"type": "swap", "slots": [a, b]})
-        return False
-
-    def _swap_with_deck(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """A token-free grid card and the face-up deck top trade places; the new grid card is
-        revealed to all, and the old one is the deck's new (public) top."""
-        pos, els = self._pos, self.rules.elements
-        (s,) = targets
-        at = pos.deck_pos
-        old, new = pos.grid[s], pos.deck[at]
-        pos.grid[s] = new
-        pos.seen[s] = (1 << len(self.players)) - 1
-        pos.deck = pos.deck[:at] + bytes((old,)) + pos.deck[at + 1:]
-        events.append({"type": "tide", "slot": s, "to_deck": els[old]})
-        events.append({"type": "reveal", "slot": s, "element": els[new],
-                       "cause": pw.effect.id, "visible_to": "all"})
-        return False
-
-    def _remove_tokens(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Every token leaves the target cards, returned as on collection."""
-        pos, e = self._pos, self._e
-        for s in targets:
-            for i in range(e):
-                count = pos.tokens[s * e + i]
-                if count:
-                    pos.tokens[s * e + i] = 0
-                    self._return_tokens(s, i, count, events)
-        return False
-
-    def _peek(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Only the player sees the target cards: the game's only private events."""
-        pos = self._pos
-        for s in targets:
-            pos.seen[s] |= 1 << pos.player
-            events.append({"type": "reveal", "slot": s,
-                           "element": self.rules.elements[pos.grid[s]],
-                           "cause": pw.effect.id, "visible_to": [pos.player]})
-        return True
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1217,18 +1157,6 @@ _MOVES: dict[type, _Move] = {
     PlaceToken: (Game._check_place, Game._do_place),
     UsePower: (Game._check_power, Game._do_power),
 }
-
-#: The resolver of each effect kind (powers.KINDS).
-_RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]] = {
-    "extra_activations": Game._extra_activations,
-    "collect_threshold": Game._lower_threshold,
-    "ignore_tokens": Game._ignore_tokens,
-    "swap": Game._swap,
-    "swap_with_deck": Game._swap_with_deck,
-    "remove_tokens": Game._remove_tokens,
-    "peek": Game._peek,
-}
-
 
 #: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
 #: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its
