@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -81,6 +81,13 @@ class Bot:
         """Pick one of ``legal`` (never empty) from the seat's ``view``."""
         raise NotImplementedError
 
+    def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
+        """A move this bot decided on earlier for this turn and phase, when it is still legal
+        (``move in legal``), or None. :class:`BotSeat` asks it first where a move is no forced
+        one, with ``legal`` answering ``in`` alone (the whole list is built only for a new
+        decision). A bot that plans nothing ahead keeps this default."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
@@ -139,15 +146,6 @@ def _use(power: Power, targets: Iterable[int] = ()) -> Action:
     """The use of ``power`` on ``targets`` (the legal list offers each ready power's target
     choices in ascending slot order)."""
     return UsePower(power.element, power.tier, tuple(sorted(targets)))
-
-
-def _among(move: Action, legal: list[Action]) -> bool:
-    """``move in legal``: the very value first (the engine lists each slot action as one
-    value, which a plan keeps), else an equal one."""
-    for a in legal:
-        if a is move:
-            return True
-    return move in legal
 
 
 class GreedyBot(Bot):
@@ -220,7 +218,7 @@ class GreedyBot(Bot):
         move = self.queued(view, legal)
         return move if move is not None else self.decide(view, legal)
 
-    def queued(self, view: SeatView, legal: list[Action]) -> Action | None:
+    def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
         """The next move of the plan made at its last decision, while the game is still in
         that decision's turn and phase and the move is legal; else None (the plan is
         dropped). The events since are its own planned moves, which cannot change the plan."""
@@ -228,7 +226,7 @@ class GreedyBot(Bot):
             return None
         if self._plan_at == (view.turn, view.phase):
             move = self._plan.pop(0)
-            if _among(move, legal):
+            if move in legal:
                 return move
         self._plan.clear()
         return None
@@ -603,6 +601,19 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
         raise ValueError(f"bad parameters for {kind} bot: {err}") from None
 
 
+class _LegalNow:
+    """The actions legal now in ``game``, asked one at a time (``action in legal``): the
+    game checks that action by value, as :meth:`Game.apply` will."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self.game.is_legal(action)
+
+
 class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
@@ -627,19 +638,33 @@ class BotSeat:
 
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since it was last fed and return its choice."""
-        legal = game.legal_actions()
-        if not legal or game.active_player != self.seat:
-            raise self._refusal(game, legal)
+        if game.is_over or game.active_player != self.seat:
+            raise self._refusal(game)
         now = game.step + 1  # steps of the event log: set-up and each action so far
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now
-        if len(legal) == 1:
-            return legal[0]
+        view = SeatView(game, self.seat)
+        if view.phase is _ACTIVATION and view.active:
+            # With a card active, Deactivate and EndPhase are both legal: no forced move. A
+            # move the bot planned is asked of the game alone, by value.
+            self._catch_up(game, now)
+            move = self.bot.queued(view, _LegalNow(game))
+            if move is not None:
+                return move
+            legal = game.legal_actions()
+        else:
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            self._catch_up(game, now)
+        return self.bot.choose(view, legal)
+
+    def _catch_up(self, game: Game, now: int) -> None:
+        """Feed a bot whose memory is limited the events of every step since it was last fed."""
         if self._folds:
             self._feed(game.visible_events_since(self._fed, self.seat))
         self._fed = now
-        return self.bot.choose(game.seat_view(self.seat), legal)
 
     def _feed(self, events: list[Event]) -> None:
         if self._folds:
@@ -658,9 +683,9 @@ class BotSeat:
         self._folds = type(self.bot).observe is not Bot.observe
         self.bot.start(game.rules, self.seat)
 
-    def _refusal(self, game: Game, legal: list[Action]) -> ValueError:
+    def _refusal(self, game: Game) -> ValueError:
         """Why this seat cannot act in ``game``: it is over, or another seat's turn."""
-        if not legal:  # only a finished game has none
+        if game.is_over:
             return ValueError("the game is over; no action is legal")
         return ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
 

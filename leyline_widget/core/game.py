@@ -405,13 +405,17 @@ class Game:
         """The powers ``player`` (the active one by default) can use now, in the rules'
         order: unlocked, unused this turn, not used up for the game, with a target (what
         :meth:`power_problem` finds no problem with)."""
-        p = self._pos.player if player is None else player
-        found = self._usable(p, True)
+        powers = self.rules.powers
+        return [powers[i] for i in self._ready(self._pos.player if player is None else player)]
+
+    def _ready(self, player: int) -> tuple[int, ...]:
+        """:meth:`ready_powers` by index."""
+        found = self._usable(player, True)
         if not found:
-            return []
+            return ()
         powers = self.rules.powers
         counts = self._target_counts()  # the same grid for every power
-        return [powers[i] for i in found if powers[i].effect.has_targets(*counts)]
+        return tuple([i for i in found if powers[i].effect.has_targets(*counts)])
 
     def _usable(self, player: int, this_turn: bool) -> list[int]:
         """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
@@ -681,7 +685,7 @@ class Game:
         if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
-            powers = self.ready_powers()
+            powers = [self.rules.powers[i] for i in pos.ready]
             if powers:
                 out += _uses(powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
                              self._bound(), pos.deck_pos < len(pos.deck))
@@ -875,8 +879,10 @@ class Game:
         self._element(action.element)
         index = self._power_index(action)
         pos = self._pos
-        if index not in self._usable(pos.player, True):
-            raise IllegalActionError(str(self._problem(index, pos.player, True)), "powers")
+        if index not in pos.ready:
+            problem = self._problem(index, pos.player, True)
+            if problem is not None:  # else it has no legal target: the check below says why
+                raise IllegalActionError(problem, "powers")
         pw = self.rules.powers[index]
         cards = range(len(pos.grid)) if -1 not in pos.grid else {
             s for s, c in enumerate(pos.grid) if c >= 0}
@@ -1033,7 +1039,8 @@ class Game:
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect.id,
                        "targets": list(action.targets)})
         private = RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
-        if not self.ready_powers():  # Phase 1 ends by itself once no usable power is left
+        pos.ready = self._ready(pos.player)
+        if not pos.ready:  # Phase 1 ends by itself once no usable power is left
             self._enter(ACTIVATION, events)
         return private
 
@@ -1061,7 +1068,8 @@ class Game:
     def _begin_turn(self, events: list[Event]) -> None:
         """Phase 1 is skipped when the player has no usable power."""
         pos = self._pos
-        pos.phase = ABILITIES if self.ready_powers() else ACTIVATION
+        pos.ready = self._ready(pos.player)
+        pos.phase = ABILITIES if pos.ready else ACTIVATION
         if pos.phase is ACTIVATION:
             pos.offered = self._offered()
         events.append({"type": "turn", "turn": pos.turn, "player": pos.player,

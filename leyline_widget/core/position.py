@@ -58,6 +58,10 @@ class Position:
     # them while tokens are ignored). Tokens and Studies stand still in Phase 2, so this is
     # found once, as it begins; derived, so neither in position() nor in the state hash.
     offered: tuple[int, ...] = ()
+    # The powers (by index) the active player can use now, while Phase 1 lasts. Only a use of
+    # a power changes them in Phase 1, so they are found as it begins and after each use;
+    # derived, so neither in position() nor in the state hash.
+    ready: tuple[int, ...] = ()
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
@@ -301,5 +305,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
     game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
     if phase is Phase.ACTIVATION:
         pos.offered = game._offered()
+    elif phase is Phase.ABILITIES:
+        pos.ready = game._ready(player)
     game._start = game.position()
     return game

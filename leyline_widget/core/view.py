@@ -235,7 +235,8 @@ class SeatView:
         not used up for the game, and with at least one legal target; in the rules' order."""
         if self.phase != "abilities":
             return ()
-        return tuple(self._game.ready_powers())
+        powers = self.rules.powers
+        return tuple([powers[i] for i in self._pos.ready])
 
 
 #: The viewer who is no player (a spectator, a shared Markdown record): every private reveal
