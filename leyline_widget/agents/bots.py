@@ -197,9 +197,8 @@ class GreedyBot(Bot):
         super().start(rules, seat)
         self._plan, self._plan_at = [], None
         self._peeked, self._looked, self._scouted_turn = set(), set(), 0
-        self._kinds = {pw.key: _kind(pw) for pw in rules.powers}
-        # (key, element, Study count that unlocks it) of each power
-        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        # (element, Study count that unlocks it, effect kind and parameter) of each power
+        self._unlocks = [(pw.element, rules.threshold(pw.tier), *_kind(pw)) for pw in rules.powers]
 
     # ------------------------------------------------------------------ memory
     def _recall(self) -> None:
@@ -212,6 +211,10 @@ class GreedyBot(Bot):
     def _public(self, view: SeatView) -> Collection[int]:
         """The remembered slots whose card every seat saw (what an opponent may remember)."""
         return view.public
+
+    def _slots_of(self, view: SeatView, element: str) -> list[int]:
+        """The remembered slots holding a card of ``element``."""
+        return view.slots_of(element)
 
     # ------------------------------------------------------------------ choosing
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
@@ -250,10 +253,9 @@ class GreedyBot(Bot):
         """Activations and collect threshold a player with this Study can reach with the
         powers it unlocks, and whether Binding tokens then stop nothing (Sanctuary)."""
         acts, thr, ignore = self.rules.activations_per_turn, self.rules.collect_threshold, False
-        for key, element, need in self._unlocks:
+        for element, need, kind, n in self._unlocks:
             if study[element] < need:
                 continue
-            kind, n = self._kinds[key]
             if kind == "extra_activations":
                 acts += n
             elif kind == "collect_threshold":
@@ -374,7 +376,7 @@ class GreedyBot(Bot):
     def _abilities(self, view: SeatView, legal: list[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
         for pw in view.usable:
-            kind, n = self._kinds[pw.key]
+            kind, n = _kind(pw)
             if kind not in ready or n > ready[kind][1]:
                 ready[kind] = (pw, n)
         for kind, pick in (("peek", self._peek), ("remove_tokens", self._unbind),
@@ -444,14 +446,15 @@ class GreedyBot(Bot):
         top, cols = view.deck_top, self.rules.grid_cols
         if top is None:
             return legal[0]
-        same = [divmod(s, cols) for s, el in self._memory(view).items() if el == top]
+        same = [divmod(s, cols) for s in self._slots_of(view, top)]
         best, best_d = legal[0], -1
         if not same:
             return best
+        far = self.rules.grid_size  # more steps than any two slots are apart
         for a in legal:
             if isinstance(a, Refill):
                 r, c = divmod(a.slot, cols)
-                d = self.rules.grid_size  # more steps than any two slots are apart
+                d = far
                 for q, k in same:  # steps to the nearest
                     steps = abs(r - q) + abs(c - k)
                     if steps < d:
@@ -562,6 +565,9 @@ class MemoryBot(GreedyBot):
     def _public(self, view: SeatView) -> Collection[int]:
         return self._mind.public
 
+    def _slots_of(self, view: SeatView, element: str) -> list[int]:
+        return [s for s, el in self._mind.known.items() if el == element]
+
 
 def _capacity(capacity: Any) -> float:
     if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
@@ -638,33 +644,29 @@ class BotSeat:
 
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since it was last fed and return its choice."""
-        if game.is_over or game.active_player != self.seat:
+        view = SeatView(game, self.seat)
+        if view.phase is Phase.GAME_OVER or view.active_player != self.seat:
             raise self._refusal(game)
         now = game.step + 1  # steps of the event log: set-up and each action so far
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now
-        view = SeatView(game, self.seat)
-        if view.phase is _ACTIVATION and view.active:
-            # With a card active, Deactivate and EndPhase are both legal: no forced move. A
-            # move the bot planned is asked of the game alone, by value.
-            self._catch_up(game, now)
+        # With a card active, Deactivate and EndPhase are both legal: no forced move, and a
+        # move the bot planned is asked of the game alone, by value.
+        planned = view.phase is _ACTIVATION and bool(view.active)
+        if not planned:
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+        if self._folds:
+            self._feed(game.visible_events_since(self._fed, self.seat))
+        self._fed = now
+        if planned:
             move = self.bot.queued(view, _LegalNow(game))
             if move is not None:
                 return move
             legal = game.legal_actions()
-        else:
-            legal = game.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
-            self._catch_up(game, now)
         return self.bot.choose(view, legal)
-
-    def _catch_up(self, game: Game, now: int) -> None:
-        """Feed a bot whose memory is limited the events of every step since it was last fed."""
-        if self._folds:
-            self._feed(game.visible_events_since(self._fed, self.seat))
-        self._fed = now
 
     def _feed(self, events: list[Event]) -> None:
         if self._folds:

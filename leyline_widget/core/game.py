@@ -729,7 +729,11 @@ class Game:
         >>> Game.new(players=1, seed=1).is_legal(Activate(0))
         True
         """
-        return self.why_illegal(action) is None
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
 
     def why_illegal(self, action: Action) -> str | None:
         """The rule ``action`` breaks now, in words, or None when it is legal."""
