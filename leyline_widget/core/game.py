@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
 from typing import Any, NoReturn, TypeAlias, TypeVar
@@ -36,7 +36,7 @@ from .actions import (
     UsePower,
     listed,
 )
-from .digest import digest, digest_key, digest_v1
+from .digest import deck_digest, digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
 from .resolve import RESOLVE
@@ -121,8 +121,10 @@ def _plural(n: int, word: str) -> str:
 #: seen by some seats only, or -1). Records never change, so clones and replay snapshots share
 #: them.
 _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, int]"
-#: A position kept by :meth:`Game.freeze` to :meth:`Game.thaw` later.
-Frozen: TypeAlias = "Game"
+#: A position kept by :meth:`Game.freeze` to :meth:`Game.thaw` later: the game it was kept
+#: from (whose rules and players it shares), its newest history record then (records never
+#: change) and the position's values (:meth:`Position.frozen`).
+Frozen: TypeAlias = "tuple[Game, _Record, tuple[Any, ...]]"
 
 
 def _origin(events: list[Event]) -> _Record:
@@ -549,27 +551,52 @@ class Game:
             return digest_v1(self._pos, self.rules, self.players)
         raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
 
+    def hashed(self, actions: Iterable[Action]) -> Iterator[str]:
+        """Apply ``actions`` in turn, yielding the state hash after each (what a replay checks
+        at every step); an illegal one raises :class:`IllegalActionError` there, as
+        :meth:`apply` does. The digest of the rest of the deck is carried from step to step
+        while that part of the deck stands still (only a refill or a Tide moves it).
+
+        >>> game, other = Game.new(players=2, seed=5), Game.new(players=2, seed=5)
+        >>> next(game.hashed([Activate(0)])) == (other.apply(Activate(0)), other.state_hash())[1]
+        True
+        """
+        pos = self._pos
+        deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+        for action in actions:
+            self.apply(action)
+            pos = self._pos
+            if pos.deck_pos != at or pos.deck != deck:
+                deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+            yield digest(pos, self.rules, self._hkey, rest)
+
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy. The history is shared, not copied: its records never change,
         and each game only adds records after its own last one. What the rules and players
         give (fixed for the game) is shared too; only the position is copied."""
+        return self._at(self._last, self._pos.copy())
+
+    def _at(self, last: _Record, pos: Position) -> Game:
+        """This game at ``pos`` (taken as it is) with ``last`` the newest record of its
+        history."""
         game = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(game, name, getattr(self, name))
-        game._pos = self._pos.copy()
+        game._last, game._pos = last, pos
         return game
 
     def freeze(self, previous: Frozen | None = None) -> Frozen:
         """This position as a value to keep and :meth:`thaw` later (a replay keeps one every
-        few steps). ``previous`` is accepted for callers of earlier versions; it changes
-        nothing."""
-        return self.clone()
+        step). ``previous``, a position of this game frozen before, shares what has not
+        changed since."""
+        return self, self._last, self._pos.frozen(None if previous is None else previous[2])
 
     @classmethod
     def thaw(cls, frozen: Frozen) -> Game:
         """A game at a position kept by :meth:`freeze`, independent of it."""
-        return frozen.clone()
+        kept, last, values = frozen
+        return kept._at(last, Position.thawed(values))
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickle and deepcopy state. The history goes as a flat list of (action, events,

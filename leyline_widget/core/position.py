@@ -65,8 +65,23 @@ class Position:
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
+        return Position.thawed(_VALUES(self))
+
+    def frozen(self, previous: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+        """The values in FIELDS order, lists copied: kept as they are now, to make a position
+        of again with :meth:`thawed` (a replay keeps one per step). A list equal to its value
+        in ``previous`` (values kept so before) is that value: kept values are never changed,
+        and a step changes few of a position's lists."""
+        if previous is None:
+            return tuple([v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
+        return tuple([(was if v == was else v[:]) if is_list else v
+                      for v, was, is_list in zip(_VALUES(self), previous, _LISTS)])
+
+    @staticmethod
+    def thawed(values: tuple[Any, ...]) -> Position:
+        """A position of ``values`` (in FIELDS order), lists copied."""
         return cast(Any, Position)(  # type: ignore[no-any-return]
-            *[v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
+            *[v[:] if is_list else v for v, is_list in zip(values, _LISTS)])
 
 
 #: The position's fields, in order: the one list every copy and reader walks.
