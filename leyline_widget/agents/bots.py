@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -81,6 +81,13 @@ class Bot:
         """Pick one of ``legal`` (never empty) from the seat's ``view``."""
         raise NotImplementedError
 
+    def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
+        """A move this bot decided on earlier for this turn and phase, when it is still legal
+        (``move in legal``), or None. :class:`BotSeat` asks it first where a move is no forced
+        one, with ``legal`` answering ``in`` alone (the whole list is built only for a new
+        decision). A bot that plans nothing ahead keeps this default."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
@@ -141,15 +148,6 @@ def _use(power: Power, targets: Iterable[int] = ()) -> Action:
     return UsePower(power.element, power.tier, tuple(sorted(targets)))
 
 
-def _among(move: Action, legal: list[Action]) -> bool:
-    """``move in legal``: the very value first (the engine lists each slot action as one
-    value, which a plan keeps), else an equal one."""
-    for a in legal:
-        if a is move:
-            return True
-    return move in legal
-
-
 class GreedyBot(Bot):
     """Perfect memory of every card it was shown; plays for the best provable collection.
 
@@ -199,9 +197,8 @@ class GreedyBot(Bot):
         super().start(rules, seat)
         self._plan, self._plan_at = [], None
         self._peeked, self._looked, self._scouted_turn = set(), set(), 0
-        self._kinds = {pw.key: _kind(pw) for pw in rules.powers}
-        # (key, element, Study count that unlocks it) of each power
-        self._unlocks = [(pw.key, pw.element, rules.threshold(pw.tier)) for pw in rules.powers]
+        # (element, Study count that unlocks it, effect kind and parameter) of each power
+        self._unlocks = [(pw.element, rules.threshold(pw.tier), *_kind(pw)) for pw in rules.powers]
 
     # ------------------------------------------------------------------ memory
     def _recall(self) -> None:
@@ -215,12 +212,16 @@ class GreedyBot(Bot):
         """The remembered slots whose card every seat saw (what an opponent may remember)."""
         return view.public
 
+    def _slots_of(self, view: SeatView, element: str) -> list[int]:
+        """The remembered slots holding a card of ``element``."""
+        return view.slots_of(element)
+
     # ------------------------------------------------------------------ choosing
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         move = self.queued(view, legal)
         return move if move is not None else self.decide(view, legal)
 
-    def queued(self, view: SeatView, legal: list[Action]) -> Action | None:
+    def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
         """The next move of the plan made at its last decision, while the game is still in
         that decision's turn and phase and the move is legal; else None (the plan is
         dropped). The events since are its own planned moves, which cannot change the plan."""
@@ -228,7 +229,7 @@ class GreedyBot(Bot):
             return None
         if self._plan_at == (view.turn, view.phase):
             move = self._plan.pop(0)
-            if _among(move, legal):
+            if move in legal:
                 return move
         self._plan.clear()
         return None
@@ -252,10 +253,9 @@ class GreedyBot(Bot):
         """Activations and collect threshold a player with this Study can reach with the
         powers it unlocks, and whether Binding tokens then stop nothing (Sanctuary)."""
         acts, thr, ignore = self.rules.activations_per_turn, self.rules.collect_threshold, False
-        for key, element, need in self._unlocks:
+        for element, need, kind, n in self._unlocks:
             if study[element] < need:
                 continue
-            kind, n = self._kinds[key]
             if kind == "extra_activations":
                 acts += n
             elif kind == "collect_threshold":
@@ -376,7 +376,7 @@ class GreedyBot(Bot):
     def _abilities(self, view: SeatView, legal: list[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
         for pw in view.usable:
-            kind, n = self._kinds[pw.key]
+            kind, n = _kind(pw)
             if kind not in ready or n > ready[kind][1]:
                 ready[kind] = (pw, n)
         for kind, pick in (("peek", self._peek), ("remove_tokens", self._unbind),
@@ -446,14 +446,15 @@ class GreedyBot(Bot):
         top, cols = view.deck_top, self.rules.grid_cols
         if top is None:
             return legal[0]
-        same = [divmod(s, cols) for s, el in self._memory(view).items() if el == top]
+        same = [divmod(s, cols) for s in self._slots_of(view, top)]
         best, best_d = legal[0], -1
         if not same:
             return best
+        far = self.rules.grid_size  # more steps than any two slots are apart
         for a in legal:
             if isinstance(a, Refill):
                 r, c = divmod(a.slot, cols)
-                d = self.rules.grid_size  # more steps than any two slots are apart
+                d = far
                 for q, k in same:  # steps to the nearest
                     steps = abs(r - q) + abs(c - k)
                     if steps < d:
@@ -564,6 +565,9 @@ class MemoryBot(GreedyBot):
     def _public(self, view: SeatView) -> Collection[int]:
         return self._mind.public
 
+    def _slots_of(self, view: SeatView, element: str) -> list[int]:
+        return [s for s, el in self._mind.known.items() if el == element]
+
 
 def _capacity(capacity: Any) -> float:
     if isinstance(capacity, bool) or not isinstance(capacity, (int, float)) or not (
@@ -603,6 +607,19 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
         raise ValueError(f"bad parameters for {kind} bot: {err}") from None
 
 
+class _LegalNow:
+    """The actions legal now in ``game``, asked one at a time (``action in legal``): the
+    game checks that action by value, as :meth:`Game.apply` will."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self.game.is_legal(action)
+
+
 class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
@@ -627,19 +644,29 @@ class BotSeat:
 
     def act(self, game: Game) -> Action:
         """Feed the bot what its seat saw since it was last fed and return its choice."""
-        legal = game.legal_actions()
-        if not legal or game.active_player != self.seat:
-            raise self._refusal(game, legal)
+        view = SeatView(game, self.seat)
+        if view.phase is Phase.GAME_OVER or view.active_player != self.seat:
+            raise self._refusal(game)
         now = game.step + 1  # steps of the event log: set-up and each action so far
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now
-        if len(legal) == 1:
-            return legal[0]
+        # With a card active, Deactivate and EndPhase are both legal: no forced move, and a
+        # move the bot planned is asked of the game alone, by value.
+        planned = view.phase is _ACTIVATION and bool(view.active)
+        if not planned:
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
         if self._folds:
             self._feed(game.visible_events_since(self._fed, self.seat))
         self._fed = now
-        return self.bot.choose(game.seat_view(self.seat), legal)
+        if planned:
+            move = self.bot.queued(view, _LegalNow(game))
+            if move is not None:
+                return move
+            legal = game.legal_actions()
+        return self.bot.choose(view, legal)
 
     def _feed(self, events: list[Event]) -> None:
         if self._folds:
@@ -658,9 +685,9 @@ class BotSeat:
         self._folds = type(self.bot).observe is not Bot.observe
         self.bot.start(game.rules, self.seat)
 
-    def _refusal(self, game: Game, legal: list[Action]) -> ValueError:
+    def _refusal(self, game: Game) -> ValueError:
         """Why this seat cannot act in ``game``: it is over, or another seat's turn."""
-        if not legal:  # only a finished game has none
+        if game.is_over:
             return ValueError("the game is over; no action is legal")
         return ValueError(f"it is player {game.active_player}'s turn, not seat {self.seat}'s")
 

@@ -38,6 +38,7 @@ from html import escape
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from ..core.actions import Activate, Deactivate, Refill
 from ..core.echo import quote
 from ..core.game import MAX_PLAYERS, Game
 from ..core.rules import Rules
@@ -161,6 +162,11 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
     return deal, [rng.getrandbits(32) for _ in range(players)]
 
 
+#: The moves on one grid slot: they collect nothing, place no token and use no power, so
+#: play_game counts nothing in their events.
+_SLOT_MOVES = frozenset((Activate, Deactivate, Refill))
+
+
 def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: int, index: int,
               variant: str = "", rotate: bool = False,
               max_actions: int = MAX_ACTIONS, detail: bool = False) -> Row:
@@ -189,7 +195,11 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
     fire_turn = 0
     actions = 0
     while not game.is_over and actions < max_actions:
-        events = game.apply(drivers[game.active_player].act(game))
+        action = drivers[game.active_player].act(game)
+        events = game.apply(action)
+        actions += 1
+        if type(action) in _SLOT_MOVES:
+            continue
         if detail and fire and fire_turn == game.turn:
             power_cards[game.active_player] += _power_cards(rules, fire, events)
         for ev in events:
@@ -206,7 +216,6 @@ def play_game(rules: Rules, seats: Sequence[tuple[str, dict[str, Any]]], seed: i
                     if fire_turn != game.turn:
                         fire, fire_turn = set(), game.turn
                     fire.add(ev["effect"])
-        actions += 1
     scores = game.scores()
     top = max(scores)
     row: Row = {

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .position import Position
     from .rules import Rules
 
-__all__ = ["digest", "digest_key", "digest_v1"]
+__all__ = ["deck_digest", "digest", "digest_key", "digest_v1"]
 
 
 def digest_key(rules: Rules, players: tuple[str, ...]) -> bytes:
@@ -25,23 +25,31 @@ def digest_key(rules: Rules, players: tuple[str, ...]) -> bytes:
                            person=b"leyline-state-2").digest()
 
 
-def digest(pos: Position, rules: Rules, key: bytes) -> str:
+def deck_digest(pos: Position) -> bytes:
+    """The digest of the rest of the deck (the face-up top and the cards below it) that
+    version 2 takes in."""
+    return hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
+
+
+def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None) -> str:
     """Version 2: the position's numbers as bytes (64-bit words when one passes 255) under
-    ``key`` (:func:`digest_key`), with a digest of the rest of the deck."""
-    head = "%s|%s|%d|%d%d|%d|%d|%d|" % (  # noqa: UP031 - the recipe's own text
-        pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
-        pos.turn, pos.player, pos.bonus)
+    ``key`` (:func:`digest_key`), with a digest of the rest of the deck (``rest``, when the
+    caller has it: :func:`deck_digest`)."""
     active = sorted(pos.active)
-    counts = (pos.tokens, pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool)
     # Numbers take one byte each unless one passes 255; then all take 8.
     try:
-        width, words = 1, b"".join([bytes(active), *map(bytes, counts)])
+        width, words = 1, bytes([*active, *pos.tokens, *pos.study, *pos.markers,
+                                 *pos.marker_tokens, *pos.supply, *pos.pool])
     except ValueError:  # a number past 255 (a slot of a big grid, a big count)
+        counts = (pos.tokens, pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool)
         width, words = 8, array("q", [*active, *(n for row in counts for n in row)]).tobytes()
+    head = "%s|%s|%d|%d%d|%d|%d|%d|%d|%d%s" % (  # noqa: UP031 - the recipe's own text
+        pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
+        pos.turn, pos.player, pos.bonus, len(active), width, _house_words(pos, rules))
     out = hashlib.blake2b(digest_size=16, key=key)
-    rest = hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
-    out.update(b"".join((head.encode(), f"{len(active)}|{width}{_house_words(pos, rules)}"
-                         .encode(), array("b", pos.grid).tobytes(), words, rest)))
+    if rest is None:
+        rest = deck_digest(pos)
+    out.update(b"".join((head.encode(), array("b", pos.grid).tobytes(), words, rest)))
     return out.hexdigest()
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from enum import StrEnum
 from itertools import compress
 from typing import Any, NoReturn, TypeAlias, TypeVar
@@ -36,9 +36,10 @@ from .actions import (
     UsePower,
     listed,
 )
-from .digest import digest, digest_key, digest_v1
+from .digest import deck_digest, digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
+from .resolve import RESOLVE
 from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
 from .types import Cell, Event, Observation, PlayerView
 from .view import ONLOOKER, SeatView, visible_events
@@ -120,8 +121,10 @@ def _plural(n: int, word: str) -> str:
 #: seen by some seats only, or -1). Records never change, so clones and replay snapshots share
 #: them.
 _Record: TypeAlias = "tuple[Action | None, list[Event], _Record | None, int, int]"
-#: A position kept by :meth:`Game.freeze` to :meth:`Game.thaw` later.
-Frozen: TypeAlias = "Game"
+#: A position kept by :meth:`Game.freeze` to :meth:`Game.thaw` later: the game it was kept
+#: from (whose rules and players it shares), its newest history record then (records never
+#: change) and the position's values (:meth:`Position.frozen`).
+Frozen: TypeAlias = "tuple[Game, _Record, tuple[Any, ...]]"
 
 
 def _origin(events: list[Event]) -> _Record:
@@ -404,13 +407,17 @@ class Game:
         """The powers ``player`` (the active one by default) can use now, in the rules'
         order: unlocked, unused this turn, not used up for the game, with a target (what
         :meth:`power_problem` finds no problem with)."""
-        p = self._pos.player if player is None else player
-        found = self._usable(p, True)
+        powers = self.rules.powers
+        return [powers[i] for i in self._ready(self._pos.player if player is None else player)]
+
+    def _ready(self, player: int) -> tuple[int, ...]:
+        """:meth:`ready_powers` by index."""
+        found = self._usable(player, True)
         if not found:
-            return []
+            return ()
         powers = self.rules.powers
         counts = self._target_counts()  # the same grid for every power
-        return [powers[i] for i in found if powers[i].effect.has_targets(*counts)]
+        return tuple([i for i in found if powers[i].effect.has_targets(*counts)])
 
     def _usable(self, player: int, this_turn: bool) -> list[int]:
         """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
@@ -544,27 +551,52 @@ class Game:
             return digest_v1(self._pos, self.rules, self.players)
         raise ValueError(f"state hash version must be 1 or 2, got {quote(version)}")
 
+    def hashed(self, actions: Iterable[Action]) -> Iterator[str]:
+        """Apply ``actions`` in turn, yielding the state hash after each (what a replay checks
+        at every step); an illegal one raises :class:`IllegalActionError` there, as
+        :meth:`apply` does. The digest of the rest of the deck is carried from step to step
+        while that part of the deck stands still (only a refill or a Tide moves it).
+
+        >>> game, other = Game.new(players=2, seed=5), Game.new(players=2, seed=5)
+        >>> next(game.hashed([Activate(0)])) == (other.apply(Activate(0)), other.state_hash())[1]
+        True
+        """
+        pos = self._pos
+        deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+        for action in actions:
+            self.apply(action)
+            pos = self._pos
+            if pos.deck_pos != at or pos.deck != deck:
+                deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+            yield digest(pos, self.rules, self._hkey, rest)
+
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
         """An independent copy. The history is shared, not copied: its records never change,
         and each game only adds records after its own last one. What the rules and players
         give (fixed for the game) is shared too; only the position is copied."""
+        return self._at(self._last, self._pos.copy())
+
+    def _at(self, last: _Record, pos: Position) -> Game:
+        """This game at ``pos`` (taken as it is) with ``last`` the newest record of its
+        history."""
         game = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(game, name, getattr(self, name))
-        game._pos = self._pos.copy()
+        game._last, game._pos = last, pos
         return game
 
     def freeze(self, previous: Frozen | None = None) -> Frozen:
         """This position as a value to keep and :meth:`thaw` later (a replay keeps one every
-        few steps). ``previous`` is accepted for callers of earlier versions; it changes
-        nothing."""
-        return self.clone()
+        step). ``previous``, a position of this game frozen before, shares what has not
+        changed since."""
+        return self, self._last, self._pos.frozen(None if previous is None else previous[2])
 
     @classmethod
     def thaw(cls, frozen: Frozen) -> Game:
         """A game at a position kept by :meth:`freeze`, independent of it."""
-        return frozen.clone()
+        kept, last, values = frozen
+        return kept._at(last, Position.thawed(values))
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
         """Pickle and deepcopy state. The history goes as a flat list of (action, events,
@@ -680,7 +712,7 @@ class Game:
         if phase is REFILL:
             return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
-            powers = self.ready_powers()
+            powers = [self.rules.powers[i] for i in pos.ready]
             if powers:
                 out += _uses(powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
                              self._bound(), pos.deck_pos < len(pos.deck))
@@ -724,7 +756,11 @@ class Game:
         >>> Game.new(players=1, seed=1).is_legal(Activate(0))
         True
         """
-        return self.why_illegal(action) is None
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
 
     def why_illegal(self, action: Action) -> str | None:
         """The rule ``action`` breaks now, in words, or None when it is legal."""
@@ -874,8 +910,10 @@ class Game:
         self._element(action.element)
         index = self._power_index(action)
         pos = self._pos
-        if index not in self._usable(pos.player, True):
-            raise IllegalActionError(str(self._problem(index, pos.player, True)), "powers")
+        if index not in pos.ready:
+            problem = self._problem(index, pos.player, True)
+            if problem is not None:  # else it has no legal target: the check below says why
+                raise IllegalActionError(problem, "powers")
         pw = self.rules.powers[index]
         cards = range(len(pos.grid)) if -1 not in pos.grid else {
             s for s, c in enumerate(pos.grid) if c >= 0}
@@ -1031,71 +1069,11 @@ class Game:
         events.append({"type": "power", "player": pos.player, "element": pw.element,
                        "tier": pw.tier, "name": pw.name, "effect": pw.effect.id,
                        "targets": list(action.targets)})
-        private = _RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
-        if not self.ready_powers():  # Phase 1 ends by itself once no usable power is left
+        private = RESOLVE[pw.effect.kind](self, pw, tuple(action.targets), events)
+        pos.ready = self._ready(pos.player)
+        if not pos.ready:  # Phase 1 ends by itself once no usable power is left
             self._enter(ACTIVATION, events)
         return private
-
-    # One resolver per effect kind (DESIGN.md, "Powers as data"). Each returns True when it
-    # made a private event.
-    def _extra_activations(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.bonus += pw.effect.n
-        return False
-
-    def _lower_threshold(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.threshold = min(self._threshold(), pw.effect.n)
-        return False
-
-    def _ignore_tokens(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        self._pos.ignore_tokens = True
-        return False
-
-    def _swap(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Two grid cards trade places; their tokens, and what seats know, go with them."""
-        pos, e = self._pos, self._e
-        a, b = targets
-        pos.grid[a], pos.grid[b] = pos.grid[b], pos.grid[a]
-        pos.seen[a], pos.seen[b] = pos.seen[b], pos.seen[a]
-        ta, tb = pos.tokens[a * e:(a + 1) * e], pos.tokens[b * e:(b + 1) * e]
-        pos.tokens[a * e:(a + 1) * e], pos.tokens[b * e:(b + 1) * e] = tb, ta
-        events.append({"type": "swap", "slots": [a, b]})
-        return False
-
-    def _swap_with_deck(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """A token-free grid card and the face-up deck top trade places; the new grid card is
-        revealed to all, and the old one is the deck's new (public) top."""
-        pos, els = self._pos, self.rules.elements
-        (s,) = targets
-        at = pos.deck_pos
-        old, new = pos.grid[s], pos.deck[at]
-        pos.grid[s] = new
-        pos.seen[s] = (1 << len(self.players)) - 1
-        pos.deck = pos.deck[:at] + bytes((old,)) + pos.deck[at + 1:]
-        events.append({"type": "tide", "slot": s, "to_deck": els[old]})
-        events.append({"type": "reveal", "slot": s, "element": els[new],
-                       "cause": pw.effect.id, "visible_to": "all"})
-        return False
-
-    def _remove_tokens(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Every token leaves the target cards, returned as on collection."""
-        pos, e = self._pos, self._e
-        for s in targets:
-            for i in range(e):
-                count = pos.tokens[s * e + i]
-                if count:
-                    pos.tokens[s * e + i] = 0
-                    self._return_tokens(s, i, count, events)
-        return False
-
-    def _peek(self, pw: Power, targets: tuple[int, ...], events: list[Event]) -> bool:
-        """Only the player sees the target cards: the game's only private events."""
-        pos = self._pos
-        for s in targets:
-            pos.seen[s] |= 1 << pos.player
-            events.append({"type": "reveal", "slot": s,
-                           "element": self.rules.elements[pos.grid[s]],
-                           "cause": pw.effect.id, "visible_to": [pos.player]})
-        return True
 
     def _end_turn(self, events: list[Event]) -> None:
         """The end checks, in RULES.md's order (interpretation 9): turn limit, round limit,
@@ -1121,7 +1099,8 @@ class Game:
     def _begin_turn(self, events: list[Event]) -> None:
         """Phase 1 is skipped when the player has no usable power."""
         pos = self._pos
-        pos.phase = ABILITIES if self.ready_powers() else ACTIVATION
+        pos.ready = self._ready(pos.player)
+        pos.phase = ABILITIES if pos.ready else ACTIVATION
         if pos.phase is ACTIVATION:
             pos.offered = self._offered()
         events.append({"type": "turn", "turn": pos.turn, "player": pos.player,
@@ -1217,18 +1196,6 @@ _MOVES: dict[type, _Move] = {
     PlaceToken: (Game._check_place, Game._do_place),
     UsePower: (Game._check_power, Game._do_power),
 }
-
-#: The resolver of each effect kind (powers.KINDS).
-_RESOLVE: dict[str, Callable[[Game, Power, tuple[int, ...], list[Event]], bool]] = {
-    "extra_activations": Game._extra_activations,
-    "collect_threshold": Game._lower_threshold,
-    "ignore_tokens": Game._ignore_tokens,
-    "swap": Game._swap,
-    "swap_with_deck": Game._swap_with_deck,
-    "remove_tokens": Game._remove_tokens,
-    "peek": Game._peek,
-}
-
 
 #: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
 #: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its

@@ -58,11 +58,30 @@ class Position:
     # them while tokens are ignored). Tokens and Studies stand still in Phase 2, so this is
     # found once, as it begins; derived, so neither in position() nor in the state hash.
     offered: tuple[int, ...] = ()
+    # The powers (by index) the active player can use now, while Phase 1 lasts. Only a use of
+    # a power changes them in Phase 1, so they are found as it begins and after each use;
+    # derived, so neither in position() nor in the state hash.
+    ready: tuple[int, ...] = ()
 
     def copy(self) -> Position:
         """An independent copy (lists copied; bytes, tuples and numbers never change)."""
+        return Position.thawed(_VALUES(self))
+
+    def frozen(self, previous: tuple[Any, ...] | None = None) -> tuple[Any, ...]:
+        """The values in FIELDS order, lists copied: kept as they are now, to make a position
+        of again with :meth:`thawed` (a replay keeps one per step). A list equal to its value
+        in ``previous`` (values kept so before) is that value: kept values are never changed,
+        and a step changes few of a position's lists."""
+        if previous is None:
+            return tuple([v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
+        return tuple([(was if v == was else v[:]) if is_list else v
+                      for v, was, is_list in zip(_VALUES(self), previous, _LISTS)])
+
+    @staticmethod
+    def thawed(values: tuple[Any, ...]) -> Position:
+        """A position of ``values`` (in FIELDS order), lists copied."""
         return cast(Any, Position)(  # type: ignore[no-any-return]
-            *[v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
+            *[v[:] if is_list else v for v, is_list in zip(values, _LISTS)])
 
 
 #: The position's fields, in order: the one list every copy and reader walks.
@@ -301,5 +320,7 @@ def load_position(position: Mapping[str, Any]) -> Game:
     game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
     if phase is Phase.ACTIVATION:
         pos.offered = game._offered()
+    elif phase is Phase.ABILITIES:
+        pos.ready = game._ready(player)
     game._start = game.position()
     return game

@@ -94,6 +94,19 @@ class SeatView:
         return {s: els[c] for s, c, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
                 if c >= 0 and seen & bit}
 
+    def slots_of(self, element: str) -> list[int]:
+        """The known slots whose card is of ``element``, in slot order (:attr:`known` read
+        for one element).
+
+        >>> from leyline_widget.core.game import Game
+        >>> game = Game.new(players=2, seed=7)
+        >>> all(game.card(s) == "fire" for s in game.seat_view(0).slots_of("fire"))
+        True
+        """
+        c, bit, pos = self.rules.elements.index(element), 1 << self.seat, self._pos
+        return [s for s, card, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
+                if card == c and seen & bit]
+
     @cached_property
     def public(self) -> frozenset[int]:
         """The known slots whose card every seat was shown (what an opponent may remember)."""
@@ -235,7 +248,8 @@ class SeatView:
         not used up for the game, and with at least one legal target; in the rules' order."""
         if self.phase != "abilities":
             return ()
-        return tuple(self._game.ready_powers())
+        powers = self.rules.powers
+        return tuple([powers[i] for i in self._pos.ready])
 
 
 #: The viewer who is no player (a spectator, a shared Markdown record): every private reveal

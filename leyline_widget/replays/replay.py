@@ -29,6 +29,7 @@ Variations form a tree, as in PGN or a Lichess study: :meth:`Replay.branch` hand
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import marshal
 import math
@@ -1442,28 +1443,29 @@ class Replay(JsonFile):
                     "were edited", field="hashes[0]", step=0)
         game = line.work
         own, start, hashes, snaps = line.own, line.start, line.hashes, line.snaps
-        apply, state_hash, every = game.apply, game.state_hash, SNAPSHOT_EVERY
+        state_hash, every = game.state_hash, SNAPSHOT_EVERY
         done = game.step - start
         # Hashes are compared once the line has run (one list comparison); version-1
         # files' own hashes are made alongside.
         checks: list[str] | None = [] if expect is not None and legacy else None
         freeze = game.freeze
-        for k in range(done, len(own)):
-            action = own[k]
-            try:
-                apply(action)
-            except IllegalActionError as err:
-                if expect is not None:  # a hash mismatch before this step is the first fault
-                    self._compare(line, expect, checks, done, k)
-                line.forget()
-                raise _StepFailure(line, start + k + 1, action, err) from None
-            hashes.append(state_hash())
-            if checks is not None:
-                checks.append(state_hash(1))
-            # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to re-apply,
-            # so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
-            if (start + k + 1) % every == 0 or type(action) not in _CHEAP:
-                snaps[start + k + 1] = freeze()
+        snap = snaps.get(game.step)  # the one before the next, sharing what is unchanged
+        k = done
+        try:
+            for digest in game.hashed(itertools.islice(own, done, None)):
+                hashes.append(digest)
+                if checks is not None:
+                    checks.append(state_hash(1))
+                # Every SNAPSHOT_EVERY steps, and after every action but the cheapest to
+                # re-apply, so a seek re-applies at most SNAPSHOT_EVERY - 1 cheap actions.
+                if (start + k + 1) % every == 0 or type(own[k]) not in _CHEAP:
+                    snap = snaps[start + k + 1] = freeze(snap)
+                k += 1
+        except IllegalActionError as err:
+            if expect is not None:  # a hash mismatch before this step is the first fault
+                self._compare(line, expect, checks, done, k)
+            line.forget()
+            raise _StepFailure(line, start + k + 1, own[k], err) from None
         if expect is not None:
             self._compare(line, expect, checks, done, len(own))
 
