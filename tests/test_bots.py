@@ -424,3 +424,31 @@ def test_the_generator_is_the_seeds() -> None:
                                                            for _ in range(20)]
     unseeded = [make_bot("greedy").rng.random() for _ in range(2)]
     assert unseeded[0] != unseeded[1]
+
+
+def test_a_planned_move_is_played_without_listing_every_legal_action(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # BotSeat asks the game about the one move a bot planned (by value) instead of building
+    # the whole legal list: each move is listed or planned, never both.
+    counts = {"listed": 0, "planned": 0}
+    real_list, real_queued = Game.legal_actions, GreedyBot.queued
+
+    def counting_list(game: Game) -> list[Action]:
+        counts["listed"] += 1
+        return real_list(game)
+
+    def counting_queued(bot: GreedyBot, view: SeatView, legal: Any) -> Action | None:
+        move = real_queued(bot, view, legal)
+        counts["planned"] += move is not None
+        return move
+
+    monkeypatch.setattr(Game, "legal_actions", counting_list)
+    monkeypatch.setattr(GreedyBot, "queued", counting_queued)
+    for seed in range(4):
+        counts.update(listed=0, planned=0)
+        game = Game.new(players=2, seed=seed)
+        seats = [BotSeat(GreedyBot(seed=seed + p), p) for p in range(2)]
+        while not game.is_over:
+            game.apply(seats[game.active_player].act(game))
+        assert counts["planned"] > 0
+        assert counts["listed"] + counts["planned"] == game.step

@@ -4,15 +4,19 @@ powers can be used now", and bots that decide from a seat's view without reading
 from __future__ import annotations
 
 import ast
+import itertools
 import pickle
 from dataclasses import fields
 from pathlib import Path
 
 import leyline_widget
-from leyline_widget import Game
+from leyline_widget import Game, Rules, UsePower
+from leyline_widget.core.actions import Action
 from leyline_widget.core.position import FIELDS, Position
 
 PACKAGE = Path(leyline_widget.__file__).parent
+TIDE = ("water", "major")
+EARLY = Rules.default().replace(major_threshold=2)
 
 
 def _sources() -> list[tuple[Path, ast.Module]]:
@@ -107,3 +111,57 @@ def test_every_card_the_seat_was_shown_is_in_its_view_and_nothing_else() -> None
     assert dict(start.seat_view(0).known) == {}
     start.apply(start.legal_actions()[0])  # an activation shows its card to every seat
     assert start.seat_view(1).known == {0: game.card(0)}
+
+
+def _random_steps(seed: int, steps: int = 400) -> tuple[Game, list[Action]]:
+    """A random game (Major powers unlock early: water's Tide moves the deck) and its
+    actions."""
+    import random
+
+    game = Game.new(players=2, seed=seed, rules=EARLY)
+    rng = random.Random(seed)
+    while not game.is_over and game.step < steps:
+        game.apply(rng.choice(game.legal_actions()))
+    return game, list(game.actions)
+
+
+def test_the_ready_powers_kept_for_phase_1_are_the_ones_the_rules_give() -> None:
+    # Phase 1 keeps the active player's ready powers in the position (found as it begins
+    # and after each use); the legal list, the view and a check of a use read them.
+    phase1 = 0
+    for seed in range(8):
+        _, actions = _random_steps(seed)
+        game = Game.new(players=2, seed=seed, rules=EARLY)
+        for action in actions:
+            if game.phase == "abilities":
+                phase1 += 1
+                fresh = Game.from_position(game.position())  # found again from the fields
+                ready = [pw.key for pw in fresh.ready_powers()]
+                listed = {f"{a.element}:{a.tier}" for a in game.legal_actions()
+                          if hasattr(a, "tier")}
+                assert listed == set(ready)
+                assert [pw.key for pw in game.seat_view(game.active_player).usable] == ready
+            game.apply(action)
+    assert phase1 > 20
+
+
+def test_hashed_yields_each_steps_state_hash_and_frozen_positions_share_what_is_unchanged(
+        ) -> None:
+    tides = 0
+    for seed in range(6):
+        _, actions = _random_steps(seed)
+        game, other = (Game.new(players=2, seed=seed, rules=EARLY) for _ in range(2))
+        snap, kept = other.freeze(), []
+        for action, digest in zip(actions, game.hashed(actions)):
+            tides += isinstance(action, UsePower) and (action.element, action.tier) == TIDE
+            other.apply(action)
+            assert digest == other.state_hash()
+            snap = other.freeze(snap)
+            kept.append((snap, other.state_hash()))
+        assert game.state_hash() == other.state_hash()
+        assert [Game.thaw(s).state_hash() for s, _ in kept] == [h for _, h in kept]
+        values = [s[2] for s, _ in kept]
+        shared = sum(a is b for before, after in itertools.pairwise(values)
+                     for a, b in zip(before, after) if isinstance(a, list))
+        assert shared > len(values)  # most of a step's lists are the ones kept before
+    assert tides > 0

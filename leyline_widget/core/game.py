@@ -714,8 +714,8 @@ class Game:
         if phase is ABILITIES:
             powers = [self.rules.powers[i] for i in pos.ready]
             if powers:
-                out += _uses(powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
-                             self._bound(), pos.deck_pos < len(pos.deck))
+                _uses(out, powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
+                      self._bound(), pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
         return out
 
@@ -1208,11 +1208,10 @@ _LISTED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _LISTED_MAX = 4096
 
 
-def _uses(powers: list[Power], cards: tuple[int, ...], bound: set[int], deck: bool
-          ) -> list[UsePower]:
-    """Every use of ``powers`` (the ready ones, in the rules' order), each power's target
-    choices in the order :meth:`Effect.targets` gives them."""
-    out: list[UsePower] = []
+def _uses(out: list[Action], powers: list[Power], cards: tuple[int, ...], bound: set[int],
+          deck: bool) -> None:
+    """Add to ``out`` every use of ``powers`` (the ready ones, in the rules' order), each
+    power's target choices in the order :meth:`Effect.targets` gives them."""
     for pw in powers:
         kind = pw.effect.kind
         key = (pw.element, pw.tier, kind, pw.effect.cards, cards,
@@ -1223,7 +1222,6 @@ def _uses(powers: list[Power], cards: tuple[int, ...], bound: set[int], deck: bo
             uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)
                                     for targets in pw.effect.targets(list(cards), bound, deck)))
         out += uses
-    return out
 
 
 def _placements(elements: tuple[str, ...], size: int, pairs: tuple[int, ...]
