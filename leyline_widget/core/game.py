@@ -459,6 +459,8 @@ class Game:
     def _bound(self) -> set[int]:
         """The slots whose card carries at least one Binding token (tokens lie only on cards)."""
         tokens, e = self._pos.tokens, self._e
+        if not any(tokens):  # (most often no card carries any)
+            return set()
         return {i // e for i in compress(range(len(tokens)), tokens)}
 
     def _threshold(self) -> int:
@@ -731,6 +733,8 @@ class Game:
         element beyond the cards of that element the Study holds."""
         pos, e = self._pos, self._e
         tokens = pos.tokens
+        if not any(tokens):  # (most often no card carries any)
+            return set()
         study = pos.study[player * e:(player + 1) * e]
         # Only the counts of the slots that carry tokens are compared (most carry none).
         return {i // e for i in compress(range(len(tokens)), tokens) if tokens[i] > study[i % e]}
@@ -1003,6 +1007,7 @@ class Game:
             self._enter(BINDING, events)
             return
         els, e = self.rules.elements, self._e
+        bound = self._bound()  # only a card carrying tokens frees any
         freed: list[tuple[int, int, int]] = []  # (slot, element, count): removals resolve first
         for c in taken:
             slots = groups[c]
@@ -1012,7 +1017,7 @@ class Game:
             for s in slots:
                 pos.grid[s] = -1
                 pos.seen[s] = 0
-                for i in range(e):
+                for i in range(e) if s in bound else ():
                     if pos.tokens[s * e + i]:
                         freed.append((s, i, pos.tokens[s * e + i]))
                         pos.tokens[s * e + i] = 0
