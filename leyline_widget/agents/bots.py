@@ -472,10 +472,11 @@ class GreedyBot(Bot):
         acts, thr, ignore = self._reach(opp_study)
         if ignore:
             return _END  # Sanctuary ignores every token: binding cannot stop them
-        active, empty, bound = view.active, view.empty, view.tokens
-        # The publicly seen inert cards they may activate.
-        seen = [s for s in self._public(view) if s not in active and s not in empty
-                and (s not in bound or _may_activate(bound[s], opp_study))]
+        bound = view.tokens
+        # The publicly seen cards they may activate (in Phase 3 every card is inert and no
+        # slot is empty).
+        seen = [s for s in self._public(view)
+                if s not in bound or _may_activate(bound[s], opp_study)]
         # A token cuts the threat only where one element alone makes it, with no more cards
         # than they can activate and fewer of each other element: at most acts + (elements -
         # 1) x (acts - 1) cards in all.

@@ -52,7 +52,8 @@ class Position:
     busy: int                  # the last turn with a collection, a token placed or a power used
     end_reason: str | None
     # What seats were shown, not game state (neither in position() nor in the state hash): per
-    # grid slot, bit p is set when seat p knows the card there (what a SeatView reads).
+    # grid slot, bit p is set when seat p knows the card there (what a SeatView reads); 0 for
+    # an empty slot.
     seen: list[int]
     # The cards whose Binding tokens the active player's Study satisfies this Phase 2 (all of
     # them while tokens are ignored). Tokens and Studies stand still in Phase 2, so this is

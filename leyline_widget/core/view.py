@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -110,9 +111,9 @@ class SeatView:
     @cached_property
     def public(self) -> frozenset[int]:
         """The known slots whose card every seat was shown (what an opponent may remember)."""
-        everyone, pos = (1 << self.players) - 1, self._pos
-        return frozenset([s for s, c, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
-                          if c >= 0 and seen == everyone])
+        everyone, seen = (1 << self.players) - 1, self._pos.seen
+        # (an empty slot is known to no seat)
+        return frozenset(compress(range(len(seen)), map(everyone.__eq__, seen)))
 
     @cached_property
     def seen(self) -> Mapping[int, str]:
