@@ -73,10 +73,11 @@ class Position:
         of again with :meth:`thawed` (a replay keeps one per step). A list equal to its value
         in ``previous`` (values kept so before) is that value: kept values are never changed,
         and a step changes few of a position's lists."""
-        if previous is None:
-            return tuple([v[:] if is_list else v for v, is_list in zip(_VALUES(self), _LISTS)])
-        return tuple([(was if v == was else v[:]) if is_list else v
-                      for v, was, is_list in zip(_VALUES(self), previous, _LISTS)])
+        values = list(_VALUES(self))
+        for i in _LIST_AT:
+            v = values[i]
+            values[i] = previous[i] if previous is not None and v == previous[i] else v[:]
+        return tuple(values)
 
     @staticmethod
     def thawed(values: tuple[Any, ...]) -> Position:
@@ -90,6 +91,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Position))
 #: A position's values in FIELDS order, and which of them are lists (copied by a copy).
 _VALUES = attrgetter(*FIELDS)
 _LISTS = tuple(str(f.type).startswith("list") for f in fields(Position))
+_LIST_AT = tuple(i for i, is_list in enumerate(_LISTS) if is_list)
 
 #: The fields of a position's JSON form (Game.position), in order.
 _FIELDS = ("rules", "players", "deck", "grid", "active", "tokens", "study", "markers",
