@@ -181,7 +181,8 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         engine = self._engine
         legal = engine.legal
         if legal is None:
-            legal = engine.legal = self._space.legal(engine.game)  # type: ignore[arg-type]
+            legal = engine.legal = self._space.numbers(
+                engine.game.legal_actions())  # type: ignore[union-attr]
         return legal[:]  # the caller's own copy: the state keeps its list unchanged
 
     def _legal_actions(self, player: int) -> list[int]:
