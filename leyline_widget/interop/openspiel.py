@@ -19,14 +19,21 @@ the default rules). The engine puts no bound on a game's length (the Deactivate 
 a player flip cards for ever), so a state is terminal after ``max_game_length`` player
 actions too (20,000, as :func:`~leyline_widget.agents.simulate.simulate` caps games).
 
-**Views.** Each player's observation (``observation_string``/``observation_tensor``) is built
-from ``Game.observation(player)`` alone: what is face up now. The information state (perfect
-recall) adds what that player remembers: every card it was shown, which is what
-``Game.seat_view(player)`` knows (every grid card is shown to all when it lands; peeks to their
-player), and the step, so that no two moments of a game share an information state (an
-activation and its deactivation return to the same cards, not to the same moment). Nobody ever
+**Views.** Each player's observation (``observation_string``/``observation_tensor``) is what
+is face up now. The information state (perfect recall) adds what that player knows: every
+grid card it was shown, which is what ``Game.seat_view(player)`` knows (every grid card is
+shown to all when it lands; peeks to their player), and the step, so that no two moments of a
+game share an information state (an activation and its deactivation return to the same cards,
+not to the same moment). The strings are one line of fixed parts in a fixed order, for example
+``seat 0 | step 5 | turn 3 activation player 0 | grid fire water* ... | tokens - | deck 36 top
+fire | study 0/1/0/0 0/0/0/0 | ...`` (``*`` a face-up card, ``?`` a card the player does not
+know, ``-`` an empty slot; counts per element in the rules' order, one group per seat); the
+tensors hold the same view as numbers (the information state's also the step). Nobody ever
 sees the deck below its face-up top, so :meth:`LeylineState.resample_from_infostate` (ISMCTS)
 re-deals exactly what the player was never shown (``Game.redeal``).
+
+**Copies.** ``state.clone()`` (and ``copy.deepcopy``) copies the position as ``Game.clone``
+does, sharing the history that never changes, and keeps pyspiel's history of actions.
 
 **Returns.** With 2 to 4 players a game is worth 1 shared among its winners (ties share the
 victory), 0 to the others; solo, the score over the deck size.
@@ -34,6 +41,7 @@ victory), 0 to the others; solo, the score over the deck size.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -118,19 +126,25 @@ _record_and_apply = pyspiel.State.apply_action
 
 
 class _Engine:
-    """The engine's side of a state: its Game (None while dealing) and the action numbers
-    legal at its step (None until asked). OpenSpiel clones a Python state by deep-copying each
-    attribute; this one copies as the Game clones, sharing the history that never changes."""
+    """The engine's side of a state: the deck dealt so far and the cards of each element (in
+    the rules' order) not dealt yet, then the Game, and the action numbers legal at its step
+    (None until asked). OpenSpiel clones a Python state by deep-copying each attribute; this
+    one copies as the Game clones, sharing the history that never changes."""
 
-    __slots__ = ("game", "legal")
+    __slots__ = ("deal", "game", "left", "legal")
 
-    def __init__(self, game: Game | None, legal: list[int] | None = None) -> None:
+    def __init__(self, deal: list[str], left: list[int], game: Game | None = None,
+                 legal: list[int] | None = None) -> None:
+        self.deal = deal
+        self.left = left
         self.game = game
         self.legal = legal
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        if self.game is None:
+            return _Engine(list(self.deal), list(self.left))
         # The same position has the same legal numbers, and the list is never changed.
-        return _Engine(None if self.game is None else self.game.clone(), self.legal)
+        return _Engine(self.deal, self.left, self.game.clone(), self.legal)
 
 
 class LeylineState(pyspiel.State):  # type: ignore[misc]
@@ -140,10 +154,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._space = game.space
         self._players = game.players
-        #: Cards of each element (in the rules' order) not dealt yet, and the deck so far.
-        self._left = [game.rules.cards_per_element] * len(game.rules.elements)
-        self._deal: list[str] = []
-        self._engine = _Engine(None)
+        self._engine = _Engine([], [game.rules.cards_per_element] * len(game.rules.elements))
         self._moves = 0
         #: Who moves now (a pyspiel.PlayerId while dealing and once over), set by each action.
         self._player = _CHANCE
@@ -158,7 +169,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
     @property
     def dealt(self) -> int:
         """Cards dealt into the deck so far by the chance nodes."""
-        return len(self._deal) if self.game is None else self._space.rules.deck_size
+        return len(self._engine.deal)
 
     # ------------------------------------------------------------------ the pyspiel API
     def current_player(self) -> int:
@@ -206,7 +217,7 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         return int(action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = self._left
+        left = self._engine.left
         total = sum(left)
         return [(i, n / total) for i, n in enumerate(left) if n]
 
@@ -224,15 +235,13 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
 
     def _deal_card(self, index: int) -> None:
         """A chance node: the next card of the deck is of the element ``index``."""
-        rules = self._space.rules
-        if not self._left[index]:
+        rules, engine = self._space.rules, self._engine
+        if not engine.left[index]:
             raise ValueError(f"no {rules.elements[index]} card is left to deal")
-        self._left[index] -= 1
-        self._deal.append(rules.elements[index])
-        if len(self._deal) == rules.deck_size:
-            game = Game.new(players=self._players, rules=rules, deck=self._deal)
-            self._engine = _Engine(game)
-            self._deal = []  # the game keeps the deck as dealt (initial_deck)
+        engine.left[index] -= 1
+        engine.deal.append(rules.elements[index])
+        if len(engine.deal) == rules.deck_size:
+            game = engine.game = Game.new(players=self._players, rules=rules, deck=engine.deal)
             self._top = self._space.size
             self._player = _TERMINAL if game.is_over else game.active_player
 
@@ -267,14 +276,15 @@ class LeylineState(pyspiel.State):  # type: ignore[misc]
         below its face-up top, and grid cards it has not seen) is re-dealt. Its history is
         empty: the real one would name the cards dealt."""
         new = LeylineState(self.get_game())
-        new._left = list(self._left)
-        new._deal = list(self._deal)
+        engine = self._engine
+        if engine.game is None:
+            new._engine = copy.deepcopy(engine)
+        else:
+            seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
+            new._engine = _Engine(engine.deal, engine.left, engine.game.redeal(player, seed))
         new._moves = self._moves
         new._player = self._player
         new._top = self._top
-        if self.game is not None:
-            seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
-            new._engine = _Engine(self.game.redeal(player, seed))
         return new
 
 
