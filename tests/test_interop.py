@@ -73,9 +73,10 @@ def test_every_legal_action_of_random_games_is_numbered() -> None:
 
 def test_bad_numbers_and_foreign_actions_are_refused() -> None:
     space = ActionSpace(SMALL)
-    for bad in (-1, space.size, True):
+    for bad in (-1, space.size, True, 1.5, "3", None):
         with pytest.raises(ValueError, match="action number must be"):
-            space.decode(bad)
+            space.decode(bad)  # type: ignore[arg-type]
+    assert space.decode(3) is space.decode(3)  # each number decoded once per space
     with pytest.raises(ValueError, match="targets must be distinct slots"):
         space.encode(UsePower("water", "minor", (2, 1)))
     with pytest.raises(ValueError, match="no such power"):
