@@ -278,7 +278,8 @@ def test_a_copied_state_keeps_its_history_and_goes_its_own_way() -> None:
     _deal(state, rng)
     for _ in range(30):
         state.apply_action(rng.choice(state.legal_actions()))
-    for other in (state.clone(), copy.deepcopy(state)):
+    for other in (state.clone(), copy.deepcopy(state),
+                  game.deserialize_state(state.serialize())):
         assert other.history() == state.history() and str(other) == str(state)
         assert other.game is not state.game and other.legal_actions() == state.legal_actions()
         before = state.game.state_hash()
