@@ -73,9 +73,10 @@ def test_every_legal_action_of_random_games_is_numbered() -> None:
 
 def test_bad_numbers_and_foreign_actions_are_refused() -> None:
     space = ActionSpace(SMALL)
-    for bad in (-1, space.size, True):
+    for bad in (-1, space.size, True, 1.5, "3", None):
         with pytest.raises(ValueError, match="action number must be"):
-            space.decode(bad)
+            space.decode(bad)  # type: ignore[arg-type]
+    assert space.decode(3) is space.decode(3)  # each number decoded once per space
     with pytest.raises(ValueError, match="targets must be distinct slots"):
         space.encode(UsePower("water", "minor", (2, 1)))
     with pytest.raises(ValueError, match="no such power"):
@@ -193,9 +194,36 @@ def test_information_states_hold_only_the_players_view_and_resampling_keeps_them
             assert other.observation_string(p) == state.observation_string(p)
         assert other.legal_actions() == state.legal_actions()
         state.apply_action(rng.choice(state.legal_actions()))
-    view = json.loads(state.information_state_string(0))
-    assert view["observation"]["viewer"] == 0 and "known" in view
-    assert "known" not in json.loads(state.observation_string(0))
+    game = state.game
+    info, seen = state.information_state_string(0), state.observation_string(0)
+    assert info.startswith(f"seat 0 | step {game.step} | ")
+    assert "step" not in seen and seen.startswith("seat 0 | turn ")
+    # Every grid card was shown to all when it landed: the information state names them all,
+    # the observation only the face-up ones.
+    grid = [game.card(s) for s in range(MID.grid_size)]
+    assert " | grid " + " ".join(el + ("*" if s in game.seat_view(0).active else "")
+                                  for s, el in enumerate(grid)) + " | " in info
+    assert seen.count("?") == MID.grid_size - len(game.seat_view(0).active)
+
+
+def test_the_information_state_is_one_line_of_what_the_seat_knows() -> None:
+    pyspiel = _spiel()
+    game = pyspiel.load_game("python_leyline", {"players": 2})
+    state = game.new_initial_state()
+    assert state.information_state_string(1) == "dealing 0/48"
+    _deal(state, random.Random(6))
+    g = state.game
+    parts = state.information_state_string(1).split(" | ")
+    assert parts[:3] == ["seat 1", "step 0", "turn 1 activation player 0"]
+    assert parts[3] == "grid " + " ".join(g.card(s) for s in range(12))
+    assert parts[5] == f"deck 36 top {g.deck_top}"
+    assert parts[6:] == ["study 0/0/0/0 0/0/0/0", "markers 0/0/0/0 0/0/0/0",
+                         "marker tokens 0/0/0/0 0/0/0/0", "supply 5/5/5/5", "pool 0/0/0/0",
+                         "activations 0/3", "threshold 2", "used -"]
+    # The same view gives the same string, whatever the cards nobody was shown.
+    other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert other.game.deck != g.deck
+    assert other.information_state_string(1) == state.information_state_string(1)
 
 
 def test_an_information_state_never_comes_back() -> None:
@@ -208,11 +236,56 @@ def test_an_information_state_never_comes_back() -> None:
     assert state.game is not None and state.game.phase == "activation"
     before = state.information_state_string(0)
     space = game.space
+    seen, tensor = state.observation_string(0), state.information_state_tensor(0)
     state.apply_action(space.encode(Activate(0)))
     state.apply_action(space.encode(Deactivate(0)))
-    assert state.observation_string(0) == json.dumps(
-        {"observation": state.game.observation(0)}, sort_keys=True)
-    assert state.information_state_string(0) != before
+    assert state.observation_string(0) == seen  # the same cards face up...
+    assert state.information_state_string(0) != before  # ...at another moment
+    assert state.information_state_tensor(0) != tensor
+    assert state.information_state_tensor(0)[-2] == state.game.step == 2
+
+
+def test_the_legal_actions_are_pyspiels_own_answer_at_every_node() -> None:
+    # legal_actions is answered in Python; pyspiel's C++ State.legal_actions (which asks the
+    # state back through _legal_actions) must give the same lists, chance and end included.
+    pyspiel = _spiel()
+    cpp = pyspiel.State.legal_actions
+    game = pyspiel.load_game("python_leyline", {"players": 2,
+                                                "rules": json.dumps(MID.to_dict())})
+    rng = random.Random(8)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            for player in (None, 0, 1):
+                args = () if player is None else (player,)
+                assert state.legal_actions(*args) == cpp(state, *args)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            legal.clear()  # the caller's own list
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and legal
+            state.apply_action(rng.choice(legal))
+
+
+def test_a_copied_state_keeps_its_history_and_goes_its_own_way() -> None:
+    pyspiel = _spiel()
+    import copy
+
+    game = pyspiel.load_game("python_leyline", {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(10)
+    _deal(state, rng)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for other in (state.clone(), copy.deepcopy(state),
+                  game.deserialize_state(state.serialize())):
+        assert other.history() == state.history() and str(other) == str(state)
+        assert other.game is not state.game and other.legal_actions() == state.legal_actions()
+        before = state.game.state_hash()
+        other.apply_action(other.legal_actions()[0])
+        assert state.game.state_hash() == before and len(other.history()) == len(
+            state.history()) + 1
 
 
 def test_openspiel_mcts_and_ismcts_bots_play_full_games() -> None:

@@ -36,7 +36,8 @@ not seen. Seats are listed relative to the viewer (the viewer first).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -82,10 +83,12 @@ class ActionSpace:
         self.rules = rules
         g, e = rules.grid_size, len(rules.elements)
         self._g, self._e = g, e
-        #: The number of each legal action met so far: Phase 1 lists every target choice of
-        #: every power at each step, the same few thousand values a game long (at most this
-        #: space's size, which the rules keep within bounds).
-        self._numbers: dict[Action, int] = {}
+        #: The number of each power use met so far (by element, tier and targets), and the
+        #: action of each number decoded so far: filled as they are met, since a space can
+        #: number millions of target sets that a game never lists (at most this space's size,
+        #: which the rules keep within bounds). Actions are values: one serves every game.
+        self._uses: dict[tuple[str, str, tuple[int, ...]], int] = {}
+        self.actions: Mapping[int, Action] = _Decoded(self._decode)
         #: The first number of each kind of slot action (numbered slot by slot).
         self._slots: dict[type, int] = {kind: k * g for k, kind in enumerate(_SLOT_ACTIONS)}
         self._elements = {el: i for i, el in enumerate(rules.elements)}
@@ -105,6 +108,11 @@ class ActionSpace:
             start = at
         self.size = start
         self._power_index = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
+        # A numbering is fixed by its rules: every copy of a state (OpenSpiel deep-copies
+        # each of a state's attributes) can share it.
+        return self
 
     def encode(self, action: Action) -> int:
         """The number of ``action``; ``ValueError`` for one outside these rules."""
@@ -137,9 +145,14 @@ class ActionSpace:
         raise ValueError(f"{quote(action)} is not a Leyline action")
 
     def decode(self, number: int) -> Action:
-        """The action numbered ``number``."""
+        """The action numbered ``number`` (a whole number, numpy integers included)."""
+        if type(number) is not int:
+            number = _whole(number, self.size)
+        return self.actions[number]
+
+    def _decode(self, number: int) -> Action:
         g = self._g
-        if isinstance(number, bool) or not 0 <= number < self.size:
+        if type(number) is not int or not 0 <= number < self.size:
             raise ValueError(f"action number must be from 0 to {self.size - 1}, "
                              f"got {quote(number)}")
         if number < 3 * g:
@@ -159,22 +172,32 @@ class ActionSpace:
 
     def legal(self, game: Game) -> list[int]:
         """The numbers of the actions legal now, ascending."""
-        numbers, slots, place, e = self._numbers, self._slots, self._place, self._e
-        elements = self._elements
+        return self.numbers(game.legal_actions())
+
+    def numbers(self, actions: Iterable[Action]) -> list[int]:
+        """The numbers of ``actions`` (the engine's own, such as a legal list), ascending."""
+        slots, place, e, elements, uses = (self._slots, self._place, self._e, self._elements,
+                                           self._uses)
+        end = 3 * self._g
         out = []
-        for action in game.legal_actions():
-            at = slots.get(type(action))  # a slot action: its kind's block, then the slot
-            if at is not None:
+        for action in actions:
+            kind = type(action)
+            at = slots.get(kind)
+            if at is not None:  # a slot action: its kind's block, then the slot
                 out.append(at + action.slot)  # type: ignore[attr-defined]
-                continue
-            if type(action) is PlaceToken:  # a placement: its slot, element and source
-                out.append(place + (action.slot * e + elements[action.element]) * len(SOURCES)
-                           + _SOURCE[action.source])
-                continue
-            n = numbers.get(action)
-            if n is None:
-                n = numbers[action] = self.encode(action)
-            out.append(n)
+            elif kind is UsePower:
+                key = (action.element, action.tier, action.targets)  # type: ignore[attr-defined]
+                n = uses.get(key)
+                if n is None:
+                    n = uses[key] = self.encode(action)
+                out.append(n)
+            elif kind is PlaceToken:  # a placement: its slot, element and source
+                out.append(place + (action.slot * e + elements[action.element])  # type: ignore
+                           * len(SOURCES) + _SOURCE[action.source])  # type: ignore[attr-defined]
+            elif kind is EndPhase:
+                out.append(end)
+            else:
+                out.append(self.encode(action))  # not an engine action: encode names it
         out.sort()
         return out
 
@@ -184,6 +207,32 @@ class ActionSpace:
         for n in self.legal(game):
             out[n] = 1
         return out
+
+
+class _Decoded(dict[int, Action]):
+    """Each action number's action, decoded when first asked for (a number outside the space
+    raises ``ValueError`` and is not kept)."""
+
+    __slots__ = ("_decode",)
+
+    def __init__(self, decode: Callable[[int], Action]) -> None:
+        super().__init__()
+        self._decode = decode
+
+    def __missing__(self, number: int) -> Action:
+        action = self[number] = self._decode(number)
+        return action
+
+
+def _whole(number: object, size: int) -> int:
+    """``number`` as a plain int when it is a whole number (a numpy integer, say); else the
+    ``ValueError`` of a bad action number."""
+    if not isinstance(number, bool):
+        try:
+            return operator.index(number)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"action number must be from 0 to {size - 1}, got {quote(number)}")
 
 
 def view_size(rules: Rules, players: int) -> int:

@@ -19,14 +19,21 @@ the default rules). The engine puts no bound on a game's length (the Deactivate 
 a player flip cards for ever), so a state is terminal after ``max_game_length`` player
 actions too (20,000, as :func:`~leyline_widget.agents.simulate.simulate` caps games).
 
-**Views.** Each player's observation (``observation_string``/``observation_tensor``) is built
-from ``Game.observation(player)`` alone: what is face up now. The information state (perfect
-recall) adds what that player remembers: every card it was shown, which is what
-``Game.seat_view(player)`` knows (every grid card is shown to all when it lands; peeks to their
-player), and the step, so that no two moments of a game share an information state (an
-activation and its deactivation return to the same cards, not to the same moment). Nobody ever
+**Views.** Each player's observation (``observation_string``/``observation_tensor``) is what
+is face up now. The information state (perfect recall) adds what that player knows: every
+grid card it was shown, which is what ``Game.seat_view(player)`` knows (every grid card is
+shown to all when it lands; peeks to their player), and the step, so that no two moments of a
+game share an information state (an activation and its deactivation return to the same cards,
+not to the same moment). The strings are one line of fixed parts in a fixed order, for example
+``seat 0 | step 5 | turn 3 activation player 0 | grid fire water* ... | tokens - | deck 36 top
+fire | study 0/1/0/0 0/0/0/0 | ...`` (``*`` a face-up card, ``?`` a card the player does not
+know, ``-`` an empty slot; counts per element in the rules' order, one group per seat); the
+tensors hold the same view as numbers (the information state's also the step). Nobody ever
 sees the deck below its face-up top, so :meth:`LeylineState.resample_from_infostate` (ISMCTS)
 re-deals exactly what the player was never shown (``Game.redeal``).
+
+**Copies.** ``state.clone()`` (and ``copy.deepcopy``) copies the position as ``Game.clone``
+does, sharing the history that never changes, and keeps pyspiel's history of actions.
 
 **Returns.** With 2 to 4 players a game is worth 1 shared among its winners (ties share the
 victory), 0 to the others; solo, the score over the deck size.
@@ -34,6 +41,7 @@ victory), 0 to the others; solo, the score over the deck size.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -111,124 +119,209 @@ class LeylineGame(pyspiel.Game):  # type: ignore[misc]
         return LeylineObserver(self, perfect, params)
 
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+#: pyspiel's own apply_action, which records the action in the state's history.
+_record_and_apply = pyspiel.State.apply_action
+
+
+class _Engine:
+    """The engine's side of a state: the deck dealt so far and the cards of each element (in
+    the rules' order) not dealt yet, then the Game, and the action numbers legal at its step
+    (None until asked). OpenSpiel clones a Python state by deep-copying each attribute; this
+    one copies as the Game clones, sharing the history that never changes."""
+
+    __slots__ = ("deal", "game", "left", "legal")
+
+    def __init__(self, deal: list[str], left: list[int], game: Game | None = None,
+                 legal: list[int] | None = None) -> None:
+        self.deal = deal
+        self.left = left
+        self.game = game
+        self.legal = legal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        if self.game is None:
+            return _Engine(list(self.deal), list(self.left))
+        # The same position has the same legal numbers, and the list is never changed.
+        return _Engine(self.deal, self.left, self.game.clone(), self.legal)
+
+
 class LeylineState(pyspiel.State):  # type: ignore[misc]
-    """A position: the deal so far (chance), then a Game."""
+    """A position: the deal so far (chance), then a Game (:attr:`game`)."""
 
     def __init__(self, game: LeylineGame) -> None:
         super().__init__(game)
-        self._rules = game.rules
-        self._players = game.players
         self._space = game.space
-        self._deal: list[str] = []
-        self._left = dict.fromkeys(game.rules.elements, game.rules.cards_per_element)
-        self.game: Game | None = None
+        self._players = game.players
+        self._engine = _Engine([], [game.rules.cards_per_element] * len(game.rules.elements))
         self._moves = 0
-        # Who moves now (a pyspiel.PlayerId while dealing and once over), set after each action.
-        self._player = int(pyspiel.PlayerId.CHANCE)
+        #: Who moves now (a pyspiel.PlayerId while dealing and once over), set by each action.
+        self._player = _CHANCE
+        #: The action numbers accepted now: a card's element while dealing, then the space's.
+        self._top = len(game.rules.elements)
+
+    @property
+    def game(self) -> Game | None:
+        """The engine's game once the deck is dealt (None while dealing)."""
+        return self._engine.game
 
     @property
     def dealt(self) -> int:
         """Cards dealt into the deck so far by the chance nodes."""
-        return len(self._deal)
+        return len(self._engine.deal)
 
     # ------------------------------------------------------------------ the pyspiel API
     def current_player(self) -> int:
         return self._player
 
-    def _moved(self) -> None:
-        """After an action: who moves next, or nobody once the game is over."""
-        game = self.game
-        if game is None:
-            self._player = int(pyspiel.PlayerId.CHANCE)
-        elif game.is_over or self._moves >= MAX_GAME_ACTIONS:
-            self._player = int(pyspiel.PlayerId.TERMINAL)
-        else:
-            self._player = game.active_player
+    def is_chance_node(self) -> bool:
+        return self._player == _CHANCE
+
+    def is_terminal(self) -> bool:
+        return self._player == _TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action numbers, ascending, as pyspiel's ``State.legal_actions`` gives
+        them: the chance outcomes at a chance node, none once the game is over or for a player
+        who is not to move."""
+        if self._player < 0:
+            return [] if self._player == _TERMINAL else [n for n, _ in self.chance_outcomes()]
+        if player is not None and player != self._player:
+            return []
+        engine = self._engine
+        legal = engine.legal
+        if legal is None:
+            legal = engine.legal = self._space.numbers(
+                engine.game.legal_actions())  # type: ignore[union-attr]
+        return legal[:]  # the caller's own copy: the state keeps its list unchanged
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.game is not None and player == self.game.active_player
-        return self._space.legal(self.game)
+        return self.legal_actions(player)
 
     def apply_action(self, action: Any) -> None:
         """Apply action number ``action``; anything but a whole number of this game's action
         space (numpy integers included) is refused with a short ``ValueError`` naming it, and
         changes nothing (OpenSpiel itself would stop at -1 with its own internal check)."""
-        top = len(self._rules.elements) if self.game is None else self._space.size
+        if type(action) is not int or not 0 <= action < self._top:
+            action = self._number(action)
+        _record_and_apply(self, action)
+
+    def _number(self, action: Any) -> int:
+        """``action`` as an action number accepted now, or a ``ValueError`` naming it."""
+        top = self._top
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not (
                 0 <= action < top):
             what = "a card's element" if self.game is None else "an action"
             raise ValueError(f"{what} is a number from 0 to {top - 1}, got {quote(action)}")
-        super().apply_action(int(action))
+        return int(action)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        total = sum(self._left.values())
-        return [(i, n / total) for i, n in enumerate(self._left.values()) if n]
+        left = self._engine.left
+        total = sum(left)
+        return [(i, n / total) for i, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
-        if self.game is None:
-            element = self._rules.elements[action]
-            if not self._left[element]:
-                raise ValueError(f"no {element} card is left to deal")
-            self._left[element] -= 1
-            self._deal.append(element)
-            if len(self._deal) == self._rules.deck_size:
-                self.game = Game.new(players=self._players, rules=self._rules, deck=self._deal)
-                self._moved()
+        engine = self._engine
+        game = engine.game
+        if game is None:
+            self._deal_card(action)
             return
-        self.game.apply(self._space.decode(action))
+        game.apply(self._space.actions[action])
+        engine.legal = None
         self._moves += 1
-        self._moved()
+        self._player = _TERMINAL if game.is_over or self._moves >= MAX_GAME_ACTIONS \
+            else game.active_player
+
+    def _deal_card(self, index: int) -> None:
+        """A chance node: the next card of the deck is of the element ``index``."""
+        rules, engine = self._space.rules, self._engine
+        if not engine.left[index]:
+            raise ValueError(f"no {rules.elements[index]} card is left to deal")
+        engine.left[index] -= 1
+        engine.deal.append(rules.elements[index])
+        if len(engine.deal) == rules.deck_size:
+            game = engine.game = Game.new(players=self._players, rules=rules, deck=engine.deal)
+            self._top = self._space.size
+            self._player = _TERMINAL if game.is_over else game.active_player
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {self._rules.elements[action]}"
+        if player == _CHANCE:
+            return f"deal {self._space.rules.elements[action]}"
         return json.dumps(self._space.decode(action).to_dict(), sort_keys=True)
 
-    def is_terminal(self) -> bool:
-        return self._player == int(pyspiel.PlayerId.TERMINAL)
-
     def returns(self) -> list[float]:
-        if not self.is_terminal():
+        game = self.game
+        if not self.is_terminal() or game is None:
             return [0.0] * self._players
-        assert self.game is not None
-        scores = self.game.scores()
+        scores = game.scores()
         if self._players == 1:
-            return [scores[0] / self._rules.deck_size]
+            return [scores[0] / self._space.rules.deck_size]
         top = max(scores)
         winners = [p for p, s in enumerate(scores) if s == top]
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(self._players)]
 
     def __str__(self) -> str:
         if self.game is None:
-            return f"dealing: {len(self._deal)} of {self._rules.deck_size} cards"
+            return f"dealing: {self.dealt} of {self._space.rules.deck_size} cards"
         return json.dumps(self.game.observation(None), sort_keys=True)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LeylineState:
-        # OpenSpiel clones a Python state with deepcopy; a Game clones cheaply on its own.
-        new = LeylineState(self.get_game())
-        new._deal = list(self._deal)
-        new._left = dict(self._left)
-        new.game = None if self.game is None else self.game.clone()
-        new._moves = self._moves
-        new._player = self._player
+        # OpenSpiel's clone copies the history too; each attribute copies itself.
+        new: LeylineState = self.clone()
         return new
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> LeylineState:
         """A state ``player`` cannot tell from this one: what it was never shown (the deck
-        below its face-up top, and grid cards it has not seen) is re-dealt."""
-        new = self.__deepcopy__({})
-        if self.game is None:
-            return new
-        seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
-        new.game = self.game.redeal(player, seed)
-        new._moved()
+        below its face-up top, and grid cards it has not seen) is re-dealt. Its history is
+        empty: the real one would name the cards dealt."""
+        new = LeylineState(self.get_game())
+        engine = self._engine
+        if engine.game is None:
+            new._engine = copy.deepcopy(engine)
+        else:
+            seed = int(sampler() * 2**32) if callable(sampler) else random.getrandbits(32)
+            new._engine = _Engine(engine.deal, engine.left, engine.game.redeal(player, seed))
+        new._moves = self._moves
+        new._player = self._player
+        new._top = self._top
         return new
+
+
+def _counts(rows: Any) -> str:
+    """Per-element counts (mappings in the rules' order), one group per row."""
+    return " ".join("/".join(map(str, row.values())) for row in rows)
+
+
+def _view_string(game: Game, player: int, recall: bool) -> str:
+    """One player's view in one line: with ``recall`` (the information state) the step and
+    every card it knows; without, what is face up now. Every part is in a fixed order (the
+    grid's slots, the rules' elements), so equal views give equal strings."""
+    view = game.seat_view(player)
+    known, active, empty = (view.known if recall else view.active), view.active, view.empty
+    grid = ["-" if s in empty else known.get(s, "?") + ("*" if s in active else "")
+            for s in range(game.rules.grid_size)]
+    tokens = [f"{s}:" + ",".join(f"{el}={n}" for el, n in row.items())
+              for s, row in view.tokens.items()]
+    phase = view.phase.value if not game.is_over else f"over ({game.end_reason})"
+    parts = [f"seat {player}", *([f"step {view.step}"] if recall else []),
+             f"turn {view.turn} {phase} player {view.active_player}",
+             "grid " + " ".join(grid), "tokens " + (" ".join(tokens) or "-"),
+             f"deck {view.deck_count} top {view.deck_top or '-'}",
+             "study " + _counts(view.study), "markers " + _counts(view.markers),
+             "marker tokens " + _counts(view.marker_tokens),
+             "supply " + _counts([view.supply]), "pool " + _counts([view.pool]),
+             f"activations {view.activations_used}/{view.activation_limit}",
+             f"threshold {view.collect_threshold}" + (" sanctuary" if view.ignore_tokens else ""),
+             "used " + (",".join(sorted(view.powers_used)) or "-")]
+    return " | ".join(parts)
 
 
 class LeylineObserver:
     """OpenSpiel's observer: one player's view as a tensor and a string.
 
-    ``perfect_recall=True`` (the information state) adds the player's memory of the grid.
+    ``perfect_recall=True`` (the information state) adds what the player knows of the grid
+    and the step (the tensor's last but one number), so that no moment of a game comes back.
     """
 
     def __init__(self, game: LeylineGame, perfect_recall: bool,
@@ -237,27 +330,26 @@ class LeylineObserver:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self.perfect_recall = perfect_recall
         self.rules = game.rules
-        size = view_size(game.rules, game.players) + 1  # + "dealing done" flag
+        size = view_size(game.rules, game.players) + perfect_recall + 1  # + "dealing done"
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: LeylineState, player: int) -> None:
         self.tensor.fill(0)
-        if state.game is None:
+        game = state.game
+        if game is None:
             return
-        mind = state.game.seat_view(player) if self.perfect_recall else None
-        self.tensor[:-1] = view_vector(state.game.observation(player), self.rules, mind)
+        mind = game.seat_view(player) if self.perfect_recall else None
+        self.tensor[:-1 - self.perfect_recall] = view_vector(game.observation(player),
+                                                             self.rules, mind)
+        if self.perfect_recall:
+            self.tensor[-2] = game.step
         self.tensor[-1] = 1.0
 
     def string_from(self, state: LeylineState, player: int) -> str:
         if state.game is None:
             return f"dealing {state.dealt}/{self.rules.deck_size}"
-        view: dict[str, Any] = {"observation": state.game.observation(player)}
-        if self.perfect_recall:
-            known = state.game.seat_view(player).known
-            view["known"] = {str(s): el for s, el in sorted(known.items())}
-            view["step"] = state.game.step
-        return json.dumps(view, sort_keys=True)
+        return _view_string(state.game, player, self.perfect_recall)
 
 
 pyspiel.register_game(_GAME_TYPE, LeylineGame)
