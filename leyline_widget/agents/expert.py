@@ -72,8 +72,11 @@ from .cardnames import CardNames
 
 #: Rollouts per decision by default (successive halving spends at least one per option).
 DEFAULT_BUDGET = 24
-#: The Hint button's budget and the quick expert's: well under a quarter second per decision.
+#: The quick expert's rollouts per decision.
 QUICK_BUDGET = 8
+#: Turns the quick expert's rollouts look ahead (it searches no reply either): a cheaper,
+#: weaker search than the default (see benchmarks/bench_expert.py).
+QUICK_HORIZON = 4
 #: Turns the bot's rollouts look ahead by default (then the margin and the powers count):
 #: as strong as whole games against GreedyBot, at a fraction of the cost.
 DEFAULT_HORIZON = 6
@@ -946,26 +949,33 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
 class ExpertBot(GreedyBot):
     """A search bot: determinized rollouts over what its seat has seen (module docstring).
 
-    ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`);
-    with ``time_ms`` it searches for that long instead (not reproducible). ``horizon`` stops
-    rollouts after that many turns (default :data:`DEFAULT_HORIZON`; None: to the end of the
-    game). ``win_weight`` adds that many cards to a rollout's value for a win, so that a sure
-    win beats a bigger gamble. ``reply`` (default on) searches the next player's best reply to
-    the best options (:func:`search`).
+    ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`
+    rollouts of :data:`QUICK_HORIZON` turns and no reply search); with ``time_ms`` it searches
+    for that long instead (not reproducible). ``horizon`` stops rollouts after that many turns
+    (default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON` for the quick budget; None: to
+    the end of the game). ``win_weight`` adds that many cards to a rollout's value for a win,
+    so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply to the best
+    options (:func:`search`; default: on, but for the quick budget).
 
     >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
     20
-    >>> ExpertBot(budget="quick").budget == QUICK_BUDGET
-    True
+    >>> quick = ExpertBot(budget="quick")
+    >>> quick.budget == QUICK_BUDGET, quick.horizon == QUICK_HORIZON, quick.reply
+    (True, True, False)
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, budget: int | str = DEFAULT_BUDGET,
-                 time_ms: float | None = None, horizon: int | None = DEFAULT_HORIZON,
-                 win_weight: float = 2.0, reply: bool = True) -> None:
+                 time_ms: float | None = None, horizon: int | str | None = "default",
+                 win_weight: float = 2.0, reply: bool | None = None) -> None:
         super().__init__(seed)
+        # "quick" is a preset: a cheaper, weaker search (shorter rollouts, no reply search)
+        if horizon == "default":
+            horizon = QUICK_HORIZON if budget == "quick" else DEFAULT_HORIZON
+        if reply is None:
+            reply = budget != "quick"
         if budget == "quick":
             budget = QUICK_BUDGET
         elif budget == "default":
@@ -1045,6 +1055,6 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option",
-           "Table", "determinize", "evaluate", "rollout", "search"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "QUICK_HORIZON", "Evaluation",
+           "ExpertBot", "Option", "Table", "determinize", "evaluate", "rollout", "search"]
 
