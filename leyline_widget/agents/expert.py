@@ -954,8 +954,8 @@ class ExpertBot(GreedyBot):
     for that long instead (not reproducible). ``horizon`` stops rollouts after that many turns
     (default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON` for the quick budget; None: to
     the end of the game). ``win_weight`` adds that many cards to a rollout's value for a win,
-    so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply to the best
-    options (:func:`search`; default: on, but for the quick budget).
+    so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply
+    to the best options (:func:`search`; default: on, but for the quick budget).
 
     >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
