@@ -343,10 +343,17 @@ def _collected_counts(moves: Sequence[Action], groups: Mapping[tuple[str, tuple[
     counts: dict[tuple[str, tuple[Any, ...]], int] = {}
     for s in active:
         counts[slot_group[s]] = counts.get(slot_group[s], 0) + 1
+    return _collected(counts, threshold)
+
+
+def _collected(counts: Mapping[tuple[str, tuple[Any, ...]], int], threshold: int
+               ) -> dict[tuple[str, tuple[Any, ...]], int]:
+    """Of the active cards per group ``counts``, those collected at the end of Phase 2: the
+    groups of elements activated ``threshold`` times or more (the rest flip back)."""
     per_el: dict[str, int] = {}
     for g, k in counts.items():
         per_el[g[0]] = per_el.get(g[0], 0) + k
-    return {g: k for g, k in counts.items() if per_el[g[0]] >= threshold}
+    return {g: k for g, k in counts.items() if k and per_el[g[0]] >= threshold}
 
 
 def evaluate(game: Game, seat: int) -> float:
@@ -415,10 +422,7 @@ def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Act
     for combo in itertools.product(*ranges):
         if sum(combo) > limit:
             continue
-        per_el: dict[str, int] = {}
-        for g, k in zip(names, combo):
-            per_el[g[0]] = per_el.get(g[0], 0) + k
-        counts = {g: k for g, k in zip(names, combo) if k and per_el[g[0]] >= thr}
+        counts = _collected(dict(zip(names, combo)), thr)
         key = ",".join(f"{k}x{_group_name(g)}" for g, k in sorted(counts.items())) or "pass"
         if key in plans:
             continue
@@ -575,10 +579,7 @@ def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action],
 
 
 def _plan_is(plans: list[Plan], key: str, counts: dict[Any, int], thr: int) -> bool:
-    per_el: dict[str, int] = {}
-    for g, k in counts.items():
-        per_el[g[0]] = per_el.get(g[0], 0) + k
-    want = {g: k for g, k in counts.items() if per_el[g[0]] >= thr}
+    want = _collected(counts, thr)
     return any(p.key == key and p.counts == want for p in plans)
 
 
