@@ -10,7 +10,9 @@ import pytest
 from leyline_widget import Activate, EndPhase, Game, PlaceToken, Refill, Rules, UsePower
 from leyline_widget.agents.bots import BOT_KINDS, BotSeat, GreedyBot, make_bot
 from leyline_widget.agents.expert import (
+    DEFAULT_HORIZON,
     QUICK_BUDGET,
+    QUICK_HORIZON,
     ExpertBot,
     _played,
     activation_plans,
@@ -330,6 +332,15 @@ def test_the_search_plays_its_best_option_against_the_best_reply() -> None:
     plain = search(obs, known, legal, game.rules, 0, random.Random(4), 24, 6)
     assert plain.table is not None and not plain.table.replies
     assert ExpertBot().reply and not ExpertBot(reply=False).reply
+
+
+def test_the_quick_budget_is_a_cheaper_preset_that_parameters_override() -> None:
+    quick = make_bot("expert", budget="quick")
+    assert isinstance(quick, ExpertBot)
+    assert (quick.budget, quick.horizon, quick.reply) == (QUICK_BUDGET, QUICK_HORIZON, False)
+    full = ExpertBot(budget="quick", horizon=None, reply=True)
+    assert (full.budget, full.horizon, full.reply) == (QUICK_BUDGET, None, True)
+    assert (ExpertBot().horizon, ExpertBot(budget=8).horizon) == (DEFAULT_HORIZON,) * 2
 
 
 def test_same_seed_same_choice_and_quick_budget_is_bounded() -> None:
