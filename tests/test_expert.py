@@ -10,10 +10,14 @@ import pytest
 from leyline_widget import Activate, EndPhase, Game, PlaceToken, Refill, Rules, UsePower
 from leyline_widget.agents.bots import BOT_KINDS, BotSeat, GreedyBot, make_bot
 from leyline_widget.agents.expert import (
+    DEFAULT_HORIZON,
     QUICK_BUDGET,
+    QUICK_HORIZON,
     ExpertBot,
+    _played,
     activation_plans,
     determinize,
+    evaluate,
     search,
 )
 from leyline_widget.agents.simulate import parse_seat, simulate
@@ -63,7 +67,7 @@ def test_expert_is_a_bot_kind_with_parameters() -> None:
     assert make_bot("expert", budget="quick").budget == QUICK_BUDGET  # type: ignore[attr-defined]
     assert parse_seat(("expert", {"budget": 50})) == ("expert", {"budget": 50})
     for bad in ({"budget": 0}, {"budget": True}, {"budget": "lots"}, {"time_ms": -1},
-                {"horizon": 0}, {"wisdom": 1}):
+                {"horizon": 0}, {"wisdom": 1}, {"reply": "yes"}):
         with pytest.raises(ValueError):
             make_bot("expert", seed=1, **bad)
 
@@ -284,6 +288,59 @@ def test_uses_tide_to_join_a_collection() -> None:
     first, _ = expert_choice(game, seen, budget=60)
     assert isinstance(first, UsePower) and first.element == "water" and first.tier == "major"
     assert seen[first.targets[0]] != "water"
+
+
+def reply_position() -> Game:
+    """Seat 0 ends its Binding; seat 1 then holds three Water, bound by one Earth token each
+    (their Study has the Earth, seat 0's has none), and three Fire. GreedyBot would take the
+    Water (a tie broken by the element's name), leaving the Fire to seat 0; the best reply is
+    the Fire, which leaves seat 0 nothing (the refills Earth, Wind, Fire pair with nothing)."""
+    s = (Scenario(players=2).grid("wa wa wa f / f f e wi / e wi e wi").study(1, earth=1)
+         .deck_top("earth", "wind", "fire").phase("binding"))
+    for slot in (0, 1, 2):
+        s = s.tokens(slot, earth=1)
+    for slot in (6, 8, 10):
+        s = s.tokens(slot, wind=1)
+    for slot in (7, 9, 11):
+        s = s.tokens(slot, water=1)
+    # as in the expert's determinized positions, every seat was shown every grid card
+    return Game.from_position({**s.position(), "grid_shown": True})
+
+
+def test_the_next_players_best_reply_is_searched_not_greedys_pick() -> None:
+    game = reply_position()
+    plain: list[Action] = []
+    g, key = _played(game.clone(), [1, 2], 0, 4, plain)
+    assert key == "" and [a.slot for a in plain[1:4] if isinstance(a, Activate)] == [0, 1, 2]
+    greedy_reply = evaluate(g, 0)
+    searched: list[Action] = []
+    g, key = _played(game.clone(), [1, 2], 0, 4, searched, reply=True)
+    assert key == "3xfire"
+    assert [a.slot for a in searched[1:4] if isinstance(a, Activate)] == [3, 4, 5]
+    assert evaluate(g, 0) < greedy_reply - 2  # seat 0's value is the value after the best reply
+    # A reply searched on one deck is played by name on another
+    again: list[Action] = []
+    _played(game.clone(), [1, 2], 0, 4, again, reply="3xfire")
+    assert again == searched
+
+
+def test_the_search_plays_its_best_option_against_the_best_reply() -> None:
+    game = greedy_game_until(20, 3)
+    obs, known, legal = game.observation(0), grid_of(game), game.legal_actions()
+    ev = search(obs, known, legal, game.rules, 0, random.Random(4), 24, 6, reply=True)
+    assert ev.table is not None and ev.best_option().key in ev.table.replies
+    plain = search(obs, known, legal, game.rules, 0, random.Random(4), 24, 6)
+    assert plain.table is not None and not plain.table.replies
+    assert ExpertBot().reply and not ExpertBot(reply=False).reply
+
+
+def test_the_quick_budget_is_a_cheaper_preset_that_parameters_override() -> None:
+    quick = make_bot("expert", budget="quick")
+    assert isinstance(quick, ExpertBot)
+    assert (quick.budget, quick.horizon, quick.reply) == (QUICK_BUDGET, QUICK_HORIZON, False)
+    full = ExpertBot(budget="quick", horizon=None, reply=True)
+    assert (full.budget, full.horizon, full.reply) == (QUICK_BUDGET, None, True)
+    assert (ExpertBot().horizon, ExpertBot(budget=8).horizon) == (DEFAULT_HORIZON,) * 2
 
 
 def test_same_seed_same_choice_and_quick_budget_is_bounded() -> None:

@@ -432,7 +432,7 @@ def analysis_steps(replay: ReplayLike, player: int = 0, seed: int = 0,
                     table, begun = shared
                     since = actions[begun:i]
             ev = search(obs, memory, legal, rules, player, rng, budget, horizon,
-                        all_options=True, names=names, table=table, since=since)
+                        all_options=True, names=names, table=table, since=since, reply=True)
             if obs["phase"] == "activation" and table is None and ev.table is not None:
                 phase_tables[obs["turn"]] = (ev.table, i)
             move = _review(obs, memory, rules, player, i, a, ev, names)
@@ -516,7 +516,7 @@ def hint(game: Game, seat: int, budget: int = HINT_BUDGET, seed: int = 0) -> Hin
     legal = game.legal_actions()
     obs = game.observation(seat)
     rng = random.Random(f"hint:{seed}:{game.step}")
-    ev = search(obs, dict(fold.known), legal, game.rules, seat, rng, budget)
+    ev = search(obs, dict(fold.known), legal, game.rules, seat, rng, budget, reply=True)
     best = ev.best_option()
     value = ev.values.get(best.key, 0.0)
     first = best.actions[0] if best.actions else legal[0]

@@ -47,7 +47,7 @@ from ..core.game import Game, IllegalActionError
 from ..core.rules import Rules
 from ..core.types import Observation
 from .cardnames import CardNames
-from .expert import Option, action_words, determinize
+from .expert import Option, action_words, determinize, known_grid
 
 __all__ = ["CAUSES", "Cause", "Decision", "find_cause", "handed"]
 
@@ -140,14 +140,6 @@ class Offer:
         return {(el, t) for el, (_s, _k, tiers) in self.chances.items() for t in tiers}
 
 
-def _known_grid(obs: Observation | Mapping[str, Any], known: Mapping[int, str]) -> dict[int, str]:
-    out = dict(known)
-    for s, cell in enumerate(obs["grid"]):
-        if cell["element"] is not None:
-            out[s] = cell["element"]
-    return out
-
-
 def handed(d: Decision, option: Option | None) -> Offer | None:
     """What ``option`` (applied from the decision) leaves the next player, counting only cards
     the seat knows; None when the option cannot be applied."""
@@ -164,7 +156,7 @@ def handed(d: Decision, option: Option | None) -> Offer | None:
             game.apply(a)
     except IllegalActionError:
         return None
-    mine = _known_grid(obs, d.known)
+    mine = known_grid(obs, d.known)
     study = players[nxt]["study"]
     by_el: dict[str, list[int]] = {}
     for s, cell in enumerate(game.observation(None)["grid"]):
@@ -206,7 +198,7 @@ def _plan_slots(d: Decision, option: Option | None) -> set[int]:
 def _own_unlock(d: Decision, slots: set[int]) -> str:
     """", which would unlock your Minor power" when collecting ``slots`` crosses a power
     threshold of the seat's own (public Study counts, cards the seat knows)."""
-    mine = _known_grid(d.obs, d.known)
+    mine = known_grid(d.obs, d.known)
     study = d.obs["players"][d.seat]["study"]
     by_el: dict[str, int] = {}
     for s in slots:

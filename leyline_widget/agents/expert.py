@@ -23,6 +23,14 @@ The search (information-set Monte Carlo, after OpenSpiel's ``ismcts.py`` determi
    play the rest of the game with GreedyBot policies for every seat (to the end, or for
    ``horizon`` more turns). The value is the final score margin (own score minus the best
    opponent's), plus, at a horizon, 0.25 per unlocked power more than that opponent.
+   The next player's reply (a shallow tree over whole-phase options): the best option is
+   played again against the next player's *best* reply, not GreedyBot's pick. At their Phase
+   2 decision each of their whole-phase collection plans is played, then the policy to the
+   end of the searching seat's next turn; the plan best for them there is their reply (kept
+   on every deck, so it cannot know a deck's hidden order). While the option so searched
+   loses first place, the next best is searched too. Token placements are valued the same
+   way: a token's point is to cut the next player's best reply. (GreedyBot's own pick is
+   their best reply in most positions, so the tree costs little and changes few moves.)
 4. Budget: about ``budget`` rollouts per decision, spent by successive halving on the common
    decks: every option is rolled out on the first decks, the better half on more, and so on.
    An option's value is corrected by the most-played option on the same decks, so an option
@@ -64,14 +72,22 @@ from .cardnames import CardNames
 
 #: Rollouts per decision by default (successive halving spends at least one per option).
 DEFAULT_BUDGET = 24
-#: The Hint button's budget and the quick expert's: well under a quarter second per decision.
+#: The quick expert's rollouts per decision.
 QUICK_BUDGET = 8
+#: Turns the quick expert's rollouts look ahead (it searches no reply either): a cheaper,
+#: weaker search than the default (see benchmarks/bench_expert.py).
+QUICK_HORIZON = 4
 #: Turns the bot's rollouts look ahead by default (then the margin and the powers count):
 #: as strong as whole games against GreedyBot, at a fraction of the cost.
 DEFAULT_HORIZON = 6
 #: When the budget is less than two rollouts an option, this many survive the screening on
 #: the first deck.
 FINALISTS = 4
+#: Turns a reply of the next player is played on before it is judged (their turn, then the
+#: searching seat's next): long enough to see what a reply leaves the seat after it.
+REPLY_TURNS = 2
+#: Cards a searched reply must gain the next player over their policy's own reply.
+REPLY_MARGIN = 0.5
 #: Value of one unlocked power, in cards, when a rollout stops at a horizon.
 POWER_VALUE = 0.25
 
@@ -107,6 +123,21 @@ def _counts_left(rules: Rules, obs: Observation, grid: Sequence[str | None]) -> 
     return left
 
 
+def seat_element(obs: Observation | Mapping[str, Any], known: Mapping[int, str], s: int
+                 ) -> str | None:
+    """The element of the card at slot ``s`` as the seat knows it: face-up (active, or shown
+    to everyone), else what the seat remembers (``known``), else None (not seen)."""
+    el: str | None = obs["grid"][s]["element"]
+    return el if el is not None else known.get(s)
+
+
+def known_grid(obs: Observation | Mapping[str, Any], known: Mapping[int, str]
+               ) -> dict[int, str]:
+    """Slot -> element of every card the seat knows (:func:`seat_element`)."""
+    return {s: el for s in range(len(obs["grid"]))
+            if (el := seat_element(obs, known, s)) is not None}
+
+
 def determinize(rules: Rules, obs: Observation, known: Mapping[int, str],
                 rng: random.Random) -> Game:
     """A full Game consistent with ``obs`` (a seat's observation) and its ``known`` grid.
@@ -134,7 +165,7 @@ def determinize(rules: Rules, obs: Observation, known: Mapping[int, str],
             grid.append(cell["element"])
             active.append(s)
         else:
-            el = cell["element"] if cell["element"] is not None else known.get(s)
+            el = seat_element(obs, known, s)
             grid.append(el)
             if el is None:
                 missing.append(s)
@@ -174,15 +205,34 @@ def determinize(rules: Rules, obs: Observation, known: Mapping[int, str],
     return Game.from_position(position)
 
 
-class _Dreamer(GreedyBot):
-    """GreedyBot in a determinized game: there every seat knows the whole grid (the expert
-    dealt it from what it knows, and every grid card is shown to every seat)."""
+def _policies(game: Game, seeds: Sequence[int]) -> list[GreedyBot]:
+    """The continuation policy: a GreedyBot per seat, seeded by ``seeds``. In a determinized
+    game every seat's view holds the whole grid (every grid card is shown to every seat)."""
+    bots = []
+    for p, bot_seed in enumerate(seeds[:len(game.players)]):
+        bot = GreedyBot(seed=bot_seed)
+        bot.start(game.rules, p)
+        bots.append(bot)
+    return bots
 
-    def _memory(self, view: SeatView) -> Mapping[int, str]:
-        return view.known
 
-    def _public(self, view: SeatView) -> Collection[int]:
-        return view.public
+def _play(game: Game, bots: Sequence[GreedyBot], stop: int | None,
+          record: list[Action] | None = None, reply_of: int | None = None) -> bool:
+    """Play ``game`` on with ``bots`` until it ends or reaches turn ``stop``; with ``reply_of``,
+    stop instead at that seat's Phase 2 decision (True when it was reached)."""
+    while not game.is_over and (stop is None or game.turn < stop):
+        legal = game.legal_actions()
+        p = game.active_player
+        if len(legal) == 1:
+            move = legal[0]
+        elif p == reply_of and game.phase is Phase.ACTIVATION:
+            return True
+        else:
+            move = bots[p].choose(game.seat_view(p), legal)
+        if record is not None:
+            record.append(move)
+        game.apply(move)
+    return False
 
 
 def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = None,
@@ -194,23 +244,116 @@ def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = N
     ``horizon`` more turns plus :data:`POWER_VALUE` per unlocked power more than that opponent.
     ``record`` receives the moves played. ``game`` is changed (pass a clone).
     """
-    bots: list[GreedyBot] = []
-    for p, bot_seed in enumerate(seeds[:len(game.players)]):
-        bot = _Dreamer(seed=bot_seed)
-        bot.start(game.rules, p)
-        bots.append(bot)
+    return evaluate(_played(game, seeds, seat, horizon, record)[0], seat)
+
+
+def _played(game: Game, seeds: Sequence[int], seat: int, horizon: int | None,
+            record: list[Action] | None = None, reply: bool | str = False
+            ) -> tuple[Game, str]:
+    """The position a rollout of ``game`` ends in, and the next player's reply in it.
+
+    ``reply`` False (or ""): the continuation policy plays every seat. True: one ply of
+    search for the next player: at their Phase 2 decision (reached with the policy) each of
+    their whole-phase collection plans is played, then the policy to the end of ``seat``'s
+    turn after it (:data:`REPLY_TURNS`); the plan best for *them* there is their reply (the
+    policy's own unless another gains them :data:`REPLY_MARGIN`), and the position is that
+    reply's branch played on to the horizon. A plan key: the next player plays that plan
+    where it is one of theirs (a reply searched on another deck), else the policy's move.
+    ``game`` is changed.
+    """
     stop = None if horizon is None else game.turn + horizon
-    while not game.is_over and (stop is None or game.turn < stop):
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            move = legal[0]
-        else:
-            p = game.active_player
-            move = bots[p].choose(game.seat_view(p), legal)
-        if record is not None:
-            record.append(move)
-        game.apply(move)
-    return evaluate(game, seat)
+    n = len(game.players)
+    nxt = (seat + 1) % n
+    bots = _policies(game, seeds)
+    if not reply or n == 1:
+        _play(game, bots, stop, record)
+        return game, ""
+    if not _play(game, bots, stop, record, reply_of=nxt):
+        return game, ""
+    view = game.seat_view(nxt)
+    legal = game.legal_actions()
+    obs = game.observation(nxt)
+    plans, groups = activation_plans(obs, view.known, legal, game.rules)
+    if isinstance(reply, str):
+        chosen = next((p for p in plans if p.key == reply), None)
+        if chosen is not None:
+            planned = plan_actions(chosen, obs)
+            for a in planned:
+                game.apply(a)
+            if record is not None:
+                record += planned
+        _play(game, bots, stop, record)
+        return game, reply
+    whole = _whole_plans(obs, view.known, legal, game.rules)
+    replies = [p for p in plans if p.key in whole]
+    if len(replies) < 2:
+        _play(game, bots, stop, record)
+        return game, ""
+    screen = game.turn + REPLY_TURNS
+    g, branch, moves, key = _best_reply(game, seeds, bots, replies, groups, obs,
+                                        screen if stop is None else min(stop, screen))
+    if record is not None:
+        record += moves
+    _play(g, branch, stop, record)
+    return g, key
+
+
+def _best_reply(game: Game, seeds: Sequence[int], bots: list[GreedyBot], replies: list[Plan],
+                groups: Mapping[tuple[str, tuple[Any, ...]], Sequence[int]], obs: Observation,
+                screen: int) -> tuple[Game, list[GreedyBot], list[Action], str]:
+    """The next player's best reply at their Phase 2 decision in ``game``: each plan of
+    ``replies`` played, then the policy to turn ``screen``; the branch best for them, its
+    policies, its moves and its plan key ("" for their policy's own reply)."""
+    nxt = game.active_player
+    # The policy's own reply first: another plan replaces it only when it is better for them
+    # by REPLY_MARGIN, so a reply is not picked for the luck of one deck's order.
+    g = game.clone()
+    moves: list[Action] = []
+    _play(g, bots, screen, moves)
+    best = (evaluate(g, nxt) + REPLY_MARGIN, g, bots, moves, "")
+    own = _collected_counts(moves, groups, obs["collect_threshold"])
+    for plan in replies:
+        if plan.counts == own:
+            continue  # the policy's own reply, played above
+        g = game.clone()
+        moves = list(plan_actions(plan, obs))
+        for a in moves:
+            g.apply(a)
+        branch = _policies(g, seeds)
+        _play(g, branch, screen, moves)
+        theirs = evaluate(g, nxt)
+        if theirs > best[0]:
+            best = (theirs, g, branch, moves, plan.key)
+    return best[1:]
+
+
+def _collected_counts(moves: Sequence[Action], groups: Mapping[tuple[str, tuple[Any, ...]],
+                      Sequence[int]], threshold: int) -> dict[tuple[str, tuple[Any, ...]], int]:
+    """The cards per group a Phase 2 played as ``moves`` collects (as :class:`Plan` counts):
+    the cards still active when it ends, of elements activated ``threshold`` times or more."""
+    active: list[int] = []
+    for a in moves:
+        if isinstance(a, Activate):
+            active.append(a.slot)
+        elif isinstance(a, Deactivate):
+            active.remove(a.slot)
+        elif isinstance(a, EndPhase):
+            break
+    slot_group = {s: g for g, ss in groups.items() for s in ss}
+    counts: dict[tuple[str, tuple[Any, ...]], int] = {}
+    for s in active:
+        counts[slot_group[s]] = counts.get(slot_group[s], 0) + 1
+    return _collected(counts, threshold)
+
+
+def _collected(counts: Mapping[tuple[str, tuple[Any, ...]], int], threshold: int
+               ) -> dict[tuple[str, tuple[Any, ...]], int]:
+    """Of the active cards per group ``counts``, those collected at the end of Phase 2: the
+    groups of elements activated ``threshold`` times or more (the rest flip back)."""
+    per_el: dict[str, int] = {}
+    for g, k in counts.items():
+        per_el[g[0]] = per_el.get(g[0], 0) + k
+    return {g: k for g, k in counts.items() if k and per_el[g[0]] >= threshold}
 
 
 def evaluate(game: Game, seat: int) -> float:
@@ -232,7 +375,7 @@ _UNSEEN = "unseen card "
 
 def _group(obs: Observation, known: Mapping[int, str], s: int) -> tuple[str, tuple[Any, ...]]:
     cell = obs["grid"][s]
-    el = cell["element"] if cell["element"] is not None else known.get(s)
+    el = seat_element(obs, known, s)
     if el is None:
         # A card the seat has not seen is its own group: its element is a guess, so a plan
         # never counts it towards a collection (unless Wildfire collects every card).
@@ -279,10 +422,7 @@ def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Act
     for combo in itertools.product(*ranges):
         if sum(combo) > limit:
             continue
-        per_el: dict[str, int] = {}
-        for g, k in zip(names, combo):
-            per_el[g[0]] = per_el.get(g[0], 0) + k
-        counts = {g: k for g, k in zip(names, combo) if k and per_el[g[0]] >= thr}
+        counts = _collected(dict(zip(names, combo)), thr)
         key = ",".join(f"{k}x{_group_name(g)}" for g, k in sorted(counts.items())) or "pass"
         if key in plans:
             continue
@@ -439,10 +579,7 @@ def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action],
 
 
 def _plan_is(plans: list[Plan], key: str, counts: dict[Any, int], thr: int) -> bool:
-    per_el: dict[str, int] = {}
-    for g, k in counts.items():
-        per_el[g[0]] = per_el.get(g[0], 0) + k
-    want = {g: k for g, k in counts.items() if per_el[g[0]] >= thr}
+    want = _collected(counts, thr)
     return any(p.key == key and p.counts == want for p in plans)
 
 
@@ -527,9 +664,13 @@ class Table:
     same numbers (the value a move is given is the best value at the next decision)."""
 
     def __init__(self, rules: Rules, obs: Observation, known: Mapping[int, str], seat: int,
-                 rng: random.Random, horizon: int | None = None, win_weight: float = 0.0) -> None:
+                 rng: random.Random, horizon: int | None = None, win_weight: float = 0.0
+                 ) -> None:
         self.rules, self.obs, self.known, self.seat = rules, obs, dict(known), seat
         self.rng, self.horizon, self.win_weight = rng, horizon, win_weight
+        #: option key -> the next player's best reply searched for it (:meth:`screen`; "":
+        #: their policy's own); its rollouts play that reply
+        self.replies: dict[str, str] = {}
         self.dets: list[Game] = []
         self.seeds: list[list[int]] = []
         self.samples: dict[str, list[float]] = {}
@@ -556,13 +697,43 @@ class Table:
             except IllegalActionError:
                 self.dead.add(option.key)
                 return
-            v = rollout(g, self.seeds[k], self.seat, self.horizon)
-            if self.win_weight and g.is_over:
-                scores = g.scores()
-                top = max(scores)
-                if scores[self.seat] == top:
-                    v += self.win_weight * (1.0 if scores.count(top) == 1 else 0.5)
-            got.append(v)
+            g, _ = _played(g, self.seeds[k], self.seat, self.horizon,
+                           reply=self.replies.get(option.key, ""))
+            got.append(self._value(g))
+
+    def _value(self, g: Game) -> float:
+        v = evaluate(g, self.seat)
+        if self.win_weight and g.is_over:
+            scores = g.scores()
+            top = max(scores)
+            if scores[self.seat] == top:
+                v += self.win_weight * (1.0 if scores.count(top) == 1 else 0.5)
+        return v
+
+    def screen(self, option: Option, since: Sequence[Action] = ()) -> bool:
+        """Search the next player's best reply to ``option`` on the first deck (one ply over
+        their whole-phase plans, :func:`_played`) and play it on every deck from then on: the
+        option's values become its values against that reply. A reply picked on every deck
+        would know each deck's hidden order. True when the reply is not their policy's own
+        (the option's values were rolled out again)."""
+        if option.key in self.replies or option.key in self.dead:
+            return False
+        g = self.det(0).clone()
+        try:
+            for a in (*since, *option.actions):
+                g.apply(a)
+        except IllegalActionError:
+            self.dead.add(option.key)
+            return False
+        g, key = _played(g, self.seeds[0], self.seat, self.horizon, reply=True)
+        self.replies[option.key] = key
+        if not key:
+            return False  # their policy's reply: the values already played it
+        got = self.samples.get(option.key, [])
+        n = len(got)
+        self.samples[option.key] = [self._value(g)]
+        self.run(option, max(1, n), since)
+        return True
 
     def values(self, keys: Collection[str]) -> dict[str, float]:
         """The value of each option of ``keys`` with values: the mean of the option rolled out
@@ -597,7 +768,7 @@ class Table:
             return option.actions
         moves: list[Action] = []
         if not g.is_over:
-            rollout(g, self.seeds[0], self.seat, turns, record=moves)
+            _played(g, self.seeds[0], self.seat, turns, moves, self.replies.get(option.key, ""))
         out = list(option.actions)
         unseen: set[int] = set()
         refills = 0
@@ -667,7 +838,8 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
            time_ms: float | None = None, all_options: bool = False,
            win_weight: float = 0.0, dry: bool = False,
            no_pass: bool = False, names: CardNames | None = None,
-           table: Table | None = None, since: Sequence[Action] = ()) -> Evaluation:
+           table: Table | None = None, since: Sequence[Action] = (),
+           reply: bool = False) -> Evaluation:
     """Evaluate the options of a decision by determinized rollouts (see the module doc).
 
     ``all_options`` keeps every option (for analysis); otherwise tokens that lock nobody out
@@ -683,6 +855,10 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
     The budget is spent by successive halving on common decks: every option is rolled out on
     the first decks, the better half goes on to more, and so on, so the best options get the
     most rollouts (at least one per option; about ``budget`` in all).
+
+    ``reply`` adds one ply for the next player (a shallow tree over whole-phase options): the
+    best option's values are played again against the next player's best reply
+    (:meth:`Table.screen`), and the next best while the searched one loses first place.
     """
     options, covers = options_for(obs, known, legal, rules, seat, names)
     if obs["phase"] == "binding" and not all_options:
@@ -756,6 +932,16 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
                 table.run(o, target, since)
     keys = [o.key for o in options]
     values = table.values(keys)
+    if reply and len(options) > 1:
+        # The values so far are against the next player's policy: search their best reply to
+        # the best option, and again while an option so searched loses first place (its
+        # value against a better reply is lower).
+        for _ in range(FINALISTS):
+            top = max(options, key=lambda o: (values.get(o.key, float("-inf")),
+                                              -options.index(o)))
+            if not table.screen(top, since):
+                break
+            values = table.values(keys)
     counts = {k: len(table.samples.get(k, [])) for k in keys if k in values}
     samples = {k: list(table.samples[k]) for k in counts}
     return Evaluation(values, counts, options, covers, samples, table, since)
@@ -764,25 +950,33 @@ def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rule
 class ExpertBot(GreedyBot):
     """A search bot: determinized rollouts over what its seat has seen (module docstring).
 
-    ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`);
-    with ``time_ms`` it searches for that long instead (not reproducible). ``horizon`` stops
-    rollouts after that many turns (default :data:`DEFAULT_HORIZON`; None: to the end of the
-    game). ``win_weight`` adds that many cards to a rollout's value for a win, so that a sure
-    win beats a bigger gamble.
+    ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`
+    rollouts of :data:`QUICK_HORIZON` turns and no reply search); with ``time_ms`` it searches
+    for that long instead (not reproducible). ``horizon`` stops rollouts after that many turns
+    (default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON` for the quick budget; None: to
+    the end of the game). ``win_weight`` adds that many cards to a rollout's value for a win,
+    so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply
+    to the best options (:func:`search`; default: on, but for the quick budget).
 
     >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
     20
-    >>> ExpertBot(budget="quick").budget == QUICK_BUDGET
-    True
+    >>> quick = ExpertBot(budget="quick")
+    >>> quick.budget == QUICK_BUDGET, quick.horizon == QUICK_HORIZON, quick.reply
+    (True, True, False)
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, budget: int | str = DEFAULT_BUDGET,
-                 time_ms: float | None = None, horizon: int | None = DEFAULT_HORIZON,
-                 win_weight: float = 2.0) -> None:
+                 time_ms: float | None = None, horizon: int | str | None = "default",
+                 win_weight: float = 2.0, reply: bool | None = None) -> None:
         super().__init__(seed)
+        # "quick" is a preset: a cheaper, weaker search (shorter rollouts, no reply search)
+        if horizon == "default":
+            horizon = QUICK_HORIZON if budget == "quick" else DEFAULT_HORIZON
+        if reply is None:
+            reply = budget != "quick"
         if budget == "quick":
             budget = QUICK_BUDGET
         elif budget == "default":
@@ -805,6 +999,9 @@ class ExpertBot(GreedyBot):
         self.time_ms = time_ms
         self.horizon = horizon
         self.win_weight = float(win_weight)
+        if not isinstance(reply, bool):
+            raise ValueError(f"reply must be true or false, got {quote(reply)}")
+        self.reply = reply
         self.decisions = 0
         self.last: Evaluation | None = None
 
@@ -844,7 +1041,8 @@ class ExpertBot(GreedyBot):
         self.decisions += 1
         rng = random.Random(f"expert:{self.seed}:{observation['turn']}:{self.decisions}")
         ev = search(observation, known, legal, self.rules, self.seat, rng, self.budget,
-                    self.horizon, self.time_ms, win_weight=self.win_weight, no_pass=no_pass)
+                    self.horizon, self.time_ms, win_weight=self.win_weight, no_pass=no_pass,
+                    reply=self.reply)
         self.last = ev
         first, *rest = ev.best_option().actions
         self._plan = list(rest)
@@ -858,6 +1056,6 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "Evaluation", "ExpertBot", "Option",
-           "Table", "determinize", "evaluate", "rollout", "search"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_HORIZON", "QUICK_BUDGET", "QUICK_HORIZON", "Evaluation",
+           "ExpertBot", "Option", "Table", "determinize", "evaluate", "rollout", "search"]
 

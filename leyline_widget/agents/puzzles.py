@@ -102,7 +102,8 @@ def judge(game: Game, move: Mapping[str, Any], guess: Action, seed: int = 0,
         fold.observe(visible_events(game.events_since(0), seat))
         legal = game.legal_actions()
         ev = search(game.observation(seat), dict(fold.known), legal, game.rules, seat,
-                    random.Random(f"puzzle:{seed}:{game.step}"), budget, all_options=True)
+                    random.Random(f"puzzle:{seed}:{game.step}"), budget, all_options=True,
+                    reply=True)
         top = max(ev.value_of(a) for a in legal)
         loss = max(0.0, top - ev.value_of(guess))
     return Judged(loss <= ACCEPT, loss)
