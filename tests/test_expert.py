@@ -18,6 +18,7 @@ from leyline_widget.agents.expert import (
     activation_plans,
     determinize,
     evaluate,
+    rollout,
     search,
 )
 from leyline_widget.agents.simulate import parse_seat, simulate
@@ -371,3 +372,16 @@ def test_two_experts_finish_a_game() -> None:
     while not game.is_over and game.step < 1000:
         game.apply(seats[game.active_player].act(game))
     assert game.is_over and game.end_reason in ("deck", "stalemate")
+
+
+@pytest.mark.parametrize(("players", "horizon", "turns"), [(2, 1, 2), (2, 5, 6), (2, 6, 6),
+                                                           (3, 4, 6)])
+def test_a_rollout_stops_after_whole_rounds(players: int, horizon: int, turns: int) -> None:
+    # A rollout that gave one seat a turn more valued its last collection with no reply, and
+    # an expert with an odd horizon (stopping after its own turn) learned to leave its
+    # collections for that turn: it lost nearly every game to GreedyBot.
+    game = Game.new(players=players, seed=11)
+    start = game.turn
+    played = game.clone()
+    rollout(played, list(range(players)), 0, horizon=horizon)
+    assert played.is_over or played.turn == start + turns

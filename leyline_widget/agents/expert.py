@@ -241,8 +241,9 @@ def rollout(game: Game, seeds: Sequence[int], seat: int, horizon: int | None = N
     from its seat view, where it knows the whole determinized grid); return ``seat``'s value.
 
     The value is the score margin (own score minus the best opponent's) at the end, or after
-    ``horizon`` more turns plus :data:`POWER_VALUE` per unlocked power more than that opponent.
-    ``record`` receives the moves played. ``game`` is changed (pass a clone).
+    ``horizon`` more turns (rounded up to whole rounds, so that every seat plays as many) plus
+    :data:`POWER_VALUE` per unlocked power more than that opponent. ``record`` receives the
+    moves played. ``game`` is changed (pass a clone).
     """
     return evaluate(_played(game, seeds, seat, horizon, record)[0], seat)
 
@@ -261,8 +262,11 @@ def _played(game: Game, seeds: Sequence[int], seat: int, horizon: int | None,
     where it is one of theirs (a reply searched on another deck), else the policy's move.
     ``game`` is changed.
     """
-    stop = None if horizon is None else game.turn + horizon
     n = len(game.players)
+    # Whole rounds: every seat plays as many turns before the rollout stops. With one turn
+    # more for one seat, the margin at the stop counts its last collection with no reply from
+    # the others, and an expert stopping after its own turn learned to leave cards for it.
+    stop = None if horizon is None else game.turn + -(-horizon // n) * n
     nxt = (seat + 1) % n
     bots = _policies(game, seeds)
     if not reply or n == 1:
@@ -953,9 +957,9 @@ class ExpertBot(GreedyBot):
     ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`
     rollouts of :data:`QUICK_HORIZON` turns and no reply search); with ``time_ms`` it searches
     for that long instead (not reproducible). ``horizon`` stops rollouts after that many turns
-    (default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON` for the quick budget; None: to
-    the end of the game). ``win_weight`` adds that many cards to a rollout's value for a win,
-    so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply
+    (rounded up to whole rounds; default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON`
+    for the quick budget; None: to the end of the game). ``win_weight`` adds that many cards
+    to a rollout's value for a win, so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply
     to the best options (:func:`search`; default: on, but for the quick budget).
 
     >>> from leyline_widget.agents.bots import make_bot
