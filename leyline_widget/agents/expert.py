@@ -957,10 +957,11 @@ class ExpertBot(GreedyBot):
     ``budget`` is rollouts per decision (an int, or ``"quick"`` for :data:`QUICK_BUDGET`
     rollouts of :data:`QUICK_HORIZON` turns and no reply search); with ``time_ms`` it searches
     for that long instead (not reproducible). ``horizon`` stops rollouts after that many turns
-    (rounded up to whole rounds; default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON`
-    for the quick budget; None: to the end of the game). ``win_weight`` adds that many cards
-    to a rollout's value for a win, so that a sure win beats a bigger gamble. ``reply`` searches the next player's best reply
-    to the best options (:func:`search`; default: on, but for the quick budget).
+    (rounded up to whole rounds; default :data:`DEFAULT_HORIZON`, or :data:`QUICK_HORIZON` for
+    the quick budget; None: to the end of the game). ``win_weight`` adds that many cards to a
+    rollout's value for a win, so that a sure win beats a bigger gamble. ``reply`` searches the
+    next player's best reply to the best options (:func:`search`; default: on, but for the quick
+    budget).
 
     >>> from leyline_widget.agents.bots import make_bot
     >>> make_bot("expert", seed=1, budget=20).budget
