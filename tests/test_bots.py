@@ -426,15 +426,17 @@ def test_the_generator_is_the_seeds() -> None:
     assert unseeded[0] != unseeded[1]
 
 
-def test_a_planned_move_is_played_without_listing_every_legal_action(
+def test_the_legal_list_is_built_only_for_a_decision_that_reads_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # BotSeat asks the game about the one move a bot planned (by value) instead of building
-    # the whole legal list: each move is listed or planned, never both.
-    counts = {"listed": 0, "planned": 0}
+    # BotSeat hands a bot the legal actions as a sequence that lists them only when it is
+    # indexed or iterated: a forced move is found from the rules, a planned move is asked of
+    # the game by value, and GreedyBot's Phase 1 and Phase 3 decisions read the view alone.
+    listed: dict[str, int] = {}
+    counts = {"planned": 0}
     real_list, real_queued = Game.legal_actions, GreedyBot.queued
 
     def counting_list(game: Game) -> list[Action]:
-        counts["listed"] += 1
+        listed[game.phase.value] = listed.get(game.phase.value, 0) + 1
         return real_list(game)
 
     def counting_queued(bot: GreedyBot, view: SeatView, legal: Any) -> Action | None:
@@ -445,10 +447,12 @@ def test_a_planned_move_is_played_without_listing_every_legal_action(
     monkeypatch.setattr(Game, "legal_actions", counting_list)
     monkeypatch.setattr(GreedyBot, "queued", counting_queued)
     for seed in range(4):
-        counts.update(listed=0, planned=0)
+        listed.clear()
+        counts.update(planned=0)
         game = Game.new(players=2, seed=seed)
         seats = [BotSeat(GreedyBot(seed=seed + p), p) for p in range(2)]
         while not game.is_over:
             game.apply(seats[game.active_player].act(game))
         assert counts["planned"] > 0
-        assert counts["listed"] + counts["planned"] == game.step
+        assert sum(listed.values()) + counts["planned"] < game.step
+        assert set(listed) <= {"activation", "refill"}, listed

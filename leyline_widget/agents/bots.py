@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.actions import Action, Activate, Deactivate, EndPhase, PlaceToken, Refill, UsePower
@@ -27,7 +27,7 @@ from ..core.echo import quote
 from ..core.game import Game, Phase, visible_events
 from ..core.rules import Power, Rules
 from ..core.types import Event
-from ..core.view import SeatView
+from ..core.view import LegalActions, SeatView
 from .fading import FadingKnowledge
 
 __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "MemoryBot", "RandomBot",
@@ -77,15 +77,16 @@ class Bot:
         """Take in events already filtered for this bot's seat (oldest first). Only a bot
         whose memory is limited overrides this: :class:`BotSeat` feeds no other."""
 
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        """Pick one of ``legal`` (never empty) from the seat's ``view``."""
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """Pick one of ``legal`` (never empty) from the seat's ``view``. :class:`BotSeat`
+        passes a :class:`~leyline_widget.core.view.LegalActions`: a sequence that lists the
+        actions only when it is indexed or iterated, and answers ``len`` and ``in`` without."""
         raise NotImplementedError
 
     def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
         """A move this bot decided on earlier for this turn and phase, when it is still legal
-        (``move in legal``), or None. :class:`BotSeat` asks it first where a move is no forced
-        one, with ``legal`` answering ``in`` alone (the whole list is built only for a new
-        decision). A bot that plans nothing ahead keeps this default."""
+        (``move in legal``), or None: a bot that plans ahead (:class:`GreedyBot`) asks it
+        first in :meth:`choose`. A bot that plans nothing ahead keeps this default."""
         return None
 
     def __repr__(self) -> str:
@@ -102,7 +103,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]
 
 
@@ -187,6 +188,7 @@ class GreedyBot(Bot):
     _peeked: set[int]                   # activated only to look; deactivated next
     _looked: set[int]                   # slots scouted this turn (each once: no endless loop)
     _scouted_turn: int
+    _places: list[tuple[int, int]]      # (row, column) of each grid slot
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -199,6 +201,7 @@ class GreedyBot(Bot):
         self._peeked, self._looked, self._scouted_turn = set(), set(), 0
         # (element, Study count that unlocks it, effect kind and parameter) of each power
         self._unlocks = [(pw.element, rules.threshold(pw.tier), *_kind(pw)) for pw in rules.powers]
+        self._places = [divmod(s, rules.grid_cols) for s in range(rules.grid_size)]
 
     # ------------------------------------------------------------------ memory
     def _recall(self) -> None:
@@ -217,7 +220,7 @@ class GreedyBot(Bot):
         return view.slots_of(element)
 
     # ------------------------------------------------------------------ choosing
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         move = self.queued(view, legal)
         return move if move is not None else self.decide(view, legal)
 
@@ -234,7 +237,7 @@ class GreedyBot(Bot):
         self._plan.clear()
         return None
 
-    def decide(self, view: SeatView, legal: list[Action]) -> Action:
+    def decide(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """A new decision (no plan left) from the view and the legal actions."""
         self._plan.clear()
         self._recall()
@@ -280,7 +283,7 @@ class GreedyBot(Bot):
         return left[0] if len(left) == 1 else None
 
     # ------------------------------------------------------------------ Phase 2
-    def _activation(self, view: SeatView, legal: list[Action]) -> Action:
+    def _activation(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if self._scouted_turn != view.turn:
             self._peeked.clear()
             self._looked.clear()
@@ -373,7 +376,7 @@ class GreedyBot(Bot):
         empty, active = view.empty, view.active
         return [s for s in range(self.rules.grid_size) if s not in empty and s not in active]
 
-    def _abilities(self, view: SeatView, legal: list[Action]) -> Action:
+    def _abilities(self, view: SeatView, legal: Sequence[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
         for pw in view.usable:
             kind, n = _kind(pw)
@@ -441,30 +444,24 @@ class GreedyBot(Bot):
         return [best_slot] if best_slot >= 0 else []
 
     # ------------------------------------------------------------------ refill
-    def _refill(self, view: SeatView, legal: list[Action]) -> Action:
-        """Each card as far from the remembered cards of its element as the empty slots let."""
-        top, cols = view.deck_top, self.rules.grid_cols
-        if top is None:
+    def _refill(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        """Each card as far from the remembered cards of its element as the empty slots let
+        (steps along rows and columns to the nearest; the first empty slot of the farthest)."""
+        top = view.deck_top
+        if top is None or not (same := [self._places[s] for s in self._slots_of(view, top)]):
             return legal[0]
-        same = [divmod(s, cols) for s in self._slots_of(view, top)]
+        places = self._places
         best, best_d = legal[0], -1
-        if not same:
-            return best
-        far = self.rules.grid_size  # more steps than any two slots are apart
         for a in legal:
             if isinstance(a, Refill):
-                r, c = divmod(a.slot, cols)
-                d = far
-                for q, k in same:  # steps to the nearest
-                    steps = abs(r - q) + abs(c - k)
-                    if steps < d:
-                        d = steps
+                r, c = places[a.slot]
+                d = min([abs(r - q) + abs(c - k) for q, k in same])
                 if d > best_d:
                     best, best_d = a, d
         return best
 
     # ------------------------------------------------------------------ Phase 3
-    def _binding(self, view: SeatView, legal: list[Action]) -> Action:
+    def _binding(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.players == 1:
             return _END
         opp = (self.seat + 1) % view.players
@@ -492,17 +489,16 @@ class GreedyBot(Bot):
         counts[top] -= 1
         gain = threat - _best_take(counts.values(), acts, thr)
         slots = [s for s in seen if known[s] == top]
-        return self._token(view, legal, slots, gain, opp_study)
+        return self._token(view, slots, gain, opp_study)
 
-    def _token(self, view: SeatView, legal: list[Action], slots: list[int], gain: int,
+    def _token(self, view: SeatView, slots: list[int], gain: int,
                opp_study: Mapping[str, int]) -> Action:
         """The token that locks them out of one of ``slots``: free before paid (a Study card
         is worth paying only to break a whole collection), keeping its own access, on the
         lowest slot."""
         options: dict[tuple[int, str], str] = {}  # (cost, element) -> a source
-        for a in legal:
-            if isinstance(a, PlaceToken):
-                options.setdefault((int(a.source == "supply"), a.element), a.source)
+        for el, source in view.token_sources:
+            options.setdefault((int(source == "supply"), el), source)
         mine = view.study[self.seat]
         best = max(((gain - cost, new <= mine[el] - cost, -s, el, source)
                     for (cost, el), source in options.items() if not cost or gain >= 2
@@ -608,19 +604,6 @@ def make_bot(kind: str, seed: int | None = None, **params: Any) -> Bot:
         raise ValueError(f"bad parameters for {kind} bot: {err}") from None
 
 
-class _LegalNow:
-    """The actions legal now in ``game``, asked one at a time (``action in legal``): the
-    game checks that action by value, as :meth:`Game.apply` will."""
-
-    __slots__ = ("game",)
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and self.game.is_legal(action)
-
-
 class BotSeat:
     """Drives one bot from a game: the only place where a bot and a Game meet.
 
@@ -652,21 +635,13 @@ class BotSeat:
         if self.bot is not self._started or game is not self._game or now < self._fed:
             self._restart(game)
         self._owed = now
-        # With a card active, Deactivate and EndPhase are both legal: no forced move, and a
-        # move the bot planned is asked of the game alone, by value.
-        planned = view.phase is _ACTIVATION and bool(view.active)
-        if not planned:
-            legal = game.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
+        legal = LegalActions(game)
+        forced = legal.only()
+        if forced is not None:
+            return forced
         if self._folds:
             self._feed(game.visible_events_since(self._fed, self.seat))
         self._fed = now
-        if planned:
-            move = self.bot.queued(view, _LegalNow(game))
-            if move is not None:
-                return move
-            legal = game.legal_actions()
         return self.bot.choose(view, legal)
 
     def _feed(self, events: list[Event]) -> None:

@@ -65,7 +65,7 @@ from ..core.echo import quote
 from ..core.game import Game, IllegalActionError, Phase
 from ..core.rules import Rules
 from ..core.types import Observation
-from ..core.view import SeatView
+from ..core.view import LegalActions, SeatView
 from ..core.wording import element_name, slot_list
 from .bots import BOT_KINDS, GreedyBot
 from .cardnames import CardNames
@@ -221,13 +221,12 @@ def _play(game: Game, bots: Sequence[GreedyBot], stop: int | None,
     """Play ``game`` on with ``bots`` until it ends or reaches turn ``stop``; with ``reply_of``,
     stop instead at that seat's Phase 2 decision (True when it was reached)."""
     while not game.is_over and (stop is None or game.turn < stop):
-        legal = game.legal_actions()
+        legal = LegalActions(game)
         p = game.active_player
-        if len(legal) == 1:
-            move = legal[0]
-        elif p == reply_of and game.phase is Phase.ACTIVATION:
-            return True
-        else:
+        move = legal.only()
+        if move is None:
+            if p == reply_of and game.phase is Phase.ACTIVATION:
+                return True
             move = bots[p].choose(game.seat_view(p), legal)
         if record is not None:
             record.append(move)
@@ -405,7 +404,7 @@ class Plan:
     picked: dict[tuple[str, tuple[Any, ...]], tuple[int, ...]] = field(default_factory=dict)
 
 
-def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Action],
+def activation_plans(obs: Observation, known: Mapping[int, str], legal: Sequence[Action],
                      rules: Rules) -> tuple[list[Plan], dict[tuple[str, tuple[Any, ...]],
                                                             list[int]]]:
     """Every collection plan from the cards the seat may activate or has activated.
@@ -436,7 +435,7 @@ def activation_plans(obs: Observation, known: Mapping[int, str], legal: list[Act
     return list(plans.values()), groups
 
 
-def _whole_plans(obs: Observation, known: Mapping[int, str], legal: list[Action],
+def _whole_plans(obs: Observation, known: Mapping[int, str], legal: Sequence[Action],
                  rules: Rules) -> set[str]:
     """The keys of the plans a bot weighs: the pass, and each plan that takes every card it
     can of the elements it collects (one more card of such an element, within the
@@ -490,7 +489,7 @@ def _token_words(tokens: tuple[Any, ...]) -> str:
     return ", ".join(f"{n} {element_name(t)}" for t, n in tokens)
 
 
-def options_for(obs: Observation, known: Mapping[int, str], legal: list[Action], rules: Rules,
+def options_for(obs: Observation, known: Mapping[int, str], legal: Sequence[Action], rules: Rules,
                 seat: int, names: CardNames | None = None
                 ) -> tuple[list[Option], dict[Action, list[str]]]:
     """The options to evaluate at a decision, and for each legal action the option keys it
@@ -837,7 +836,7 @@ class Evaluation:
         return self.table.line(option, self.since)
 
 
-def search(obs: Observation, known: Mapping[int, str], legal: list[Action], rules: Rules,
+def search(obs: Observation, known: Mapping[int, str], legal: Sequence[Action], rules: Rules,
            seat: int, rng: random.Random, budget: int, horizon: int | None = None,
            time_ms: float | None = None, all_options: bool = False,
            win_weight: float = 0.0, dry: bool = False,
@@ -1013,7 +1012,7 @@ class ExpertBot(GreedyBot):
     def __repr__(self) -> str:
         return f"ExpertBot(seed={self.seed!r}, budget={self.budget!r})"
 
-    def decide(self, view: SeatView, legal: list[Action]) -> Action:
+    def decide(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """A new decision: searched (:func:`search`) from what the seat knows, but for the
         refill, where GreedyBot's spread is kept."""
         if view.phase == "refill":
@@ -1036,7 +1035,7 @@ class ExpertBot(GreedyBot):
         return move
 
     def search_move(self, observation: Observation, known: Mapping[int, str],
-                    legal: list[Action], no_pass: bool = False) -> Action:
+                    legal: Sequence[Action], no_pass: bool = False) -> Action:
         """The first action of the best option a search finds from ``observation`` and the
         ``known`` grid; the option's other actions are planned (played while the game stays in
         this turn and phase). ``last`` keeps the search's evaluation."""

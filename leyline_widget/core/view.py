@@ -22,8 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from itertools import compress
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -31,9 +30,10 @@ if TYPE_CHECKING:
     from .rules import Power, Rules
     from .types import Observation
 
+from .actions import SOURCES, Action
 from .types import Event
 
-__all__ = ["ONLOOKER", "SeatView", "visible_events"]
+__all__ = ["ONLOOKER", "LegalActions", "SeatView", "visible_events"]
 
 _T = TypeVar("_T")
 
@@ -91,9 +91,8 @@ class SeatView:
     def known(self) -> Mapping[int, str]:
         """Slot -> element of every card on the grid this seat knows (inert or active)."""
         els, pos = self.rules.elements, self._pos
-        bit = 1 << self.seat
-        return {s: els[c] for s, c, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
-                if c >= 0 and seen & bit}
+        bit, seen = 1 << self.seat, pos.seen
+        return {s: els[c] for s, c in enumerate(pos.grid) if c >= 0 and seen[s] & bit}
 
     def slots_of(self, element: str) -> list[int]:
         """The known slots whose card is of ``element``, in slot order (:attr:`known` read
@@ -113,7 +112,7 @@ class SeatView:
         """The known slots whose card every seat was shown (what an opponent may remember)."""
         everyone, seen = (1 << self.players) - 1, self._pos.seen
         # (an empty slot is known to no seat)
-        return frozenset(compress(range(len(seen)), map(everyone.__eq__, seen)))
+        return frozenset([s for s, shown in enumerate(seen) if shown == everyone])
 
     @cached_property
     def seen(self) -> Mapping[int, str]:
@@ -161,7 +160,7 @@ class SeatView:
     def _rows(self, values: list[int]) -> tuple[Mapping[str, int], ...]:
         els = self.rules.elements
         e = len(els)
-        return tuple([dict(zip(els, values[p * e:(p + 1) * e])) for p in range(self.players)])
+        return tuple([dict(zip(els, values[i:i + e])) for i in range(0, self.players * e, e)])
 
     @cached_property
     def study(self) -> tuple[Mapping[str, int], ...]:
@@ -187,6 +186,22 @@ class SeatView:
     def pool(self) -> Mapping[str, int]:
         """Element -> tokens in the shared Token Pool."""
         return dict(zip(self.rules.elements, self._pos.pool))
+
+    @cached_property
+    def token_sources(self) -> tuple[tuple[str, str], ...]:
+        """The (element, source) pairs that can pay for a Binding token now, the active
+        player's (Phase 3), in the rules' order of elements, then ``supply``, ``marker``,
+        ``pool``: a supply token is paid with a Study card of its element, a marker's with the
+        tokens stacked on that Spent marker, a Token Pool's needs a Spent marker of its element.
+
+        >>> from leyline_widget.core.game import Game
+        >>> Game.new(players=2, seed=7).seat_view(0).token_sources
+        ()
+        """
+        if self.phase != "binding":
+            return ()
+        els = self.rules.elements
+        return tuple([(els[k // 3], SOURCES[k % 3]) for k in self._game._sources()])
 
     @cached_property
     def unlocked(self) -> tuple[tuple[str, ...], ...]:
@@ -251,6 +266,99 @@ class SeatView:
             return ()
         powers = self.rules.powers
         return tuple([powers[i] for i in self._pos.ready])
+
+
+class LegalActions(Sequence[Action]):
+    """The actions legal now in ``game``: :meth:`~.game.Game.legal_actions` as a sequence
+    worked out only as far as it is asked (as python-chess's ``board.legal_moves``).
+
+    ``len(legal)`` counts them from the parts the list is made of (the cards offered this
+    Phase 2, the active cards, the pairs that can pay for a Binding token, the empty slots, the
+    ready powers' target choices) without listing them; ``action in legal`` asks the game about
+    that one action, by value, as :meth:`~.game.Game.apply` will; indexing, iterating or
+    comparing lists them, once, in :meth:`~.game.Game.legal_actions`'s order. Like a
+    :class:`SeatView` it belongs to one decision: read it before the game moves on.
+
+    >>> from leyline_widget.core.game import Game
+    >>> from leyline_widget.core.actions import Activate, EndPhase
+    >>> game = Game.new(players=2, seed=7)
+    >>> legal = LegalActions(game)
+    >>> len(legal), Activate(0) in legal, EndPhase() in legal, legal[0]
+    (13, True, True, Activate(slot=0))
+    >>> legal == game.legal_actions()
+    True
+    """
+
+    __slots__ = ("_game", "_listed")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._listed: list[Action] | None = None
+
+    def _list(self) -> list[Action]:
+        if self._listed is None:
+            self._listed = self._game.legal_actions()
+        return self._listed
+
+    def __len__(self) -> int:
+        if self._listed is not None:
+            return len(self._listed)
+        game = self._game
+        pos = game._pos
+        phase = pos.phase
+        if phase == "activation":  # each card offered and not active, with an activation left
+            active = pos.active    # each active card to deactivate, and EndPhase
+            n = len(active) + 1
+            if len(active) + pos.spent < game.rules.activations_per_turn + pos.bonus:
+                n += len([s for s in pos.offered if s not in active])
+            return n
+        if phase == "binding":  # a token on any card, paid by each pair that can pay; EndPhase
+            return len(pos.grid) * len(game._sources()) + 1
+        if phase == "refill":  # each empty slot
+            return pos.grid.count(-1)
+        if phase == "abilities":  # each target choice of each ready power; EndPhase
+            counts, powers = game._target_counts(), game.rules.powers
+            return 1 + sum([powers[i].effect.count_targets(*counts) for i in pos.ready])
+        return len(self._list())
+
+    def only(self) -> Action | None:
+        """The one legal action when no other is legal (a forced move), else None. A ready
+        power in Phase 1 (it has a legal target) or an active card in Phase 2 (it can be
+        deactivated) means a choice besides EndPhase, with no need to count the others.
+
+        >>> from leyline_widget.core.game import Game
+        >>> LegalActions(Game.new(players=2, seed=7)).only() is None
+        True
+        """
+        pos = self._game._pos
+        if pos.ready if pos.phase == "abilities" else pos.phase == "activation" and pos.active:
+            return None
+        return self[0] if len(self) == 1 else None
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        return self._list()[index]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._list())
+
+    def __contains__(self, action: object) -> bool:
+        return isinstance(action, Action) and self._game.is_legal(action)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalActions):
+            other = other._list()
+        return isinstance(other, (list, tuple)) and self._list() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({self._list()!r})"
 
 
 #: The viewer who is no player (a spectator, a shared Markdown record): every private reveal
