@@ -450,12 +450,16 @@ class GreedyBot(Bot):
         top = view.deck_top
         if top is None or not (same := [self._places[s] for s in self._slots_of(view, top)]):
             return legal[0]
-        places = self._places
+        places, far = self._places, self.rules.grid_size  # more steps than any two slots apart
         best, best_d = legal[0], -1
         for a in legal:
             if isinstance(a, Refill):
                 r, c = places[a.slot]
-                d = min([abs(r - q) + abs(c - k) for q, k in same])
+                d = far
+                for q, k in same:  # steps to the nearest
+                    steps = abs(r - q) + abs(c - k)
+                    if steps < d:
+                        d = steps
                 if d > best_d:
                     best, best_d = a, d
         return best

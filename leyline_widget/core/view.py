@@ -103,9 +103,8 @@ class SeatView:
         >>> all(game.card(s) == "fire" for s in game.seat_view(0).slots_of("fire"))
         True
         """
-        c, bit, pos = self.rules.elements.index(element), 1 << self.seat, self._pos
-        return [s for s, card, seen in zip(range(len(pos.grid)), pos.grid, pos.seen)
-                if card == c and seen & bit]
+        c, bit, seen = self.rules.elements.index(element), 1 << self.seat, self._pos.seen
+        return [s for s, card in enumerate(self._pos.grid) if card == c and seen[s] & bit]
 
     @cached_property
     def public(self) -> frozenset[int]:
