@@ -292,7 +292,7 @@ class GreedyBot(Bot):
             if isinstance(a, Deactivate) and a.slot in self._peeked:
                 self._peeked.discard(a.slot)
                 return a
-        left = view.activation_limit - view.activations_used
+        left = view.activations_left
         if left <= 0:
             return _END
         active = _tally(view.active.values())

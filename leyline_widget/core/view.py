@@ -92,7 +92,8 @@ class SeatView:
         """Slot -> element of every card on the grid this seat knows (inert or active)."""
         els, pos = self.rules.elements, self._pos
         bit, seen = 1 << self.seat, pos.seen
-        return {s: els[c] for s, c in enumerate(pos.grid) if c >= 0 and seen[s] & bit}
+        # (an empty slot is known to no seat)
+        return {s: els[c] for s, c in enumerate(pos.grid) if seen[s] & bit}
 
     def slots_of(self, element: str) -> list[int]:
         """The known slots whose card is of ``element``, in slot order (:attr:`known` read
@@ -217,6 +218,11 @@ class SeatView:
     def activations_used(self) -> int:
         """Activations spent this turn (active cards, and deactivations that refund none)."""
         return len(self._pos.active) + self._pos.spent
+
+    @cached_property
+    def activations_left(self) -> int:
+        """Activations the active player may still make this turn (Phase 2)."""
+        return self._game.activations_left()
 
     @cached_property
     def activation_limit(self) -> int:
