@@ -324,7 +324,19 @@ class Unplanned(GreedyBot):
         return None
 
 
-@pytest.mark.parametrize("rules", VARIANTS, ids=["default", "small", "wide", "powers"])
+def _shared_kinds() -> Rules:
+    """Powers unlocked at once, with a second power of the kinds GreedyBot uses in a row in
+    Phase 1 (extra activations, a lower threshold) in place of Ripple and Whisper."""
+    twins = {("water", "minor"): ({"kind": "extra_activations", "n": 2}, "Surge"),
+             ("wind", "minor"): ({"kind": "collect_threshold", "n": 1}, "Kindle")}
+    powers = [Power(pw.element, pw.tier, twins[pw.element, pw.tier][0],
+                    twins[pw.element, pw.tier][1], "", "")
+              if (pw.element, pw.tier) in twins else pw for pw in Rules.default().powers]
+    return VARIANTS[3].replace(powers=powers)
+
+
+@pytest.mark.parametrize("rules", [*VARIANTS, _shared_kinds()],
+                         ids=["default", "small", "wide", "powers", "shared-kinds"])
 def test_planning_ahead_changes_no_move(rules: Rules) -> None:
     # GreedyBot decides a turn's activations at once; the moves must be exactly those it
     # would choose one at a time.

@@ -378,8 +378,10 @@ class GreedyBot(Bot):
 
     def _abilities(self, view: SeatView, legal: Sequence[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
+        shared = False  # two usable powers of one kind
         for pw in view.usable:
             kind, n = _kind(pw)
+            shared = shared or kind in ready
             if kind not in ready or n > ready[kind][1]:
                 ready[kind] = (pw, n)
         for kind, pick in (("peek", self._peek), ("remove_tokens", self._unbind),
@@ -389,12 +391,24 @@ class GreedyBot(Bot):
                 targets = pick(view, n)
                 if targets:
                     return _use(power, targets)
-        for kind in ("extra_activations", "collect_threshold"):
-            if kind in ready:
-                return _use(ready[kind][0])
+        return self._free_uses(view, ready, shared)
+
+    def _free_uses(self, view: SeatView, ready: Mapping[str, tuple[Power, int]],
+                   shared: bool) -> Action:
+        """Extra activations, a lower collect threshold, then Binding tokens ignored (while a
+        card carries any), else the end of Phase 1: decided at once, as using them changes
+        no card it knows, opens none and readies no other power. After Sanctuary it decides
+        again (the cards it opens may make Tide worth it), and with two usable powers of one
+        kind it decides after each use (the next may use the other)."""
+        uses = [_use(ready[k][0]) for k in ("extra_activations", "collect_threshold")
+                if k in ready]
         if "ignore_tokens" in ready and view.tokens:
-            return _use(ready["ignore_tokens"][0])
-        return _END
+            uses.append(_use(ready["ignore_tokens"][0]))
+        else:
+            uses.append(_END)
+        if not shared:
+            self._plan, self._plan_at = uses[1:], (view.turn, view.phase)
+        return uses[0]
 
     def _peek(self, view: SeatView, n: int) -> list[int]:
         """Up to ``n`` cards it does not know, those it may activate first."""
