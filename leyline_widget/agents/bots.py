@@ -330,7 +330,7 @@ class GreedyBot(Bot):
             if take < thr or take <= have:
                 continue
             if study is None:
-                study = view.study[self.seat]
+                study = view.study_of(self.seat)
             had, after = study[el], study[el] + take
             found = (4 * take + (had < minor <= after) + (had < major <= after), have, el)
             if found > best:
@@ -483,7 +483,7 @@ class GreedyBot(Bot):
         if view.players == 1:
             return _END
         opp = (self.seat + 1) % view.players
-        opp_study = view.study[opp]
+        opp_study = view.study_of(opp)
         acts, thr, ignore = self._reach(opp_study)
         if ignore:
             return _END  # Sanctuary ignores every token: binding cannot stop them
@@ -517,7 +517,7 @@ class GreedyBot(Bot):
         options: dict[tuple[int, str], str] = {}  # (cost, element) -> a source
         for el, source in view.token_sources:
             options.setdefault((int(source == "supply"), el), source)
-        mine = view.study[self.seat]
+        mine = view.study_of(self.seat)
         best = max(((gain - cost, new <= mine[el] - cost, -s, el, source)
                     for (cost, el), source in options.items() if not cost or gain >= 2
                     for s in slots

@@ -167,6 +167,18 @@ class SeatView:
         """Per player: element -> cards in their Study."""
         return self._rows(self._pos.study)
 
+    def study_of(self, player: int) -> Mapping[str, int]:
+        """One player's row of :attr:`study` (element -> cards in their Study), read alone.
+
+        >>> from leyline_widget.core.game import Game
+        >>> view = Game.new(players=3, seed=7).seat_view(0)
+        >>> view.study_of(2) == view.study[2]
+        True
+        """
+        els = self.rules.elements
+        e = len(els)
+        return dict(zip(els, self._pos.study[player * e:(player + 1) * e]))
+
     @cached_property
     def markers(self) -> tuple[Mapping[str, int], ...]:
         """Per player: element -> Spent markers."""
