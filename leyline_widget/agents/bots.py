@@ -34,6 +34,7 @@ __all__ = ["BOT_KINDS", "Bot", "BotSeat", "FadingKnowledge", "GreedyBot", "Memor
            "make_bot"]
 
 _END = EndPhase()
+_IN_A_ROW = ("extra_activations", "collect_threshold")  # the kinds GreedyBot uses in a row
 _ABILITIES, _ACTIVATION, _REFILL, _BINDING = (Phase.ABILITIES, Phase.ACTIVATION, Phase.REFILL,
                                               Phase.BINDING)
 
@@ -378,10 +379,10 @@ class GreedyBot(Bot):
 
     def _abilities(self, view: SeatView, legal: Sequence[Action]) -> Action:
         ready: dict[str, tuple[Power, int]] = {}  # kind -> its usable power of most effect
-        shared = False  # two usable powers of one kind
+        shared = False  # two usable powers of a kind used in a row (see _free_uses)
         for pw in view.usable:
             kind, n = _kind(pw)
-            shared = shared or kind in ready
+            shared = shared or (kind in ready and kind in _IN_A_ROW)
             if kind not in ready or n > ready[kind][1]:
                 ready[kind] = (pw, n)
         for kind, pick in (("peek", self._peek), ("remove_tokens", self._unbind),
@@ -400,8 +401,7 @@ class GreedyBot(Bot):
         no card it knows, opens none and readies no other power. After Sanctuary it decides
         again (the cards it opens may make Tide worth it), and with two usable powers of one
         kind it decides after each use (the next may use the other)."""
-        uses = [_use(ready[k][0]) for k in ("extra_activations", "collect_threshold")
-                if k in ready]
+        uses = [_use(ready[k][0]) for k in _IN_A_ROW if k in ready]
         if "ignore_tokens" in ready and view.tokens:
             uses.append(_use(ready["ignore_tokens"][0]))
         else:
