@@ -326,7 +326,7 @@ class LegalActions(Sequence[Action]):
         if phase == "activation":  # each card offered and not active, with an activation left
             active = pos.active    # each active card to deactivate, and EndPhase
             n = len(active) + 1
-            if len(active) + pos.spent < game.rules.activations_per_turn + pos.bonus:
+            if game.activations_left() > 0:
                 n += len([s for s in pos.offered if s not in active])
             return n
         if phase == "binding":  # a token on any card, paid by each pair that can pay; EndPhase
@@ -340,17 +340,24 @@ class LegalActions(Sequence[Action]):
 
     def only(self) -> Action | None:
         """The one legal action when no other is legal (a forced move), else None. A ready
-        power in Phase 1 (it has a legal target) or an active card in Phase 2 (it can be
-        deactivated) means a choice besides EndPhase, with no need to count the others.
+        power in Phase 1 (it has a legal target), an active card in Phase 2 (it can be
+        deactivated) or a card offered with an activation left mean a choice besides
+        EndPhase, with no need to count them.
 
         >>> from leyline_widget.core.game import Game
         >>> LegalActions(Game.new(players=2, seed=7)).only() is None
         True
         """
-        pos = self._game._pos
-        if pos.ready if pos.phase == "abilities" else pos.phase == "activation" and pos.active:
-            return None
-        return self[0] if len(self) == 1 else None
+        game = self._game
+        pos = game._pos
+        phase = pos.phase
+        if phase == "abilities":
+            several = bool(pos.ready)
+        elif phase == "activation":
+            several = bool(pos.active) or (bool(pos.offered) and game.activations_left() > 0)
+        else:
+            several = len(self) != 1
+        return None if several else self[0]
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
