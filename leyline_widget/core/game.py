@@ -208,7 +208,7 @@ class Game:
             bytes(order), size, order[:size], [], [0] * (size * e), [0] * (n * e), [0] * (n * e),
             [0] * (n * e), [rules.tokens_per_element] * e, [0] * e, ACTIVATION, 1, 0, 0,
             None, False, 0, 0, (0,) * (n * len(rules.powers)), 0, None, [everyone] * size)
-        game = cls._from(rules, names, seed, tuple(els[c] for c in order), pos)
+        game = cls._from(rules, names, seed, tuple([els[c] for c in order]), pos)
         events: list[Event] = [
             {"type": "reveal", "slot": slot, "element": els[c], "cause": "setup",
              "visible_to": "all"} for slot, c in enumerate(order[:size])]
@@ -704,7 +704,14 @@ class Game:
         if phase is ACTIVATION:
             active = pos.active
             if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
-                out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+                # Phase 2 is played on a full grid: every card not active yet whose Binding
+                # tokens the Study satisfies (every one while tokens are ignored).
+                blocked = () if pos.ignore_tokens else self._blocked(pos.player)
+                if active or blocked:
+                    out += [_ACTIVATE[s] for s in range(len(pos.grid))
+                            if s not in active and s not in blocked]
+                else:
+                    out += _ACTIVATE[:len(pos.grid)]
             out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
             return out
@@ -720,13 +727,6 @@ class Game:
                       self._bound(), pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
         return out
-
-    def _offered(self) -> tuple[int, ...]:
-        """The cards the active player may activate in Phase 2: those whose Binding tokens
-        their Study satisfies (all of them while tokens are ignored), in slot order."""
-        pos = self._pos
-        blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-        return tuple([s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
         """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
@@ -803,11 +803,22 @@ class Game:
         pos, s = self._pos, action.slot
         if pos.phase is not ACTIVATION:
             self._wrong_phase(ACTIVATION, "cards are activated")
-        # Legal when offered this Phase 2 (a card whose Binding tokens the Study satisfies),
-        # not active yet, with an activation left; else the rule it breaks is found below.
-        if s not in pos.offered or s in pos.active or (
-                len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus):
+        # Legal on a card not active yet, with an activation left, whose Binding tokens the
+        # Study satisfies (any card while tokens are ignored); else the rule it breaks is
+        # found below.
+        if type(s) is not int or not 0 <= s < len(pos.grid) or pos.grid[s] < 0 or (
+                s in pos.active) or (len(pos.active) + pos.spent
+                                     >= self.rules.activations_per_turn + pos.bonus) or (
+                not pos.ignore_tokens and self._binds(s)):
             self._why_not_activate(s)
+
+    def _binds(self, s: int) -> bool:
+        """Whether a Binding token on slot ``s`` is of an element beyond the cards of it the
+        active player's Study holds."""
+        pos, e = self._pos, self._e
+        here = pos.tokens[s * e:s * e + e]
+        return any(here) and any(map(operator.gt, here,
+                                     pos.study[pos.player * e:pos.player * e + e]))
 
     def _why_not_activate(self, s: int) -> None:
         pos = self._pos
@@ -975,8 +986,6 @@ class Game:
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._pos.phase = phase
-        if phase is ACTIVATION:
-            self._pos.offered = self._offered()
         events.append({"type": "phase", "phase": str(phase), "player": self._pos.player})
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
@@ -1106,8 +1115,6 @@ class Game:
         pos = self._pos
         pos.ready = self._ready(pos.player)
         pos.phase = ABILITIES if pos.ready else ACTIVATION
-        if pos.phase is ACTIVATION:
-            pos.offered = self._offered()
         events.append({"type": "turn", "turn": pos.turn, "player": pos.player,
                        "phase": str(pos.phase)})
 
@@ -1256,10 +1263,14 @@ def _deal(seed: int, elements: int, per_element: int) -> list[int]:
     position down, ``j`` is drawn uniformly below ``i + 1`` from ``i + 1``'s bit length of
     random bits, drawn again while too large.
     """
-    cards = [c for c in range(elements) for _ in range(per_element)]
+    cards: list[int] = []
+    for c in range(elements):
+        cards += [c] * per_element
     bits = random.Random(seed).getrandbits
+    k = len(cards).bit_length()  # the bit length of i + 1, kept as i goes down
     for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
+        if i + 1 < 1 << (k - 1):  # i + 1 has one bit fewer
+            k -= 1
         j = bits(k)
         while j > i:
             j = bits(k)

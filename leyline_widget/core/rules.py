@@ -277,8 +277,9 @@ class Rules:
 
     @classmethod
     def default(cls) -> Rules:
-        """The default ruleset (RULES.md): 4 elements x 12 cards, a 3x4 grid."""
-        return cls()
+        """The default ruleset (RULES.md): 4 elements x 12 cards, a 3x4 grid. Rules are
+        values that never change, so every caller may share the one default."""
+        return _DEFAULT if cls is Rules else cls()
 
     @property
     def grid_size(self) -> int:
@@ -357,6 +358,10 @@ class Rules:
 MAX_PLAYERS = 4
 #: The default names by player count ("Player 1", ...): most games are dealt by count.
 _NAMES = {n: tuple(f"Player {i + 1}" for i in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+
+
+#: The default ruleset, validated once (:meth:`Rules.default`).
+_DEFAULT = Rules()
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
