@@ -163,7 +163,7 @@ class Game:
     """
 
     __slots__ = ("rules", "players", "seed", "_initial_deck", "_start", "_pos", "_last", "_e",
-                 "_eidx", "_needs", "_hkey")
+                 "_eidx", "_pidx", "_needs", "_hkey")
 
     rules: Rules
     players: tuple[str, ...]
@@ -174,7 +174,8 @@ class Game:
     _last: _Record                 # the newest record of the history
     _e: int                        # the rules' element count
     _eidx: dict[str, int]          # element -> its index in the rules
-    _needs: tuple[tuple[int, int], ...]  # per power: its element's index, the cards to unlock
+    _pidx: dict[tuple[str, str], int]  # (element, tier) -> the power's index in the rules
+    _needs: tuple[tuple[int, int, int], ...]  # per power: index, element index, cards to unlock
     _hkey: bytes                   # the state hash's key (see _from)
 
     # ------------------------------------------------------------------ set-up
@@ -231,7 +232,9 @@ class Game:
         g._last = _origin([]) if last is None else last
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
-        g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
+        g._pidx = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
+        g._needs = tuple([(i, g._eidx[pw.element], rules.threshold(pw.tier))
+                          for i, pw in enumerate(rules.powers)])
         g._hkey = digest_key(rules, players)
         return g
 
@@ -372,7 +375,7 @@ class Game:
         """The powers (by index) whose element ``player``'s Study holds enough cards of (2 for
         a Minor power, 5 for a Major one by default)."""
         study, base = self._pos.study, player * self._e
-        return [i for i, (element, need) in enumerate(self._needs) if study[base + element] >= need]
+        return [i for i, element, need in self._needs if study[base + element] >= need]
 
     # ------------------------------------------------------------------ which powers now
     def power_problem(self, power: int | str, player: int | None = None, *,
@@ -441,7 +444,7 @@ class Game:
             return None
         pos, pw = self._pos, self.rules.powers[index]
         if index not in self._unlocked(player):
-            element, need = self._needs[index]
+            _, element, need = self._needs[index]
             have = pos.study[player * self._e + element]
             return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
         if this_turn and pos.used >> index & 1:
@@ -719,7 +722,11 @@ class Game:
             return [*_placements(self.rules.elements, len(pos.grid), self._sources()),
                     _END_PHASE]
         if phase is REFILL:
-            return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
+            s = -1
+            for _ in range(pos.grid.count(-1)):  # the empty slots, in slot order
+                s = pos.grid.index(-1, s + 1)
+                out.append(_REFILL[s])
+            return out
         if phase is ABILITIES:
             powers = [self.rules.powers[i] for i in pos.ready]
             if powers:
@@ -913,9 +920,10 @@ class Game:
                 "placing tokens")
 
     def _power_index(self, action: UsePower) -> int:
-        for i, pw in enumerate(self.rules.powers):
-            if pw.element == action.element and pw.tier == action.tier:
-                return i
+        index = self._pidx.get((action.element, action.tier)) if isinstance(
+            action.tier, str) else None
+        if index is not None:
+            return index
         raise IllegalActionError(
             f"{action.element} has no {action.tier} power in these rules", "powers")
 
@@ -1007,16 +1015,22 @@ class Game:
             events.append({"type": "pass", "player": p})
             self._enter(BINDING, events)
             return
-        groups: dict[int, list[int]] = {}
+        grid = pos.grid
+        groups: dict[int, list[int]] = {}  # the active slots by element, in slot order
         for s in active:
-            groups.setdefault(pos.grid[s], []).append(s)
-        taken = sorted(c for c, slots in groups.items() if len(slots) >= self._threshold())
+            slots = groups.get(grid[s])
+            if slots is None:
+                groups[grid[s]] = [s]
+            else:
+                slots.append(s)
+        threshold = self._threshold()
+        taken = sorted([c for c, slots in groups.items() if len(slots) >= threshold])
         if not taken:
             events.append({"type": "flip_back", "player": p, "slots": active})
             self._enter(BINDING, events)
             return
-        els, e = self.rules.elements, self._e
-        bound = self._bound()  # only a card carrying tokens frees any
+        els, e, tokens = self.rules.elements, self._e, pos.tokens
+        carrying = tokens.count(0) != len(tokens)  # only a card carrying tokens frees any
         freed: list[tuple[int, int, int]] = []  # (slot, element, count): removals resolve first
         for c in taken:
             slots = groups[c]
@@ -1024,16 +1038,16 @@ class Game:
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
             for s in slots:
-                pos.grid[s] = -1
+                grid[s] = -1
                 pos.seen[s] = 0
-                for i in range(e) if s in bound else ():
-                    if pos.tokens[s * e + i]:
-                        freed.append((s, i, pos.tokens[s * e + i]))
-                        pos.tokens[s * e + i] = 0
+                for i in range(s * e, s * e + e) if carrying else ():
+                    if tokens[i]:
+                        freed.append((s, i - s * e, tokens[i]))
+                        tokens[i] = 0
         pos.busy = pos.turn
-        flipped = [s for s in active if pos.grid[s] >= 0]
-        if flipped:
-            events.append({"type": "flip_back", "player": p, "slots": flipped})
+        if len(taken) < len(groups):
+            events.append({"type": "flip_back", "player": p,
+                           "slots": [s for s in active if grid[s] >= 0]})
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
         if pos.deck_pos >= len(pos.deck):
@@ -1073,7 +1087,7 @@ class Game:
 
     def _do_power(self, action: UsePower, events: list[Event]) -> bool:
         pos = self._pos
-        index = self._power_index(action)
+        index = self._pidx[action.element, action.tier]
         pw = self.rules.powers[index]
         pos.used |= 1 << index
         majors = list(pos.majors)
