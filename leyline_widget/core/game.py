@@ -419,8 +419,8 @@ class Game:
         if not found:
             return ()
         powers = self.rules.powers
-        counts = self._target_counts()  # the same grid for every power
-        return tuple([i for i in found if powers[i].effect.has_targets(*counts)])
+        cards, bound, deck = self._target_counts()  # the same grid for every power
+        return tuple([i for i in found if powers[i].effect.has_targets(cards, bound, deck)])
 
     def _usable(self, player: int, this_turn: bool) -> list[int]:
         """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
@@ -462,7 +462,7 @@ class Game:
     def _bound(self) -> set[int]:
         """The slots whose card carries at least one Binding token (tokens lie only on cards)."""
         tokens, e = self._pos.tokens, self._e
-        if not any(tokens):  # (most often no card carries any)
+        if tokens.count(0) == len(tokens):  # (most often no card carries any)
             return set()
         return {i // e for i in compress(range(len(tokens)), tokens)}
 
@@ -728,10 +728,9 @@ class Game:
                 out.append(_REFILL[s])
             return out
         if phase is ABILITIES:
-            powers = [self.rules.powers[i] for i in pos.ready]
-            if powers:
-                _uses(out, powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
-                      self._bound(), pos.deck_pos < len(pos.deck))
+            if pos.ready:  # Phase 1 is played on a full grid
+                _uses(out, self.rules.powers, pos.ready, len(pos.grid), self._bound(),
+                      pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
         return out
 
@@ -740,7 +739,7 @@ class Game:
         element beyond the cards of that element the Study holds."""
         pos, e = self._pos, self._e
         tokens = pos.tokens
-        if not any(tokens):  # (most often no card carries any)
+        if tokens.count(0) == len(tokens):  # (most often no card carries any)
             return set()
         study = pos.study[player * e:(player + 1) * e]
         # Only the counts of the slots that carry tokens are compared (most carry none).
@@ -813,10 +812,11 @@ class Game:
         # Legal on a card not active yet, with an activation left, whose Binding tokens the
         # Study satisfies (any card while tokens are ignored); else the rule it breaks is
         # found below.
-        if type(s) is not int or not 0 <= s < len(pos.grid) or pos.grid[s] < 0 or (
-                s in pos.active) or (len(pos.active) + pos.spent
-                                     >= self.rules.activations_per_turn + pos.bonus) or (
-                not pos.ignore_tokens and self._binds(s)):
+        active = pos.active
+        if (type(s) is not int or not 0 <= s < len(pos.grid) or pos.grid[s] < 0 or s in active
+                or len(active) + pos.spent >= self.rules.activations_per_turn + pos.bonus
+                or not pos.ignore_tokens and pos.tokens.count(0) != len(pos.tokens)
+                and self._binds(s)):
             self._why_not_activate(s)
 
     def _binds(self, s: int) -> bool:
@@ -1224,8 +1224,9 @@ _MOVES: dict[type, _Move] = {
 }
 
 #: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
-#: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its
-#: kind looks at them, the cards carrying tokens and whether the deck has a top;
+#: for uses, the power's element, tier, kind and cards, the grid's size (Phase 1 is played on a
+#: full grid) and, where its kind looks at them, the cards carrying tokens and whether the deck
+#: has a top;
 #: for placements, the elements, the grid's size and which element and source pairs can pay.
 #: Games ask for the same lists turn after turn (Gale alone lists 298 target choices on the
 #: default grid, and every card may take a token of each paying pair). Emptied when it holds
@@ -1234,19 +1235,22 @@ _LISTED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _LISTED_MAX = 4096
 
 
-def _uses(out: list[Action], powers: list[Power], cards: tuple[int, ...], bound: set[int],
-          deck: bool) -> None:
-    """Add to ``out`` every use of ``powers`` (the ready ones, in the rules' order), each
-    power's target choices in the order :meth:`Effect.targets` gives them."""
-    for pw in powers:
+def _uses(out: list[Action], powers: tuple[Power, ...], ready: tuple[int, ...], size: int,
+          bound: set[int], deck: bool) -> None:
+    """Add to ``out`` every use of the ``ready`` ones of ``powers`` (by index, in the rules'
+    order) on a full grid of ``size`` slots, each power's target choices in the order
+    :meth:`Effect.targets` gives them."""
+    for i in ready:
+        pw = powers[i]
         kind = pw.effect.kind
-        key = (pw.element, pw.tier, kind, pw.effect.cards, cards,
-               frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
-               deck if kind == "swap_with_deck" else None)
+        key = (pw.element, pw.tier, kind, pw.effect.cards, size,
+               frozenset(bound) if bound and kind in ("swap_with_deck", "remove_tokens")
+               else None, deck if kind == "swap_with_deck" else None)
         uses: tuple[UsePower, ...] | None = _LISTED.get(key)
         if uses is None:
             uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)
-                                    for targets in pw.effect.targets(list(cards), bound, deck)))
+                                    for targets in pw.effect.targets(list(range(size)), bound,
+                                                                     deck)))
         out += uses
 
 
