@@ -809,11 +809,11 @@ class Game:
         pos, s = self._pos, action.slot
         if pos.phase is not ACTIVATION:
             self._wrong_phase(ACTIVATION, "cards are activated")
-        # Legal on a card not active yet, with an activation left, whose Binding tokens the
-        # Study satisfies (any card while tokens are ignored); else the rule it breaks is
-        # found below.
+        # Legal on a card (Phase 2 is played on a full grid) not active yet, with an activation
+        # left, whose Binding tokens the Study satisfies (any card while tokens are ignored);
+        # else the rule it breaks is found below.
         active = pos.active
-        if (type(s) is not int or not 0 <= s < len(pos.grid) or pos.grid[s] < 0 or s in active
+        if (type(s) is not int or not 0 <= s < len(pos.grid) or s in active
                 or len(active) + pos.spent >= self.rules.activations_per_turn + pos.bonus
                 or not pos.ignore_tokens and pos.tokens.count(0) != len(pos.tokens)
                 and self._binds(s)):
@@ -953,11 +953,14 @@ class Game:
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
         act = action if isinstance(action, Action) else parse_action(action)
-        effect = self._check(act)[1]
+        move = _MOVES.get(type(act))
+        if move is None or self._pos.phase is GAME_OVER:
+            move = self._check(act)  # raises, naming the rule
+        move[0](self, act)
         events: list[Event] = []
         # An effect says whether it made a private event (one some seats see without its
         # element): a seat's view of the steps since (visible_events_since) filters those.
-        private = effect(self, act, events)
+        private = move[1](self, act, events)
         last = self._last
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
@@ -1285,14 +1288,13 @@ def _deal(seed: int, elements: int, per_element: int) -> list[int]:
     for c in range(elements):
         cards += [c] * per_element
     bits = random.Random(seed).getrandbits
-    k = len(cards).bit_length()  # the bit length of i + 1, kept as i goes down
-    for i in range(len(cards) - 1, 0, -1):
-        if i + 1 < 1 << (k - 1):  # i + 1 has one bit fewer
-            k -= 1
-        j = bits(k)
-        while j > i:
+    n = len(cards)
+    for k in range(n.bit_length(), 1, -1):  # the positions i whose i + 1 has k bits
+        for i in range(min(n - 1, (1 << k) - 2), (1 << (k - 1)) - 2, -1):
             j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
+            while j > i:
+                j = bits(k)
+            cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
