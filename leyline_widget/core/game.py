@@ -40,7 +40,7 @@ from .digest import deck_digest, digest, digest_key, digest_v1
 from .echo import quote
 from .position import Position
 from .resolve import RESOLVE
-from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
+from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, deal_order, player_names
 from .types import Cell, Event, Observation, PlayerView
 from .view import ONLOOKER, SeatView, visible_events
 
@@ -198,7 +198,7 @@ class Game:
                 seed = random.SystemRandom().randrange(2**32)
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise ValueError(f"seed must be an integer, got {quote(seed)}")
-            order = _deal(seed, len(els), rules.cards_per_element)
+            order = deal_order(seed, len(els), rules.cards_per_element)
         else:
             index = {el: i for i, el in enumerate(els)}
             order = [index[el] for el in check_deck(rules, deck)]
@@ -815,17 +815,17 @@ class Game:
         active = pos.active
         if (type(s) is not int or not 0 <= s < len(pos.grid) or s in active
                 or len(active) + pos.spent >= self.rules.activations_per_turn + pos.bonus
-                or not pos.ignore_tokens and pos.tokens.count(0) != len(pos.tokens)
-                and self._binds(s)):
+                or self._binds(s)):
             self._why_not_activate(s)
 
     def _binds(self, s: int) -> bool:
-        """Whether a Binding token on slot ``s`` is of an element beyond the cards of it the
-        active player's Study holds."""
+        """Whether the Binding tokens on slot ``s`` keep the active player from activating it:
+        one of an element beyond the cards of it their Study holds, while tokens count."""
         pos, e = self._pos, self._e
+        if pos.ignore_tokens or pos.tokens.count(0) == len(pos.tokens):  # (most often none)
+            return False
         here = pos.tokens[s * e:s * e + e]
-        return any(here) and any(map(operator.gt, here,
-                                     pos.study[pos.player * e:pos.player * e + e]))
+        return any(map(operator.gt, here, pos.study[pos.player * e:pos.player * e + e]))
 
     def _why_not_activate(self, s: int) -> None:
         pos = self._pos
@@ -1274,28 +1274,6 @@ def _keep(key: tuple[Any, ...], actions: tuple[_A, ...]) -> tuple[_A, ...]:
         _LISTED.clear()
     _LISTED[key] = actions
     return actions
-
-
-def _deal(seed: int, elements: int, per_element: int) -> list[int]:
-    """The deck dealt from ``seed``, top first, as element indices: the cards in rules order
-    (``per_element`` of each element) shuffled exactly as ``random.Random(seed).shuffle``
-    does in Python 3.11 (tests/test_engine.py proves it), written out here so that the deal
-    stays the same under a future Python whose shuffle draws differently: from the last
-    position down, ``j`` is drawn uniformly below ``i + 1`` from ``i + 1``'s bit length of
-    random bits, drawn again while too large.
-    """
-    cards: list[int] = []
-    for c in range(elements):
-        cards += [c] * per_element
-    bits = random.Random(seed).getrandbits
-    n = len(cards)
-    for k in range(n.bit_length(), 1, -1):  # the positions i whose i + 1 has k bits
-        for i in range(min(n - 1, (1 << k) - 2), (1 << (k - 1)) - 2, -1):
-            j = bits(k)
-            while j > i:
-                j = bits(k)
-            cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 def parse_action(data: object) -> Action:
