@@ -707,13 +707,9 @@ class Game:
         if phase is ACTIVATION:
             active = pos.active
             if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
-                # Phase 2 is played on a full grid: every card not active yet whose Binding
-                # tokens the Study satisfies (every one while tokens are ignored).
-                blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-                if active or blocked:
-                    out += [_ACTIVATE[s] for s in range(len(pos.grid))
-                            if s not in active and s not in blocked]
-                else:
+                if active or len(pos.offered) < len(pos.grid):
+                    out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+                else:  # every card offered, none active yet
                     out += _ACTIVATE[:len(pos.grid)]
             out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
@@ -733,6 +729,16 @@ class Game:
                       pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
         return out
+
+    def _offered(self) -> tuple[int, ...]:
+        """The cards the active player may activate in Phase 2, played on a full grid: those
+        whose Binding tokens their Study satisfies (all of them while tokens are ignored), in
+        slot order."""
+        pos = self._pos
+        blocked = () if pos.ignore_tokens else self._blocked(pos.player)
+        if not blocked:
+            return tuple(range(len(pos.grid)))
+        return tuple([s for s in range(len(pos.grid)) if s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
         """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
@@ -809,23 +815,11 @@ class Game:
         pos, s = self._pos, action.slot
         if pos.phase is not ACTIVATION:
             self._wrong_phase(ACTIVATION, "cards are activated")
-        # Legal on a card (Phase 2 is played on a full grid) not active yet, with an activation
-        # left, whose Binding tokens the Study satisfies (any card while tokens are ignored);
-        # else the rule it breaks is found below.
-        active = pos.active
-        if (type(s) is not int or not 0 <= s < len(pos.grid) or s in active
-                or len(active) + pos.spent >= self.rules.activations_per_turn + pos.bonus
-                or self._binds(s)):
+        # Legal when offered this Phase 2 (a card whose Binding tokens the Study satisfies),
+        # not active yet, with an activation left; else the rule it breaks is found below.
+        if s not in pos.offered or s in pos.active or (
+                len(pos.active) + pos.spent >= self.rules.activations_per_turn + pos.bonus):
             self._why_not_activate(s)
-
-    def _binds(self, s: int) -> bool:
-        """Whether the Binding tokens on slot ``s`` keep the active player from activating it:
-        one of an element beyond the cards of it their Study holds, while tokens count."""
-        pos, e = self._pos, self._e
-        if pos.ignore_tokens or pos.tokens.count(0) == len(pos.tokens):  # (most often none)
-            return False
-        here = pos.tokens[s * e:s * e + e]
-        return any(map(operator.gt, here, pos.study[pos.player * e:pos.player * e + e]))
 
     def _why_not_activate(self, s: int) -> None:
         pos = self._pos
@@ -997,6 +991,8 @@ class Game:
 
     def _enter(self, phase: Phase, events: list[Event]) -> None:
         self._pos.phase = phase
+        if phase is ACTIVATION:
+            self._pos.offered = self._offered()
         events.append({"type": "phase", "phase": str(phase), "player": self._pos.player})
 
     def _end_phase(self, action: EndPhase, events: list[Event]) -> None:
@@ -1132,6 +1128,8 @@ class Game:
         pos = self._pos
         pos.ready = self._ready(pos.player)
         pos.phase = ABILITIES if pos.ready else ACTIVATION
+        if pos.phase is ACTIVATION:
+            pos.offered = self._offered()
         events.append({"type": "turn", "turn": pos.turn, "player": pos.player,
                        "phase": str(pos.phase)})
 

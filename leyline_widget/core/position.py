@@ -55,6 +55,10 @@ class Position:
     # grid slot, bit p is set when seat p knows the card there (what a SeatView reads); 0 for
     # an empty slot.
     seen: list[int]
+    # The cards whose Binding tokens the active player's Study satisfies this Phase 2 (all of
+    # them while tokens are ignored). Tokens and Studies stand still in Phase 2, so this is
+    # found once, as it begins; derived, so neither in position() nor in the state hash.
+    offered: tuple[int, ...] = ()
     # The powers (by index) the active player can use now, while Phase 1 lasts. Only a use of
     # a power changes them in Phase 1, so they are found as it begins and after each use;
     # derived, so neither in position() nor in the state hash.
@@ -317,7 +321,9 @@ def load_position(position: Mapping[str, Any]) -> Game:
         end_reason, [everyone if s in active or (shown and grid[s] >= 0) else 0
                      for s in range(size)])
     game = Game._from(rules, names, None, tuple(els[c] for c in deck), pos)
-    if phase is Phase.ABILITIES:
+    if phase is Phase.ACTIVATION:
+        pos.offered = game._offered()
+    elif phase is Phase.ABILITIES:
         pos.ready = game._ready(player)
     game._start = game.position()
     return game
