@@ -36,7 +36,7 @@ from .actions import (
     UsePower,
     listed,
 )
-from .digest import deck_digest, digest, digest_key, digest_v1
+from .digest import deck_digest, digest, digest_key, digest_v1, keyed
 from .echo import quote
 from .position import Position
 from .resolve import RESOLVE
@@ -568,12 +568,13 @@ class Game:
         """
         pos = self._pos
         deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+        start = keyed(self._hkey)
         for action in actions:
             self.apply(action)
             pos = self._pos
             if pos.deck_pos != at or pos.deck != deck:
                 deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
-            yield digest(pos, self.rules, self._hkey, rest)
+            yield digest(pos, self.rules, self._hkey, rest, start)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
