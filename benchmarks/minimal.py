@@ -48,7 +48,7 @@ _END: Action = (END,)
 
 
 def deal(seed: int) -> list[int]:
-    """The deck, top first, as the engine deals it: ``core/game.py:_deal`` writes out Python
+    """The deck, top first, as the engine deals it: ``core/rules.py:deal_order`` writes out Python
     3.11's ``random.shuffle`` so that its deals outlive a change of Python; the model just
     calls it (tests/test_minimal_model.py would see a Python whose shuffle draws otherwise)."""
     cards = [c for c in range(E) for _ in range(PER_ELEMENT)]

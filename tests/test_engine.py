@@ -90,6 +90,18 @@ def _shuffled_as_in_python_3_11(cards: list[str], seed: int) -> list[str]:
     return out
 
 
+def test_the_deal_matches_the_reference_on_every_deck_size_up_to_130() -> None:
+    # The deal draws ``i + 1``'s bit length of bits at position i: decks of a power of two
+    # cards and one more are where that length changes.
+    from leyline_widget.core.rules import deal_order
+
+    for elements, per in [(1, n) for n in range(1, 131)] + [(4, 8), (4, 16), (8, 16), (2, 33)]:
+        cards = [str(c) for c in range(elements) for _ in range(per)]
+        for seed in (0, 1, 7, 2**33 + 1):
+            dealt = [str(c) for c in deal_order(seed, elements, per)]
+            assert dealt == _shuffled_as_in_python_3_11(cards, seed), (elements, per, seed)
+
+
 @pytest.mark.parametrize("rules", [
     Rules.default(), SMALL, Rules(elements=("a",), cards_per_element=1, grid_rows=1,
                                   grid_cols=1, collect_threshold=1, minor_threshold=1,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .position import Position
     from .rules import Rules
 
-__all__ = ["deck_digest", "digest", "digest_key", "digest_v1"]
+__all__ = ["deck_digest", "digest", "digest_key", "digest_v1", "keyed"]
 
 
 def digest_key(rules: Rules, players: tuple[str, ...]) -> bytes:
@@ -31,10 +31,17 @@ def deck_digest(pos: Position) -> bytes:
     return hashlib.blake2b(memoryview(pos.deck)[pos.deck_pos:], digest_size=16).digest()
 
 
-def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None) -> str:
+def keyed(key: bytes) -> Any:
+    """The hasher of version 2 under ``key``, for :func:`digest` to start from: a replay
+    digests step after step under one key."""
+    return hashlib.blake2b(digest_size=16, key=key)
+
+
+def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None,
+           start: Any = None) -> str:
     """Version 2: the position's numbers as bytes (64-bit words when one passes 255) under
     ``key`` (:func:`digest_key`), with a digest of the rest of the deck (``rest``, when the
-    caller has it: :func:`deck_digest`)."""
+    caller has it: :func:`deck_digest`); ``start``, when given, is :func:`keyed` ``(key)``."""
     active = sorted(pos.active)
     # Numbers take one byte each unless one passes 255; then all take 8.
     try:
@@ -46,10 +53,12 @@ def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None) -
     head = "%s|%s|%d|%d%d|%d|%d|%d|%d|%d%s" % (  # noqa: UP031 - the recipe's own text
         pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
         pos.turn, pos.player, pos.bonus, len(active), width, _house_words(pos, rules))
-    out = hashlib.blake2b(digest_size=16, key=key)
+    out = hashlib.blake2b(digest_size=16, key=key) if start is None else start.copy()
     if rest is None:
         rest = deck_digest(pos)
-    out.update(b"".join((head.encode(), array("b", pos.grid).tobytes(), words, rest)))
+    # The grid as signed bytes (an empty slot's -1 is 0xff).
+    grid = array("b", pos.grid).tobytes() if -1 in pos.grid else bytes(pos.grid)
+    out.update(b"".join((head.encode(), grid, words, rest)))
     return out.hexdigest()
 
 

@@ -36,11 +36,11 @@ from .actions import (
     UsePower,
     listed,
 )
-from .digest import deck_digest, digest, digest_key, digest_v1
+from .digest import deck_digest, digest, digest_key, digest_v1, keyed
 from .echo import quote
 from .position import Position
 from .resolve import RESOLVE
-from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, player_names
+from .rules import MAX_GRID, MAX_PLAYERS, Power, Rules, check_deck, deal_order, player_names
 from .types import Cell, Event, Observation, PlayerView
 from .view import ONLOOKER, SeatView, visible_events
 
@@ -163,7 +163,7 @@ class Game:
     """
 
     __slots__ = ("rules", "players", "seed", "_initial_deck", "_start", "_pos", "_last", "_e",
-                 "_eidx", "_needs", "_hkey")
+                 "_eidx", "_pidx", "_needs", "_hkey")
 
     rules: Rules
     players: tuple[str, ...]
@@ -174,7 +174,8 @@ class Game:
     _last: _Record                 # the newest record of the history
     _e: int                        # the rules' element count
     _eidx: dict[str, int]          # element -> its index in the rules
-    _needs: tuple[tuple[int, int], ...]  # per power: its element's index, the cards to unlock
+    _pidx: dict[tuple[str, str], int]  # (element, tier) -> the power's index in the rules
+    _needs: tuple[tuple[int, int, int], ...]  # per power: index, element index, cards to unlock
     _hkey: bytes                   # the state hash's key (see _from)
 
     # ------------------------------------------------------------------ set-up
@@ -197,7 +198,7 @@ class Game:
                 seed = random.SystemRandom().randrange(2**32)
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise ValueError(f"seed must be an integer, got {quote(seed)}")
-            order = _deal(seed, len(els), rules.cards_per_element)
+            order = deal_order(seed, len(els), rules.cards_per_element)
         else:
             index = {el: i for i, el in enumerate(els)}
             order = [index[el] for el in check_deck(rules, deck)]
@@ -208,7 +209,7 @@ class Game:
             bytes(order), size, order[:size], [], [0] * (size * e), [0] * (n * e), [0] * (n * e),
             [0] * (n * e), [rules.tokens_per_element] * e, [0] * e, ACTIVATION, 1, 0, 0,
             None, False, 0, 0, (0,) * (n * len(rules.powers)), 0, None, [everyone] * size)
-        game = cls._from(rules, names, seed, tuple(els[c] for c in order), pos)
+        game = cls._from(rules, names, seed, tuple([els[c] for c in order]), pos)
         events: list[Event] = [
             {"type": "reveal", "slot": slot, "element": els[c], "cause": "setup",
              "visible_to": "all"} for slot, c in enumerate(order[:size])]
@@ -231,7 +232,9 @@ class Game:
         g._last = _origin([]) if last is None else last
         g._e = len(rules.elements)
         g._eidx = {el: i for i, el in enumerate(rules.elements)}
-        g._needs = tuple((g._eidx[pw.element], rules.threshold(pw.tier)) for pw in rules.powers)
+        g._pidx = {(pw.element, pw.tier): i for i, pw in enumerate(rules.powers)}
+        g._needs = tuple([(i, g._eidx[pw.element], rules.threshold(pw.tier))
+                          for i, pw in enumerate(rules.powers)])
         g._hkey = digest_key(rules, players)
         return g
 
@@ -372,7 +375,7 @@ class Game:
         """The powers (by index) whose element ``player``'s Study holds enough cards of (2 for
         a Minor power, 5 for a Major one by default)."""
         study, base = self._pos.study, player * self._e
-        return [i for i, (element, need) in enumerate(self._needs) if study[base + element] >= need]
+        return [i for i, element, need in self._needs if study[base + element] >= need]
 
     # ------------------------------------------------------------------ which powers now
     def power_problem(self, power: int | str, player: int | None = None, *,
@@ -416,8 +419,8 @@ class Game:
         if not found:
             return ()
         powers = self.rules.powers
-        counts = self._target_counts()  # the same grid for every power
-        return tuple([i for i in found if powers[i].effect.has_targets(*counts)])
+        cards, bound, deck = self._target_counts()  # the same grid for every power
+        return tuple([i for i in found if powers[i].effect.has_targets(cards, bound, deck)])
 
     def _usable(self, player: int, this_turn: bool) -> list[int]:
         """The powers (by index) ``player`` may use, targets aside: unlocked, not used up for
@@ -441,7 +444,7 @@ class Game:
             return None
         pos, pw = self._pos, self.rules.powers[index]
         if index not in self._unlocked(player):
-            element, need = self._needs[index]
+            _, element, need = self._needs[index]
             have = pos.study[player * self._e + element]
             return f"{pw.name} unlocks at {need} {pw.element} in your Study, and you have {have}"
         if this_turn and pos.used >> index & 1:
@@ -459,7 +462,7 @@ class Game:
     def _bound(self) -> set[int]:
         """The slots whose card carries at least one Binding token (tokens lie only on cards)."""
         tokens, e = self._pos.tokens, self._e
-        if not any(tokens):  # (most often no card carries any)
+        if tokens.count(0) == len(tokens):  # (most often no card carries any)
             return set()
         return {i // e for i in compress(range(len(tokens)), tokens)}
 
@@ -565,12 +568,13 @@ class Game:
         """
         pos = self._pos
         deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
+        start = keyed(self._hkey)
         for action in actions:
             self.apply(action)
             pos = self._pos
             if pos.deck_pos != at or pos.deck != deck:
                 deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
-            yield digest(pos, self.rules, self._hkey, rest)
+            yield digest(pos, self.rules, self._hkey, rest, start)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
@@ -704,7 +708,10 @@ class Game:
         if phase is ACTIVATION:
             active = pos.active
             if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
-                out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+                if active or len(pos.offered) < len(pos.grid):
+                    out += [_ACTIVATE[s] for s in pos.offered if s not in active]
+                else:  # every card offered, none active yet
+                    out += _ACTIVATE[:len(pos.grid)]
             out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
             return out
@@ -712,28 +719,34 @@ class Game:
             return [*_placements(self.rules.elements, len(pos.grid), self._sources()),
                     _END_PHASE]
         if phase is REFILL:
-            return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
+            s = -1
+            for _ in range(pos.grid.count(-1)):  # the empty slots, in slot order
+                s = pos.grid.index(-1, s + 1)
+                out.append(_REFILL[s])
+            return out
         if phase is ABILITIES:
-            powers = [self.rules.powers[i] for i in pos.ready]
-            if powers:
-                _uses(out, powers, tuple([s for s, c in enumerate(pos.grid) if c >= 0]),
-                      self._bound(), pos.deck_pos < len(pos.deck))
+            if pos.ready:  # Phase 1 is played on a full grid
+                _uses(out, self.rules.powers, pos.ready, len(pos.grid), self._bound(),
+                      pos.deck_pos < len(pos.deck))
             out.append(_END_PHASE)
         return out
 
     def _offered(self) -> tuple[int, ...]:
-        """The cards the active player may activate in Phase 2: those whose Binding tokens
-        their Study satisfies (all of them while tokens are ignored), in slot order."""
+        """The cards the active player may activate in Phase 2, played on a full grid: those
+        whose Binding tokens their Study satisfies (all of them while tokens are ignored), in
+        slot order."""
         pos = self._pos
         blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-        return tuple([s for s, c in enumerate(pos.grid) if c >= 0 and s not in blocked])
+        if not blocked:
+            return tuple(range(len(pos.grid)))
+        return tuple([s for s in range(len(pos.grid)) if s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
         """The slots whose Binding tokens ``player``'s Study does not satisfy: a token of an
         element beyond the cards of that element the Study holds."""
         pos, e = self._pos, self._e
         tokens = pos.tokens
-        if not any(tokens):  # (most often no card carries any)
+        if tokens.count(0) == len(tokens):  # (most often no card carries any)
             return set()
         study = pos.study[player * e:(player + 1) * e]
         # Only the counts of the slots that carry tokens are compared (most carry none).
@@ -902,9 +915,10 @@ class Game:
                 "placing tokens")
 
     def _power_index(self, action: UsePower) -> int:
-        for i, pw in enumerate(self.rules.powers):
-            if pw.element == action.element and pw.tier == action.tier:
-                return i
+        index = self._pidx.get((action.element, action.tier)) if isinstance(
+            action.tier, str) else None
+        if index is not None:
+            return index
         raise IllegalActionError(
             f"{action.element} has no {action.tier} power in these rules", "powers")
 
@@ -934,11 +948,14 @@ class Game:
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
         act = action if isinstance(action, Action) else parse_action(action)
-        effect = self._check(act)[1]
+        move = _MOVES.get(type(act))
+        if move is None or self._pos.phase is GAME_OVER:
+            move = self._check(act)  # raises, naming the rule
+        move[0](self, act)
         events: list[Event] = []
         # An effect says whether it made a private event (one some seats see without its
         # element): a seat's view of the steps since (visible_events_since) filters those.
-        private = effect(self, act, events)
+        private = move[1](self, act, events)
         last = self._last
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
@@ -998,16 +1015,22 @@ class Game:
             events.append({"type": "pass", "player": p})
             self._enter(BINDING, events)
             return
-        groups: dict[int, list[int]] = {}
+        grid = pos.grid
+        groups: dict[int, list[int]] = {}  # the active slots by element, in slot order
         for s in active:
-            groups.setdefault(pos.grid[s], []).append(s)
-        taken = sorted(c for c, slots in groups.items() if len(slots) >= self._threshold())
+            slots = groups.get(grid[s])
+            if slots is None:
+                groups[grid[s]] = [s]
+            else:
+                slots.append(s)
+        threshold = self._threshold()
+        taken = sorted([c for c, slots in groups.items() if len(slots) >= threshold])
         if not taken:
             events.append({"type": "flip_back", "player": p, "slots": active})
             self._enter(BINDING, events)
             return
-        els, e = self.rules.elements, self._e
-        bound = self._bound()  # only a card carrying tokens frees any
+        els, e, tokens = self.rules.elements, self._e, pos.tokens
+        carrying = tokens.count(0) != len(tokens)  # only a card carrying tokens frees any
         freed: list[tuple[int, int, int]] = []  # (slot, element, count): removals resolve first
         for c in taken:
             slots = groups[c]
@@ -1015,16 +1038,16 @@ class Game:
             events.append({"type": "collect", "player": p, "element": els[c], "slots": slots,
                            "count": len(slots)})
             for s in slots:
-                pos.grid[s] = -1
+                grid[s] = -1
                 pos.seen[s] = 0
-                for i in range(e) if s in bound else ():
-                    if pos.tokens[s * e + i]:
-                        freed.append((s, i, pos.tokens[s * e + i]))
-                        pos.tokens[s * e + i] = 0
+                for i in range(s * e, s * e + e) if carrying else ():
+                    if tokens[i]:
+                        freed.append((s, i - s * e, tokens[i]))
+                        tokens[i] = 0
         pos.busy = pos.turn
-        flipped = [s for s in active if pos.grid[s] >= 0]
-        if flipped:
-            events.append({"type": "flip_back", "player": p, "slots": flipped})
+        if len(taken) < len(groups):
+            events.append({"type": "flip_back", "player": p,
+                           "slots": [s for s in active if grid[s] >= 0]})
         for s, i, count in freed:
             self._return_tokens(s, i, count, events)
         if pos.deck_pos >= len(pos.deck):
@@ -1064,7 +1087,7 @@ class Game:
 
     def _do_power(self, action: UsePower, events: list[Event]) -> bool:
         pos = self._pos
-        index = self._power_index(action)
+        index = self._pidx[action.element, action.tier]
         pw = self.rules.powers[index]
         pos.used |= 1 << index
         majors = list(pos.majors)
@@ -1203,8 +1226,9 @@ _MOVES: dict[type, _Move] = {
 }
 
 #: Phase 1's uses of a power and Phase 3's token placements, by exactly what they depend on:
-#: for uses, the power's element, tier, kind and cards, the slots holding cards and, where its
-#: kind looks at them, the cards carrying tokens and whether the deck has a top;
+#: for uses, the power's element, tier, kind and cards, the grid's size (Phase 1 is played on a
+#: full grid) and, where its kind looks at them, the cards carrying tokens and whether the deck
+#: has a top;
 #: for placements, the elements, the grid's size and which element and source pairs can pay.
 #: Games ask for the same lists turn after turn (Gale alone lists 298 target choices on the
 #: default grid, and every card may take a token of each paying pair). Emptied when it holds
@@ -1213,19 +1237,22 @@ _LISTED: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 _LISTED_MAX = 4096
 
 
-def _uses(out: list[Action], powers: list[Power], cards: tuple[int, ...], bound: set[int],
-          deck: bool) -> None:
-    """Add to ``out`` every use of ``powers`` (the ready ones, in the rules' order), each
-    power's target choices in the order :meth:`Effect.targets` gives them."""
-    for pw in powers:
+def _uses(out: list[Action], powers: tuple[Power, ...], ready: tuple[int, ...], size: int,
+          bound: set[int], deck: bool) -> None:
+    """Add to ``out`` every use of the ``ready`` ones of ``powers`` (by index, in the rules'
+    order) on a full grid of ``size`` slots, each power's target choices in the order
+    :meth:`Effect.targets` gives them."""
+    for i in ready:
+        pw = powers[i]
         kind = pw.effect.kind
-        key = (pw.element, pw.tier, kind, pw.effect.cards, cards,
-               frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
-               deck if kind == "swap_with_deck" else None)
+        key = (pw.element, pw.tier, kind, pw.effect.cards, size,
+               frozenset(bound) if bound and kind in ("swap_with_deck", "remove_tokens")
+               else None, deck if kind == "swap_with_deck" else None)
         uses: tuple[UsePower, ...] | None = _LISTED.get(key)
         if uses is None:
             uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)
-                                    for targets in pw.effect.targets(list(cards), bound, deck)))
+                                    for targets in pw.effect.targets(list(range(size)), bound,
+                                                                     deck)))
         out += uses
 
 
@@ -1246,25 +1273,6 @@ def _keep(key: tuple[Any, ...], actions: tuple[_A, ...]) -> tuple[_A, ...]:
         _LISTED.clear()
     _LISTED[key] = actions
     return actions
-
-
-def _deal(seed: int, elements: int, per_element: int) -> list[int]:
-    """The deck dealt from ``seed``, top first, as element indices: the cards in rules order
-    (``per_element`` of each element) shuffled exactly as ``random.Random(seed).shuffle``
-    does in Python 3.11 (tests/test_engine.py proves it), written out here so that the deal
-    stays the same under a future Python whose shuffle draws differently: from the last
-    position down, ``j`` is drawn uniformly below ``i + 1`` from ``i + 1``'s bit length of
-    random bits, drawn again while too large.
-    """
-    cards = [c for c in range(elements) for _ in range(per_element)]
-    bits = random.Random(seed).getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = bits(k)
-        while j > i:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 def parse_action(data: object) -> Action:

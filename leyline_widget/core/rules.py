@@ -13,6 +13,7 @@ ValueError: collect_threshold must be at least 1, got 0
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -277,8 +278,9 @@ class Rules:
 
     @classmethod
     def default(cls) -> Rules:
-        """The default ruleset (RULES.md): 4 elements x 12 cards, a 3x4 grid."""
-        return cls()
+        """The default ruleset (RULES.md): 4 elements x 12 cards, a 3x4 grid. Rules are
+        values that never change, so every caller may share the one default."""
+        return _DEFAULT if cls is Rules else cls()
 
     @property
     def grid_size(self) -> int:
@@ -357,6 +359,32 @@ class Rules:
 MAX_PLAYERS = 4
 #: The default names by player count ("Player 1", ...): most games are dealt by count.
 _NAMES = {n: tuple(f"Player {i + 1}" for i in range(n)) for n in range(1, MAX_PLAYERS + 1)}
+
+
+#: The default ruleset, validated once (:meth:`Rules.default`).
+_DEFAULT = Rules()
+
+
+def deal_order(seed: int, elements: int, per_element: int) -> list[int]:
+    """The deck dealt from ``seed``, top first, as element indices: the cards in rules order
+    (``per_element`` of each element) shuffled exactly as ``random.Random(seed).shuffle``
+    does in Python 3.11 (tests/test_engine.py proves it), written out here so that the deal
+    stays the same under a future Python whose shuffle draws differently: from the last
+    position down, ``j`` is drawn uniformly below ``i + 1`` from ``i + 1``'s bit length of
+    random bits, drawn again while too large.
+    """
+    cards: list[int] = []
+    for c in range(elements):
+        cards += [c] * per_element
+    bits = random.Random(seed).getrandbits
+    n = len(cards)
+    for k in range(n.bit_length(), 1, -1):  # the positions i whose i + 1 has k bits
+        for i in range(min(n - 1, (1 << k) - 2), (1 << (k - 1)) - 2, -1):
+            j = bits(k)
+            while j > i:
+                j = bits(k)
+            cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
