@@ -40,7 +40,7 @@ import os
 import random
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from leyline_widget import Game, Rules
@@ -86,7 +86,7 @@ class _Counting(GreedyBot):
 
     calls = 0
 
-    def decide(self, view: SeatView, legal: list[Action]) -> Action:
+    def decide(self, view: SeatView, legal: Sequence[Action]) -> Action:
         self.calls += 1
         return super().decide(view, legal)
 
