@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support import SMALL
 
-from leyline_widget import Activate, Game, Power, Rules
+from leyline_widget import Activate, Deactivate, Game, Power, Rules
 from leyline_widget.agents.bots import (
     BOT_KINDS,
     Bot,
@@ -468,3 +468,26 @@ def test_the_legal_list_is_built_only_for_a_decision_that_reads_it(
         assert counts["planned"] > 0
         assert sum(listed.values()) + counts["planned"] < game.step
         assert set(listed) <= {"activation", "refill"}, listed
+
+
+def test_a_plan_is_dropped_when_the_game_moved_on_by_another_move() -> None:
+    # GreedyBot plays the rest of a collection while the game moves on by its own moves alone;
+    # once another move was applied (here its card deactivated again, as by a player taking
+    # over its seat), it decides afresh from the game as it is, as a bot with no plan would.
+    tried = 0
+    for seed in range(20):
+        game = Game.new(players=2, seed=seed)
+        bot = GreedyBot(seed=seed)
+        seat = BotSeat(bot, game.active_player)
+        first = seat.act(game)
+        plan = bot._plan  # the rest of a collection, when one was planned
+        if not (isinstance(first, Activate) and plan and isinstance(plan[0], Activate)):
+            continue
+        game.apply(first)
+        game.apply(Deactivate(first.slot))
+        fresh = GreedyBot(seed=seed)
+        fresh.start(game.rules, seat.seat)
+        expected = fresh.choose(game.seat_view(seat.seat), game.legal_actions())
+        assert seat.act(game) == expected
+        tried += 1
+    assert tried >= 3

@@ -185,7 +185,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     _plan: list[Action]                 # the rest of a collection decided at once
-    _plan_at: tuple[int, Phase] | None  # the turn and phase it was decided in
+    _plan_at: tuple[int, Phase, int | None] | None  # turn, phase, step of its next move
     _peeked: set[int]                   # activated only to look; deactivated next
     _looked: set[int]                   # slots scouted this turn (each once: no endless loop)
     _scouted_turn: int
@@ -227,16 +227,23 @@ class GreedyBot(Bot):
 
     def queued(self, view: SeatView, legal: Container[Action]) -> Action | None:
         """The next move of the plan made at its last decision, while the game is still in
-        that decision's turn and phase and the move is legal; else None (the plan is
-        dropped). The events since are its own planned moves, which cannot change the plan."""
+        that decision's turn and phase, has moved on by its own moves alone (one step each)
+        and the move is legal; else None (the plan is dropped: a move it did not make, such as
+        a player taking over its seat, may have changed what the plan was for)."""
         if not self._plan:
             return None
-        if self._plan_at == (view.turn, view.phase):
+        at = self._plan_at  # (a step of None: any, for a plan made with no step known)
+        if at is not None and at[:2] == (view.turn, view.phase) and at[2] in (None, view.step):
             move = self._plan.pop(0)
             if move in legal:
+                self._plan_at = (view.turn, view.phase, view.step + 1)
                 return move
         self._plan.clear()
         return None
+
+    def _planned(self, view: SeatView, moves: list[Action]) -> None:
+        """Keep ``moves`` to play after this decision's move, from the next step on."""
+        self._plan, self._plan_at = moves, (view.turn, view.phase, view.step + 1)
 
     def decide(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """A new decision (no plan left) from the view and the legal actions."""
@@ -343,8 +350,7 @@ class GreedyBot(Bot):
         """The first activation of the collection of ``moves``, the rest planned; the phase
         ends with it unless unknown cards or another collection remain."""
         count = min(len(moves), left)
-        self._plan = list(moves[1:count])
-        self._plan_at = (view.turn, view.phase)
+        self._planned(view, list(moves[1:count]))
         rest = left - count
         ends = rest == 0 or not unknown
         if ends and rest:
@@ -407,7 +413,7 @@ class GreedyBot(Bot):
         else:
             uses.append(_END)
         if not shared:
-            self._plan, self._plan_at = uses[1:], (view.turn, view.phase)
+            self._planned(view, uses[1:])
         return uses[0]
 
     def _peek(self, view: SeatView, n: int) -> list[int]:

@@ -1031,14 +1031,14 @@ class ExpertBot(GreedyBot):
         # does not pass while it can collect, so two experts always finish a game.
         move = self.search_move(view.observation, self._memory(view), legal,
                                 no_pass=view.turns_since_collection > view.players)
-        self._plan_at = (view.turn, view.phase)
+        self._planned(view, self._plan)
         return move
 
     def search_move(self, observation: Observation, known: Mapping[int, str],
                     legal: Sequence[Action], no_pass: bool = False) -> Action:
         """The first action of the best option a search finds from ``observation`` and the
-        ``known`` grid; the option's other actions are planned (played while the game stays in
-        this turn and phase). ``last`` keeps the search's evaluation."""
+        ``known`` grid; the option's other actions are planned (:meth:`decide` keeps them to play
+        while the game moves on by them alone). ``last`` keeps the search's evaluation."""
         self._plan.clear()
         if len(legal) == 1:
             return legal[0]
@@ -1049,8 +1049,9 @@ class ExpertBot(GreedyBot):
                     reply=self.reply)
         self.last = ev
         first, *rest = ev.best_option().actions
+        # (an observation tells no step: decide pins the plan to the next one)
         self._plan = list(rest)
-        self._plan_at = (observation["turn"], Phase(observation["phase"]))
+        self._plan_at = (observation["turn"], Phase(observation["phase"]), None)
         return first
 
 
