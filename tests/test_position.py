@@ -113,12 +113,13 @@ def test_every_card_the_seat_was_shown_is_in_its_view_and_nothing_else() -> None
     assert start.seat_view(1).known == {0: game.card(0)}
 
 
-def _random_steps(seed: int, steps: int = 400) -> tuple[Game, list[Action]]:
+def _random_steps(seed: int, steps: int = 400, rules: Rules = EARLY
+                  ) -> tuple[Game, list[Action]]:
     """A random game (Major powers unlock early: water's Tide moves the deck) and its
     actions."""
     import random
 
-    game = Game.new(players=2, seed=seed, rules=EARLY)
+    game = Game.new(players=2, seed=seed, rules=rules)
     rng = random.Random(seed)
     while not game.is_over and game.step < steps:
         game.apply(rng.choice(game.legal_actions()))
@@ -165,3 +166,15 @@ def test_hashed_yields_each_steps_state_hash_and_frozen_positions_share_what_is_
                      for a, b in zip(before, after) if isinstance(a, list))
         assert shared > len(values)  # most of a step's lists are the ones kept before
     assert tides > 0
+
+
+def test_hashed_carries_the_counts_only_while_they_stand_still() -> None:
+    # The bytes of the counts are carried from step to step while no collection, token or
+    # payment changes them; a supply past 255 tokens takes every number in 8 bytes.
+    for rules in (EARLY, EARLY.replace(tokens_per_element=300)):
+        for seed in range(3):
+            _, actions = _random_steps(seed, rules=rules)
+            game, other = (Game.new(players=2, seed=seed, rules=rules) for _ in range(2))
+            for action, digest in zip(actions, game.hashed(actions), strict=True):
+                other.apply(action)
+                assert digest == other.state_hash()

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .position import Position
     from .rules import Rules
 
-__all__ = ["deck_digest", "digest", "digest_key", "digest_v1", "keyed"]
+__all__ = ["count_bytes", "counts", "deck_digest", "digest", "digest_key", "digest_v1", "keyed"]
 
 
 def digest_key(rules: Rules, players: tuple[str, ...]) -> bytes:
@@ -37,19 +37,34 @@ def keyed(key: bytes) -> Any:
     return hashlib.blake2b(digest_size=16, key=key)
 
 
+def counts(pos: Position) -> tuple[list[int], ...]:
+    """The position's counts, in the order the state hash takes them in: Binding tokens,
+    Studies, Spent markers, the tokens on them, the supply and the Token Pool."""
+    return pos.tokens, pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool
+
+
+def count_bytes(pos: Position) -> bytes | None:
+    """:func:`counts` one byte each, as version 2 takes them in; None when one passes 255."""
+    try:
+        return bytes([n for row in counts(pos) for n in row])
+    except ValueError:
+        return None
+
+
 def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None,
-           start: Any = None) -> str:
+           start: Any = None, tally: bytes | None = None) -> str:
     """Version 2: the position's numbers as bytes (64-bit words when one passes 255) under
     ``key`` (:func:`digest_key`), with a digest of the rest of the deck (``rest``, when the
-    caller has it: :func:`deck_digest`); ``start``, when given, is :func:`keyed` ``(key)``."""
+    caller has it: :func:`deck_digest`); ``start``, when given, is :func:`keyed` ``(key)``;
+    ``tally``, when given, is :func:`count_bytes` of the position."""
     active = sorted(pos.active)
+    if tally is None:
+        tally = count_bytes(pos)
     # Numbers take one byte each unless one passes 255; then all take 8.
-    try:
-        width, words = 1, bytes([*active, *pos.tokens, *pos.study, *pos.markers,
-                                 *pos.marker_tokens, *pos.supply, *pos.pool])
-    except ValueError:  # a number past 255 (a slot of a big grid, a big count)
-        counts = (pos.tokens, pos.study, pos.markers, pos.marker_tokens, pos.supply, pos.pool)
-        width, words = 8, array("q", [*active, *(n for row in counts for n in row)]).tobytes()
+    if tally is not None and (not active or active[-1] <= 255):
+        width, words = 1, bytes(active) + tally
+    else:  # a number past 255 (a slot of a big grid, a big count)
+        width, words = 8, array("q", [*active, *(n for row in counts(pos) for n in row)]).tobytes()
     head = "%s|%s|%d|%d%d|%d|%d|%d|%d|%d%s" % (  # noqa: UP031 - the recipe's own text
         pos.phase, pos.end_reason, pos.used, pos.threshold or 0, pos.ignore_tokens,
         pos.turn, pos.player, pos.bonus, len(active), width, _house_words(pos, rules))

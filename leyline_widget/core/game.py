@@ -36,7 +36,7 @@ from .actions import (
     UsePower,
     listed,
 )
-from .digest import deck_digest, digest, digest_key, digest_v1, keyed
+from .digest import count_bytes, counts, deck_digest, digest, digest_key, digest_v1, keyed
 from .echo import quote
 from .position import Position
 from .resolve import RESOLVE
@@ -560,7 +560,8 @@ class Game:
         """Apply ``actions`` in turn, yielding the state hash after each (what a replay checks
         at every step); an illegal one raises :class:`IllegalActionError` there, as
         :meth:`apply` does. The digest of the rest of the deck is carried from step to step
-        while that part of the deck stands still (only a refill or a Tide moves it).
+        while that part of the deck stands still (only a refill or a Tide moves it), and the
+        bytes of the counts while they stand still.
 
         >>> game, other = Game.new(players=2, seed=5), Game.new(players=2, seed=5)
         >>> next(game.hashed([Activate(0)])) == (other.apply(Activate(0)), other.state_hash())[1]
@@ -569,12 +570,16 @@ class Game:
         pos = self._pos
         deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
         start = keyed(self._hkey)
+        kept: tuple[list[int], ...] = ()  # the counts as last taken in, and their bytes
+        tally = None
         for action in actions:
             self.apply(action)
             pos = self._pos
             if pos.deck_pos != at or pos.deck != deck:
                 deck, at, rest = pos.deck, pos.deck_pos, deck_digest(pos)
-            yield digest(pos, self.rules, self._hkey, rest, start)
+            if counts(pos) != kept:  # most steps collect, place and pay nothing
+                kept, tally = tuple([row[:] for row in counts(pos)]), count_bytes(pos)
+            yield digest(pos, self.rules, self._hkey, rest, start, tally)
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Game:
