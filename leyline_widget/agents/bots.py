@@ -189,7 +189,6 @@ class GreedyBot(Bot):
     _peeked: set[int]                   # activated only to look; deactivated next
     _looked: set[int]                   # slots scouted this turn (each once: no endless loop)
     _scouted_turn: int
-    _places: list[tuple[int, int]]      # (row, column) of each grid slot
 
     def __init__(self, seed: int | None = None, scout: bool = False) -> None:
         super().__init__(seed)
@@ -202,7 +201,6 @@ class GreedyBot(Bot):
         self._peeked, self._looked, self._scouted_turn = set(), set(), 0
         # (element, Study count that unlocks it, effect kind and parameter) of each power
         self._unlocks = [(pw.element, rules.threshold(pw.tier), *_kind(pw)) for pw in rules.powers]
-        self._places = [divmod(s, rules.grid_cols) for s in range(rules.grid_size)]
 
     # ------------------------------------------------------------------ memory
     def _recall(self) -> None:
@@ -467,19 +465,14 @@ class GreedyBot(Bot):
     def _refill(self, view: SeatView, legal: Sequence[Action]) -> Action:
         """Each card as far from the remembered cards of its element as the empty slots let
         (steps along rows and columns to the nearest; the first empty slot of the farthest)."""
-        top = view.deck_top
-        if top is None or not (same := [self._places[s] for s in self._slots_of(view, top)]):
+        top, cols = view.deck_top, self.rules.grid_cols
+        if top is None or not (same := [divmod(s, cols) for s in self._slots_of(view, top)]):
             return legal[0]
-        places, far = self._places, self.rules.grid_size  # more steps than any two slots apart
         best, best_d = legal[0], -1
         for a in legal:
             if isinstance(a, Refill):
-                r, c = places[a.slot]
-                d = far
-                for q, k in same:  # steps to the nearest
-                    steps = abs(r - q) + abs(c - k)
-                    if steps < d:
-                        d = steps
+                r, c = divmod(a.slot, cols)
+                d = min(abs(r - q) + abs(c - k) for q, k in same)  # steps to the nearest
                 if d > best_d:
                     best, best_d = a, d
         return best

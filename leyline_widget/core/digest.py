@@ -71,9 +71,7 @@ def digest(pos: Position, rules: Rules, key: bytes, rest: bytes | None = None,
     out = hashlib.blake2b(digest_size=16, key=key) if start is None else start.copy()
     if rest is None:
         rest = deck_digest(pos)
-    # The grid as signed bytes (an empty slot's -1 is 0xff).
-    grid = array("b", pos.grid).tobytes() if -1 in pos.grid else bytes(pos.grid)
-    out.update(b"".join((head.encode(), grid, words, rest)))
+    out.update(b"".join((head.encode(), array("b", pos.grid).tobytes(), words, rest)))
     return out.hexdigest()
 
 

@@ -462,7 +462,7 @@ class Game:
     def _bound(self) -> set[int]:
         """The slots whose card carries at least one Binding token (tokens lie only on cards)."""
         tokens, e = self._pos.tokens, self._e
-        if tokens.count(0) == len(tokens):  # (most often no card carries any)
+        if not any(tokens):  # (most often no card carries any)
             return set()
         return {i // e for i in compress(range(len(tokens)), tokens)}
 
@@ -713,10 +713,7 @@ class Game:
         if phase is ACTIVATION:
             active = pos.active
             if len(active) + pos.spent < self.rules.activations_per_turn + pos.bonus:
-                if active or len(pos.offered) < len(pos.grid):
-                    out += [_ACTIVATE[s] for s in pos.offered if s not in active]
-                else:  # every card offered, none active yet
-                    out += _ACTIVATE[:len(pos.grid)]
+                out += [_ACTIVATE[s] for s in pos.offered if s not in active]
             out += [_DEACTIVATE[s] for s in sorted(active)]
             out.append(_END_PHASE)
             return out
@@ -724,11 +721,7 @@ class Game:
             return [*_placements(self.rules.elements, len(pos.grid), self._sources()),
                     _END_PHASE]
         if phase is REFILL:
-            s = -1
-            for _ in range(pos.grid.count(-1)):  # the empty slots, in slot order
-                s = pos.grid.index(-1, s + 1)
-                out.append(_REFILL[s])
-            return out
+            return [_REFILL[s] for s, c in enumerate(pos.grid) if c < 0]
         if phase is ABILITIES:
             if pos.ready:  # Phase 1 is played on a full grid
                 _uses(out, self.rules.powers, pos.ready, len(pos.grid), self._bound(),
@@ -742,8 +735,6 @@ class Game:
         slot order."""
         pos = self._pos
         blocked = () if pos.ignore_tokens else self._blocked(pos.player)
-        if not blocked:
-            return tuple(range(len(pos.grid)))
         return tuple([s for s in range(len(pos.grid)) if s not in blocked])
 
     def _blocked(self, player: int) -> set[int]:
@@ -751,7 +742,7 @@ class Game:
         element beyond the cards of that element the Study holds."""
         pos, e = self._pos, self._e
         tokens = pos.tokens
-        if tokens.count(0) == len(tokens):  # (most often no card carries any)
+        if not any(tokens):  # (most often no card carries any)
             return set()
         study = pos.study[player * e:(player + 1) * e]
         # Only the counts of the slots that carry tokens are compared (most carry none).
@@ -953,14 +944,11 @@ class Game:
         An action dict (``{"type": "activate", "slot": 3}``) is parsed first.
         """
         act = action if isinstance(action, Action) else parse_action(action)
-        move = _MOVES.get(type(act))
-        if move is None or self._pos.phase is GAME_OVER:
-            move = self._check(act)  # raises, naming the rule
-        move[0](self, act)
+        effect = self._check(act)[1]
         events: list[Event] = []
         # An effect says whether it made a private event (one some seats see without its
         # element): a seat's view of the steps since (visible_events_since) filters those.
-        private = move[1](self, act, events)
+        private = effect(self, act, events)
         last = self._last
         step = last[3] + 1
         self._last = (act, events, last, step, step if private else last[4])
@@ -1023,11 +1011,7 @@ class Game:
         grid = pos.grid
         groups: dict[int, list[int]] = {}  # the active slots by element, in slot order
         for s in active:
-            slots = groups.get(grid[s])
-            if slots is None:
-                groups[grid[s]] = [s]
-            else:
-                slots.append(s)
+            groups.setdefault(grid[s], []).append(s)
         threshold = self._threshold()
         taken = sorted([c for c, slots in groups.items() if len(slots) >= threshold])
         if not taken:
@@ -1035,7 +1019,7 @@ class Game:
             self._enter(BINDING, events)
             return
         els, e, tokens = self.rules.elements, self._e, pos.tokens
-        carrying = tokens.count(0) != len(tokens)  # only a card carrying tokens frees any
+        carrying = any(tokens)  # only a card carrying tokens frees any
         freed: list[tuple[int, int, int]] = []  # (slot, element, count): removals resolve first
         for c in taken:
             slots = groups[c]
@@ -1251,8 +1235,8 @@ def _uses(out: list[Action], powers: tuple[Power, ...], ready: tuple[int, ...], 
         pw = powers[i]
         kind = pw.effect.kind
         key = (pw.element, pw.tier, kind, pw.effect.cards, size,
-               frozenset(bound) if bound and kind in ("swap_with_deck", "remove_tokens")
-               else None, deck if kind == "swap_with_deck" else None)
+               frozenset(bound) if kind in ("swap_with_deck", "remove_tokens") else None,
+               deck if kind == "swap_with_deck" else None)
         uses: tuple[UsePower, ...] | None = _LISTED.get(key)
         if uses is None:
             uses = _keep(key, tuple(listed(UsePower, pw.element, pw.tier, targets)

@@ -74,13 +74,9 @@ class Position:
         in ``previous`` (values kept so before) is that value: kept values are never changed,
         and a step changes few of a position's lists."""
         values = list(_VALUES(self))
-        if previous is None:
-            for i in _LIST_AT:
-                values[i] = values[i][:]
-        else:
-            for i in _LIST_AT:
-                v = values[i]
-                values[i] = previous[i] if v == previous[i] else v[:]
+        for i in _LIST_AT:
+            v = values[i]
+            values[i] = previous[i] if previous is not None and v == previous[i] else v[:]
         return tuple(values)
 
     @staticmethod

@@ -178,20 +178,17 @@ class Effect:
                        bound: set[int], deck: bool, name: str = "it") -> str | None:
         """Why ``targets`` are not a legal choice now for the power called ``name``, or None
         when they are."""
-        low, high = self.target_sizes
-        # A choice as the legal list gives it: as many slots as the kind takes, each holding
-        # a card, in ascending order; any other is put in words below.
-        plain = low <= len(targets) <= high
-        last = -1
         for t in targets:
-            if not plain:
-                break
-            plain = type(t) is int and last < t < size and t in cards
-            last = t
-        if not plain:
-            problem = _shape_problem(targets, size, cards, low, high)
-            if problem:
-                return problem
+            if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
+                return f"slot {quote(t)} does not exist: the grid has slots 0 to {size - 1}"
+        if list(targets) != sorted(set(targets)):
+            return "target slots must be distinct and in ascending order"
+        low, high = self.target_sizes
+        if not low <= len(targets) <= high:
+            return f"takes {_how_many(low, high)}, got {len(targets)}"
+        for t in targets:
+            if t not in cards:
+                return f"slot {t} is empty"
         if self.kind == "swap_with_deck":
             if not deck:
                 return "the Leyline deck is empty, so there is no top card to swap with"
@@ -202,23 +199,6 @@ class Effect:
                 if t not in bound:
                     return f"slot {t} carries no Binding tokens"
         return None
-
-
-def _shape_problem(targets: tuple[int, ...], size: int, cards: Container[int], low: int,
-                   high: int) -> str | None:
-    """Why ``targets`` are no choice of ``low`` to ``high`` card slots of a ``size``-slot grid
-    in ascending order, or None when they are."""
-    for t in targets:
-        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < size:
-            return f"slot {quote(t)} does not exist: the grid has slots 0 to {size - 1}"
-    if list(targets) != sorted(set(targets)):
-        return "target slots must be distinct and in ascending order"
-    if not low <= len(targets) <= high:
-        return f"takes {_how_many(low, high)}, got {len(targets)}"
-    for t in targets:
-        if t not in cards:
-            return f"slot {t} is empty"
-    return None
 
 
 def _how_many(low: int, high: int) -> str:

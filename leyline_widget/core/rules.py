@@ -373,17 +373,14 @@ def deal_order(seed: int, elements: int, per_element: int) -> list[int]:
     position down, ``j`` is drawn uniformly below ``i + 1`` from ``i + 1``'s bit length of
     random bits, drawn again while too large.
     """
-    cards: list[int] = []
-    for c in range(elements):
-        cards += [c] * per_element
+    cards = [c for c in range(elements) for _ in range(per_element)]
     bits = random.Random(seed).getrandbits
-    n = len(cards)
-    for k in range(n.bit_length(), 1, -1):  # the positions i whose i + 1 has k bits
-        for i in range(min(n - 1, (1 << k) - 2), (1 << (k - 1)) - 2, -1):
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
             j = bits(k)
-            while j > i:
-                j = bits(k)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards[i], cards[j] = cards[j], cards[i]
     return cards
 
 
